@@ -1,0 +1,1 @@
+//! jieqi-engine: under construction.

@@ -1,0 +1,1 @@
+//! jieqi-render: under construction.

@@ -1,0 +1,20 @@
+//! # jieqi-rules
+//!
+//! The rules of Xiangqi, Jieqi (揭棋, covered shuffled pieces) and Banqi (the half-board flip
+//! game): positions, legal moves, reveals, views, notation and results. Pure and synchronous:
+//! no I/O, no async, and no randomness of its own (a Jieqi or Banqi deal is an input).
+//!
+//! Where to start: [`Setup`] is plain data (what a FEN says); [`Position`] is a validated,
+//! playable Xiangqi/Jieqi position; a [`Deal`] holds the secret true types of covered pieces;
+//! a [`View`] is what one party knows, and is all that pictures and messages may read.
+
+pub mod setup;
+pub mod types;
+pub mod view;
+
+pub use setup::Setup;
+pub use types::{
+    BySide, Cell, File, ParseSquareError, ParseVariantError, Piece, Rank, Role, Side, Square,
+    Variant,
+};
+pub use view::{CapturedTray, LastAction, Point, View, Viewer};

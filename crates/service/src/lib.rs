@@ -1,0 +1,1 @@
+//! jieqi-service: under construction.

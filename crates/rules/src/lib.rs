@@ -18,3 +18,13 @@ pub use types::{
     Variant,
 };
 pub use view::{CapturedTray, LastAction, Point, View, Viewer};
+
+pub mod attacks;
+pub mod banqi;
+pub mod deal;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+
+pub use moves::Move;

@@ -24,7 +24,9 @@ pub mod banqi;
 pub mod deal;
 pub mod moves;
 pub mod notation;
+pub mod outcome;
 pub mod perft;
 pub mod position;
 
 pub use moves::Move;
+pub use outcome::{DrawReason, Outcome, WinReason};

@@ -1,1 +1,58 @@
-fn main() {}
+//! `jieqi-bot`: the binary. Start-up only: it parses the command line, reads configuration and
+//! hands over to the crates that do the work. Each subcommand lives in its own module.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod analysis;
+mod local_cmd;
+mod match_cmd;
+mod render_cmd;
+mod run_cmd;
+
+/// Play Jieqi, Xiangqi and Banqi with friends in Discord, Telegram or a terminal.
+#[derive(Debug, Parser)]
+#[command(name = "jieqi-bot", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the move tree (a move generator check).
+    Perft(analysis::PerftArgs),
+    /// List the legal moves of a position, one a line, sorted.
+    Moves(analysis::MovesArgs),
+    /// Check a FEN and print it in canonical form.
+    Fen(analysis::FenArgs),
+    /// Draw one position as a PNG picture.
+    Render(render_cmd::RenderArgs),
+    /// Play the engine against itself (or a random mover) and print the score.
+    Match(match_cmd::MatchArgs),
+    /// Play the chat surface in this terminal, with no account.
+    Local(local_cmd::LocalArgs),
+    /// Run the bot on every platform that has a token.
+    Run(run_cmd::RunArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => analysis::perft(args),
+        Command::Moves(args) => analysis::moves(args),
+        Command::Fen(args) => analysis::fen(args),
+        Command::Render(args) => render_cmd::run(args),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Local(args) => local_cmd::run(args),
+        Command::Run(args) => run_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -95,7 +95,9 @@ mod tests {
     #[test]
     fn each_side_has_sixteen_start_points() {
         for side in Side::ALL {
-            let n = Square::all().filter(|&s| start_role(side, s).is_some()).count();
+            let n = Square::all()
+                .filter(|&s| start_role(side, s).is_some())
+                .count();
             assert_eq!(n, 16);
         }
     }

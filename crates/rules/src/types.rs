@@ -480,7 +480,9 @@ impl FromStr for Square {
 
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
         let mut chars = s.chars();
-        let file = chars.next().and_then(|c| File::from_char(c.to_ascii_lowercase()));
+        let file = chars
+            .next()
+            .and_then(|c| File::from_char(c.to_ascii_lowercase()));
         let rank = chars.next().and_then(Rank::from_char);
         match (file, rank, chars.next()) {
             (Some(file), Some(rank), None) => Ok(Square::new(file, rank)),
@@ -559,9 +561,15 @@ mod tests {
     #[test]
     fn palaces_are_three_by_three() {
         assert_eq!(Square::all().filter(|s| s.in_palace(Side::Red)).count(), 9);
-        assert_eq!(Square::all().filter(|s| s.in_palace(Side::Black)).count(), 9);
+        assert_eq!(
+            Square::all().filter(|s| s.in_palace(Side::Black)).count(),
+            9
+        );
         assert!("e1".parse::<Square>().is_ok_and(|s| s.in_palace(Side::Red)));
-        assert!("e8".parse::<Square>().is_ok_and(|s| s.in_palace(Side::Black)));
+        assert!(
+            "e8".parse::<Square>()
+                .is_ok_and(|s| s.in_palace(Side::Black))
+        );
     }
 
     #[test]

@@ -30,3 +30,12 @@ pub mod position;
 
 pub use moves::Move;
 pub use outcome::{DrawReason, Outcome, WinReason};
+
+pub mod game;
+pub use deal::{Deal, DealError};
+pub use game::{
+    CapturedCoveredVisibleTo, Game, GameDeal, GameError, GameMove, PlayedMove, PlayedRecord,
+    Preset, RepetitionRule, Rules, Seat,
+};
+pub use moves::{CapturedPiece, MoveRecord};
+pub use position::{IllegalMove, MoveList, MoveOptions, Position, PositionError, Undo};

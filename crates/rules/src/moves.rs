@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::types::Square;
+use crate::types::{Piece, Role, Square};
 
 /// A move from one point to another (a capture if the target is occupied).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,4 +26,29 @@ impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from, self.to)
     }
+}
+
+/// What a played move did: the move, the piece that made it (its true type if it was just
+/// revealed), what it revealed and what it captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveRecord {
+    /// The move.
+    pub mv: Move,
+    /// The piece after the move: its true type if the move revealed it.
+    pub mover: Piece,
+    /// `Some` iff the move turned a covered piece face up: its true type.
+    pub reveal: Option<Role>,
+    /// The piece taken, if any.
+    pub captured: Option<CapturedPiece>,
+}
+
+/// A captured piece, by its true type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CapturedPiece {
+    /// The piece, by its true type (for a covered piece, what the deal says it was).
+    pub piece: Piece,
+    /// Whether it was covered when taken (so its type may be secret to some viewers).
+    pub was_covered: bool,
+    /// Where it was taken.
+    pub square: Square,
 }

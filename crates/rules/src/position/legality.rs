@@ -1,0 +1,455 @@
+//! Attack tests, check, and the cheap legality filter of generated moves.
+//!
+//! Legality is decided per node, not per move: before filtering, [`Position::safety`] looks
+//! once along the four lines from the mover's general and at its four diagonal neighbours
+//! (the horse legs and elephant eyes through which it can be reached). A move that neither
+//! starts nor ends on a point found dangerous, made by a piece other than the general while
+//! not in check, cannot expose the general, and is legal without further work. Only the
+//! other moves are tried on a scratch board with a targeted attack test from the general.
+
+use crate::attacks::{
+    ADVISOR_FREE, ADVISOR_PALACE, ELEPHANT_FREE, ELEPHANT_HOME, GENERAL_MOVES, HORSE_ATTACKERS,
+    HORSE_MOVES, RAY_MASKS, RAYS, SOLDIER_ATTACKERS, SOLDIER_MOVES,
+};
+use crate::types::{Side, Square, Variant};
+
+use super::Position;
+use super::board::{
+    ADVISOR, ADVISOR_FREE as ADVISOR_FREE_KIND, CANNON, CHARIOT, ELEPHANT,
+    ELEPHANT_FREE as ELEPHANT_FREE_KIND, GENERAL, HORSE, KIND, SOLDIER, code_side, side_bit,
+};
+use super::movelist::SQUARES;
+
+/// What one look around the mover's general found: whether it is in check, and the points
+/// a move must not start or end on to be legal without a full test.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Safety {
+    pub(super) in_check: bool,
+    pub(super) danger: u128,
+}
+
+impl Safety {
+    /// Whether the moves of a piece of kind `kind` on `from` need a full test only when
+    /// they end on a dangerous point.
+    #[inline]
+    pub(super) fn piece_is_free(&self, kind: u8, from: usize) -> bool {
+        !self.in_check && kind != GENERAL && self.danger & (1u128 << from) == 0
+    }
+
+    /// Whether a move of a piece of kind `kind` from `from` to `to` is legal without a full
+    /// test (it is pseudo-legal by assumption).
+    #[inline]
+    pub(super) fn is_safe(&self, kind: u8, from: usize, to: usize) -> bool {
+        !self.in_check && kind != GENERAL && self.danger & ((1u128 << from) | (1u128 << to)) == 0
+    }
+}
+
+/// Whether a general on `g` is attacked by `them` on board `b`. Only the pieces that can
+/// ever reach a general are looked at: chariots, cannons, horses, soldiers, the facing
+/// general, and in Jieqi face-up advisors and elephants (covered or Xiangqi ones never leave
+/// their own side).
+#[inline]
+pub(super) fn general_attacked_on(
+    b: &[u8; Square::COUNT],
+    g: usize,
+    them: Side,
+    jieqi: bool,
+) -> bool {
+    let t = side_bit(them);
+    let chariot = CHARIOT | t;
+    let cannon = CANNON | t;
+    let general = GENERAL | t;
+    for (d, ray) in RAYS[g].iter().enumerate() {
+        let mut squares = ray.squares().iter();
+        let mut first = 0;
+        for &s in squares.by_ref() {
+            let c = b[usize::from(s)];
+            if c != 0 {
+                first = c;
+                break;
+            }
+        }
+        if first == 0 {
+            continue;
+        }
+        if first == chariot || (d < 2 && first == general) {
+            return true;
+        }
+        for &s in squares {
+            let c = b[usize::from(s)];
+            if c != 0 {
+                if c == cannon {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    let horse = HORSE | t;
+    for (from, leg) in HORSE_ATTACKERS[g].pairs() {
+        if b[from] == horse && b[leg] == 0 {
+            return true;
+        }
+    }
+    let soldier = SOLDIER | t;
+    for &s in SOLDIER_ATTACKERS[them.index()][g].targets() {
+        if b[usize::from(s)] == soldier {
+            return true;
+        }
+    }
+    if jieqi {
+        let advisor = ADVISOR_FREE_KIND | t;
+        for &s in ADVISOR_FREE[g].targets() {
+            if b[usize::from(s)] == advisor {
+                return true;
+            }
+        }
+        let elephant = ELEPHANT_FREE_KIND | t;
+        for (from, eye) in ELEPHANT_FREE[g].pairs() {
+            if b[from] == elephant && b[eye] == 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+impl Position {
+    /// Whether the position is Jieqi (face-up advisors and elephants roam free).
+    #[inline]
+    pub(super) fn jieqi(&self) -> bool {
+        self.variant == Variant::Jieqi
+    }
+
+    /// Whether `side`'s general is attacked.
+    #[inline]
+    pub(super) fn general_attacked(&self, side: Side) -> bool {
+        general_attacked_on(
+            &self.board,
+            usize::from(self.generals[side.index()]),
+            !side,
+            self.jieqi(),
+        )
+    }
+
+    /// Whether the two generals stand on one file with nothing between them.
+    pub(super) fn generals_face(&self) -> bool {
+        generals_face_on(
+            &self.board,
+            usize::from(self.generals[0]),
+            usize::from(self.generals[1]),
+        )
+    }
+
+    /// Whether the side to move's general is attacked (by covered pieces as their fake type).
+    ///
+    /// ```
+    /// use jieqi_rules::{Cell, Piece, Role, Setup, Side, Variant, position::{MoveOptions, Position}};
+    ///
+    /// let mut setup = Setup::empty();
+    /// setup.board["e0".parse::<jieqi_rules::Square>().unwrap().index()] = Cell::Piece(Piece::new(Side::Red, Role::General));
+    /// setup.board["d9".parse::<jieqi_rules::Square>().unwrap().index()] = Cell::Piece(Piece::new(Side::Black, Role::General));
+    /// setup.board["e5".parse::<jieqi_rules::Square>().unwrap().index()] = Cell::Piece(Piece::new(Side::Black, Role::Chariot));
+    /// let pos = Position::from_setup(setup, Variant::Xiangqi, MoveOptions::default()).unwrap();
+    /// assert!(pos.is_check());
+    /// ```
+    pub fn is_check(&self) -> bool {
+        self.general_attacked(self.side_to_move)
+    }
+
+    /// Looks once around the side to move's general (see the module documentation).
+    #[inline]
+    pub(super) fn safety(&self) -> Safety {
+        let us = self.side_to_move;
+        let them = !us;
+        let t = side_bit(them);
+        let g = usize::from(self.generals[us.index()]);
+        let b = &self.board;
+        let chariot = CHARIOT | t;
+        let cannon = CANNON | t;
+        let general = GENERAL | t;
+        let mut in_check = false;
+        let mut danger = 0u128;
+        for (d, ray) in RAYS[g].iter().enumerate() {
+            let mut seen = 0;
+            let mut dangerous = false;
+            for &s in ray.squares() {
+                let c = b[usize::from(s)];
+                if c == 0 {
+                    continue;
+                }
+                seen += 1;
+                let line_piece = c == chariot || (d < 2 && c == general);
+                match seen {
+                    1 => {
+                        in_check |= line_piece;
+                        // A piece put between would screen this cannon.
+                        dangerous |= c == cannon;
+                    }
+                    2 => {
+                        // The first piece is pinned to this chariot or general.
+                        dangerous |= line_piece;
+                        in_check |= c == cannon;
+                    }
+                    _ => {
+                        // Moving one of the two screens away would open this cannon.
+                        dangerous |= c == cannon;
+                        break;
+                    }
+                }
+            }
+            if dangerous {
+                danger |= RAY_MASKS[g][d];
+            }
+        }
+        let horse = HORSE | t;
+        for (from, leg) in HORSE_ATTACKERS[g].pairs() {
+            if b[from] == horse {
+                if b[leg] == 0 {
+                    in_check = true;
+                } else {
+                    danger |= 1u128 << leg;
+                }
+            }
+        }
+        let soldier = SOLDIER | t;
+        for &s in SOLDIER_ATTACKERS[them.index()][g].targets() {
+            in_check |= b[usize::from(s)] == soldier;
+        }
+        if self.jieqi() {
+            let advisor = ADVISOR_FREE_KIND | t;
+            for &s in ADVISOR_FREE[g].targets() {
+                in_check |= b[usize::from(s)] == advisor;
+            }
+            let elephant = ELEPHANT_FREE_KIND | t;
+            for (from, eye) in ELEPHANT_FREE[g].pairs() {
+                if b[from] == elephant {
+                    if b[eye] == 0 {
+                        in_check = true;
+                    } else {
+                        danger |= 1u128 << eye;
+                    }
+                }
+            }
+        }
+        Safety { in_check, danger }
+    }
+
+    /// Whether the pseudo-legal move `from`-`to` leaves the mover's general safe, tried on
+    /// the scratch board `b` (a copy of the board, restored before returning).
+    #[inline]
+    pub(super) fn legal_on(&self, b: &mut [u8; Square::COUNT], from: usize, to: usize) -> bool {
+        let moved = b[from];
+        let captured = b[to];
+        b[from] = 0;
+        b[to] = moved;
+        let us = self.side_to_move;
+        let g = if moved & KIND == GENERAL {
+            to
+        } else {
+            usize::from(self.generals[us.index()])
+        };
+        let attacked = general_attacked_on(b, g, !us, self.jieqi());
+        b[from] = moved;
+        b[to] = captured;
+        !attacked
+    }
+
+    /// Whether `sq` is attacked by `by`: some piece of `by` could capture there if an enemy
+    /// piece stood on it (whoever actually stands there), as the board is. Covered pieces
+    /// attack as their fake type, with that type's limits. The flying general counts only
+    /// against the other general: `by`'s general attacks `sq` along an open file only if
+    /// the opposing general stands on `sq`.
+    ///
+    /// ```
+    /// use jieqi_rules::{Side, position::Position};
+    ///
+    /// let pos = Position::xiangqi_start();
+    /// // Red's cannon on h2 attacks Black's horse on h9 over the screen on h7.
+    /// assert!(pos.is_attacked("h9".parse().unwrap(), Side::Red));
+    /// assert!(!pos.is_attacked("e5".parse().unwrap(), Side::Red));
+    /// ```
+    pub fn is_attacked(&self, sq: Square, by: Side) -> bool {
+        let target = sq.index();
+        let b = &self.board;
+        let t = side_bit(by);
+        let other_general = GENERAL | side_bit(!by);
+        for (d, ray) in RAYS[target].iter().enumerate() {
+            let mut squares = ray.squares().iter();
+            let mut first = 0;
+            for &s in squares.by_ref() {
+                let c = b[usize::from(s)];
+                if c != 0 {
+                    first = c;
+                    break;
+                }
+            }
+            if first == CHARIOT | t || (d < 2 && first == GENERAL | t && b[target] == other_general)
+            {
+                return true;
+            }
+            if first == 0 {
+                continue;
+            }
+            for &s in squares {
+                let c = b[usize::from(s)];
+                if c != 0 {
+                    if c == CANNON | t {
+                        return true;
+                    }
+                    break;
+                }
+            }
+        }
+        HORSE_ATTACKERS[target]
+            .pairs()
+            .any(|(from, leg)| b[from] == HORSE | t && b[leg] == 0)
+            || SOLDIER_ATTACKERS[by.index()][target]
+                .targets()
+                .iter()
+                .any(|&s| b[usize::from(s)] == SOLDIER | t)
+            || ADVISOR_FREE[target]
+                .targets()
+                .iter()
+                .any(|&s| b[usize::from(s)] == ADVISOR_FREE_KIND | t)
+            || ADVISOR_PALACE[target]
+                .targets()
+                .iter()
+                .any(|&s| b[usize::from(s)] == ADVISOR | t)
+            || ELEPHANT_FREE[target]
+                .pairs()
+                .any(|(from, eye)| b[from] == ELEPHANT_FREE_KIND | t && b[eye] == 0)
+            || ELEPHANT_HOME[by.index()][target]
+                .pairs()
+                .any(|(from, eye)| b[from] == ELEPHANT | t && b[eye] == 0)
+            || GENERAL_MOVES[target]
+                .targets()
+                .iter()
+                .any(|&s| b[usize::from(s)] == GENERAL | t)
+    }
+
+    /// The points the piece on `sq` attacks, in index order: every point where it could
+    /// capture an enemy piece if one stood there, as the board is, whether the point is
+    /// empty or holds a piece of either side (a point of its own side is one it protects).
+    /// Whether the capture would expose its own general is not considered. Covered pieces
+    /// attack as their fake type. Empty for an empty point. A general attacks the opposing
+    /// general when they face each other.
+    ///
+    /// ```
+    /// use jieqi_rules::position::Position;
+    ///
+    /// let pos = Position::xiangqi_start();
+    /// let horse: Vec<String> = pos
+    ///     .attacked_squares_from("b0".parse().unwrap())
+    ///     .iter()
+    ///     .map(|sq| sq.to_string())
+    ///     .collect();
+    /// // d1 is out of reach: the elephant on c0 blocks the horse's leg.
+    /// assert_eq!(horse, ["a2", "c2"]);
+    /// ```
+    pub fn attacked_squares_from(&self, sq: Square) -> Vec<Square> {
+        let from = sq.index();
+        let b = &self.board;
+        let code = b[from];
+        let mut points: Vec<usize> = Vec::new();
+        if code == 0 {
+            return Vec::new();
+        }
+        let side = code_side(code);
+        match code & KIND {
+            GENERAL => {
+                points.extend(
+                    GENERAL_MOVES[from]
+                        .targets()
+                        .iter()
+                        .map(|&t| usize::from(t)),
+                );
+                let other = usize::from(self.generals[(!side).index()]);
+                if generals_face_on(
+                    b,
+                    usize::from(self.generals[0]),
+                    usize::from(self.generals[1]),
+                ) {
+                    points.push(other);
+                }
+            }
+            ADVISOR => points.extend(
+                ADVISOR_PALACE[from]
+                    .targets()
+                    .iter()
+                    .map(|&t| usize::from(t)),
+            ),
+            ADVISOR_FREE_KIND => {
+                points.extend(ADVISOR_FREE[from].targets().iter().map(|&t| usize::from(t)))
+            }
+            ELEPHANT => points.extend(
+                ELEPHANT_HOME[side.index()][from]
+                    .pairs()
+                    .filter(|&(_, eye)| b[eye] == 0)
+                    .map(|(t, _)| t),
+            ),
+            ELEPHANT_FREE_KIND => {
+                points.extend(
+                    ELEPHANT_FREE[from]
+                        .pairs()
+                        .filter(|&(_, eye)| b[eye] == 0)
+                        .map(|(t, _)| t),
+                );
+            }
+            HORSE => points.extend(
+                HORSE_MOVES[from]
+                    .pairs()
+                    .filter(|&(_, leg)| b[leg] == 0)
+                    .map(|(t, _)| t),
+            ),
+            SOLDIER => points.extend(
+                SOLDIER_MOVES[side.index()][from]
+                    .targets()
+                    .iter()
+                    .map(|&t| usize::from(t)),
+            ),
+            CHARIOT => {
+                for ray in &RAYS[from] {
+                    for &s in ray.squares() {
+                        points.push(usize::from(s));
+                        if b[usize::from(s)] != 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+            CANNON => {
+                for ray in &RAYS[from] {
+                    let mut screened = false;
+                    for &s in ray.squares() {
+                        let occupied = b[usize::from(s)] != 0;
+                        if screened {
+                            points.push(usize::from(s));
+                            if occupied {
+                                break;
+                            }
+                        } else if occupied {
+                            screened = true;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        points.sort_unstable();
+        points.dedup();
+        points
+            .into_iter()
+            .filter_map(|i| SQUARES.get(i).copied())
+            .collect()
+    }
+}
+
+/// Whether generals on `a` and `b` face each other on an open file of board `board`.
+pub(super) fn generals_face_on(board: &[u8; Square::COUNT], a: usize, b: usize) -> bool {
+    if a % 9 != b % 9 {
+        return false;
+    }
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    (low + 9..high).step_by(9).all(|s| board[s] == 0)
+}

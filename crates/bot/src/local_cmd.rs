@@ -1,7 +1,236 @@
-//! (in progress)
+//! `jieqi-bot local`: the whole chat surface in a terminal, with no account. Each input line
+//! is one player's message in one shared chat (`alice: /challenge @bob`); the service
+//! handles it exactly as it handles a Telegram update, and its messages come back through
+//! the outbox to a [`Terminal`] sender that prints them.
+//!
+//! Lines are numbered by a counter kept in the data folder, and the number is the request's
+//! idempotency key. After a crash, `--resume` replays the same script from the start of the
+//! interrupted run (lines already handled change nothing again), or a client that printed
+//! `--ack` numbers itself resends from the first unacknowledged line with `--first-line`.
+
+mod counter;
+mod script;
+mod transcript;
+
+use std::num::NonZeroU64;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, SystemTime};
+
+use anyhow::Context;
+use jieqi_service::{
+    ChatId, IdempotencyKey, Language, Platform, Request, Sender, Service, ServiceConfig, User,
+    UserId,
+};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{Config, ConfigFile};
+use counter::{LineCounter, Start};
+use script::Said;
+use transcript::Terminal;
+
+/// The one chat of a terminal session.
+const CHAT: &str = "local";
+/// How often time-outs and expired challenges are checked while nobody types.
+const TICK: Duration = Duration::from_secs(5);
+/// Outbox entries read at a time.
+const BATCH: usize = 32;
+
 #[derive(Debug, clap::Args)]
-pub struct LocalArgs {}
-pub fn run(_: LocalArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+pub struct LocalArgs {
+    /// Game store folder [default: DATA_DIR, else ./data].
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Folder the pictures are written to.
+    #[arg(long, value_name = "DIR", default_value = "out")]
+    out: PathBuf,
+    /// Language of the chat until /settings changes it: en, zh or vi [default: DEFAULT_LANGUAGE, else en].
+    #[arg(long, value_name = "CODE")]
+    lang: Option<Language>,
+    /// Configuration file [default: ./jieqi-bot.toml if it exists].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Number the lines from where the previous run started: feed the same script again after
+    /// a crash and nothing already done happens twice.
+    #[arg(long, conflicts_with = "first_line")]
+    resume: bool,
+    /// Number the first line N (resend from the first line not acknowledged with --ack).
+    #[arg(long, value_name = "N")]
+    first_line: Option<NonZeroU64>,
+    /// Print `[ack N]` once line N is handled and everything it caused is printed.
+    #[arg(long)]
+    ack: bool,
+}
+
+pub fn run(args: LocalArgs) -> anyhow::Result<ExitCode> {
+    let file = args
+        .config
+        .clone()
+        .map_or(ConfigFile::Default, ConfigFile::Given);
+    let mut config = Config::load(&file)?;
+    if let Some(filter) = &config.log_filter {
+        crate::logging::set_filter(filter)?;
+    }
+    if let Some(dir) = &args.data {
+        config.data_dir = dir.clone();
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let played = runtime.block_on(play(args, config));
+    // A read of standard input may still be blocked in its thread (after a signal); it
+    // cannot be cancelled, and everything that matters is flushed by now.
+    runtime.shutdown_background();
+    played?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
+    let language = match args.lang {
+        Some(language) => language,
+        None => config.default_language,
+    };
+    let service = Service::open(ServiceConfig {
+        data_dir: config.data_dir.clone(),
+        default_language: language,
+        challenge_ttl: config.challenge_expiry,
+        default_move_time: config.default_move_time,
+        ..ServiceConfig::default()
+    })
+    .with_context(|| {
+        format!(
+            "cannot open the game store in {} (one jieqi-bot process at a time can use a data folder)",
+            config.data_dir.display()
+        )
+    })?;
+    let mut counter = LineCounter::open(&config.data_dir)?;
+    let start = match (args.resume, args.first_line) {
+        (_, Some(n)) => Start::At(n),
+        (true, None) => Start::Resume,
+        (false, None) => Start::Fresh,
+    };
+    let mut number = counter.start_run(start)?;
+    let session = Session {
+        service: service.clone(),
+        terminal: Terminal::new(ChatId::new(Platform::Local, CHAT), args.out.clone()),
+    };
+
+    let shutdown = CancellationToken::new();
+    let signals = crate::shutdown::on_signal(shutdown.clone());
+    // Messages committed before an earlier run stopped are owed first.
+    session.deliver().await?;
+
+    let mut input = BufReader::new(tokio::io::stdin());
+    let mut ticks = tokio::time::interval(TICK);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // Not cleared when a tick interrupts a read: the bytes read so far stay in it and the
+    // next read goes on from there.
+    let mut bytes = Vec::new();
+    loop {
+        let read = tokio::select! {
+            read = input.read_until(b'\n', &mut bytes) => read.context("cannot read standard input")?,
+            () = shutdown.cancelled() => break,
+            _ = ticks.tick() => {
+                service.tick(SystemTime::now()).await;
+                session.deliver().await?;
+                continue;
+            }
+        };
+        if read == 0 && bytes.is_empty() {
+            break;
+        }
+        let line = String::from_utf8_lossy(&bytes).into_owned();
+        bytes.clear();
+        let Some(said) = script::parse(&line) else {
+            continue;
+        };
+        counter.reserve(number)?;
+        match said {
+            Ok(said) => session.handle(number, said).await?,
+            Err(error) => session.refuse_line(&error.to_string())?,
+        }
+        session.deliver().await?;
+        if args.ack {
+            session.terminal.ack(number)?;
+        }
+        number = number.saturating_add(1);
+    }
+    session.deliver().await?;
+    signals.abort();
+    service
+        .shutdown()
+        .await
+        .context("cannot flush the game store")?;
+    Ok(())
+}
+
+/// The service and the terminal it talks to.
+struct Session {
+    service: Service,
+    terminal: Terminal,
+}
+
+impl Session {
+    async fn handle(&self, number: u64, said: Said) -> anyhow::Result<()> {
+        let user = local_user(&said.speaker);
+        let requester = user.id.id.clone();
+        let chat = if said.private {
+            ChatId::new(Platform::Local, format!("dm-{requester}"))
+        } else {
+            ChatId::new(Platform::Local, CHAT)
+        };
+        let request = Request {
+            key: IdempotencyKey(number.to_string()),
+            chat,
+            is_private_chat: said.private,
+            user,
+            mentioned: said.mentioned.iter().map(|name| local_user(name)).collect(),
+            input: said.input,
+            received_at: SystemTime::now(),
+        };
+        let answer = self.service.handle(request).await;
+        for (i, reply) in answer.replies.iter().enumerate() {
+            self.terminal
+                .reply(&requester, reply, &format!("line{number}-{i}"))
+                .context("cannot write to the terminal")?;
+        }
+        Ok(())
+    }
+
+    fn refuse_line(&self, why: &str) -> anyhow::Result<()> {
+        self.terminal
+            .note(why)
+            .context("cannot write to the terminal")
+    }
+
+    /// Prints every pending message of this platform and marks each delivered once printed.
+    async fn deliver(&self) -> anyhow::Result<()> {
+        loop {
+            let local = self
+                .service
+                .pending_for(Platform::Local, BATCH)
+                .context("cannot read the outbox")?;
+            if local.is_empty() {
+                return Ok(());
+            }
+            for entry in local {
+                let reference = self
+                    .terminal
+                    .send(&entry)
+                    .await
+                    .map_err(|error| anyhow::anyhow!("{error}"))?;
+                self.service
+                    .delivered(entry.id, reference)
+                    .await
+                    .context("cannot record a delivery")?;
+            }
+        }
+    }
+}
+
+/// A terminal player: the name is the id (case-insensitive), as typed for display.
+fn local_user(name: &str) -> User {
+    User::new(UserId::new(Platform::Local, name.to_lowercase()), name)
 }

@@ -6,10 +6,15 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analysis;
+mod config;
+mod exposition;
+mod http;
 mod local_cmd;
+mod logging;
 mod match_cmd;
 mod render_cmd;
 mod run_cmd;
+mod shutdown;
 
 /// Play Jieqi, Xiangqi and Banqi with friends in Discord, Telegram or a terminal.
 #[derive(Debug, Parser)]
@@ -39,6 +44,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The terminal game keeps its screen for the chat: only warnings by default there.
+    logging::init(match cli.command {
+        Command::Local(_) => "warn",
+        _ => "info",
+    });
     let result = match cli.command {
         Command::Perft(args) => analysis::perft(args),
         Command::Moves(args) => analysis::moves(args),

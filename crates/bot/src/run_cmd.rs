@@ -1,7 +1,324 @@
-//! (in progress)
+//! `jieqi-bot run`: the bot in production. It starts every chat platform that has a token,
+//! the health and metrics endpoint, one delivery loop per platform and the clock that
+//! times games out, then waits for SIGTERM or ctrl-c and stops in order: adapters finish
+//! the request at hand, delivery stops between two messages, the store is flushed.
+//!
+//! Platforms plug in through [`Adapter`]: each entry of [`PLATFORMS`] names its token and,
+//! once its crate exists, the one function that builds it.
+
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use anyhow::Context;
+use async_trait::async_trait;
+use jieqi_service::{Platform, Sender, Service, ServiceConfig, run_delivery};
+use tokio::net::TcpListener;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{Config, ConfigFile, Token};
+
+/// How long the adapters, delivery and the endpoint get to stop after the signal.
+const GRACE: Duration = Duration::from_secs(20);
+/// How often time-outs and expired challenges are checked.
+const TICK: Duration = Duration::from_secs(5);
+
 #[derive(Debug, clap::Args)]
-pub struct RunArgs {}
-pub fn run(_: RunArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+pub struct RunArgs {
+    /// Configuration file [default: ./jieqi-bot.toml if it exists].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
+
+/// A chat platform as `run` drives it.
+#[async_trait]
+pub trait Adapter: Send + Sync {
+    /// Which platform; its outbox messages go to [`Adapter::sender`].
+    fn platform(&self) -> Platform;
+    /// Delivers this platform's outbox messages.
+    fn sender(&self) -> Arc<dyn Sender>;
+    /// The bot's own username, if the platform builds deep links with it (Telegram's
+    /// `t.me/<bot>?start=...` accept buttons). Asked once, before the service opens.
+    async fn bot_username(&self) -> anyhow::Result<Option<String>> {
+        Ok(None)
+    }
+    /// Turns the platform's events into requests for `service` until `shutdown` is
+    /// cancelled, then returns after finishing the request at hand. Returning earlier is
+    /// a failure: `run` then stops everything.
+    async fn receive(
+        self: Box<Self>,
+        service: Service,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()>;
+}
+
+/// Builds an adapter from the configuration and its token.
+type Build = fn(&Config, &Token) -> anyhow::Result<Box<dyn Adapter>>;
+
+/// One platform `run` knows of.
+struct PlatformSlot {
+    name: &'static str,
+    key: &'static str,
+    how_to_get: &'static str,
+    token: fn(&Config) -> Option<&Token>,
+    /// `None` until the platform's adapter crate is part of this binary.
+    build: Option<Build>,
+}
+
+/// Every platform. An adapter crate plugs in by filling its `build` (one line).
+const PLATFORMS: [PlatformSlot; 2] = [
+    PlatformSlot {
+        name: "Telegram",
+        key: "TELEGRAM_TOKEN",
+        how_to_get: "send /newbot to @BotFather in Telegram and copy the token it answers with",
+        token: |config| config.telegram_token.as_ref(),
+        build: Some(telegram::build),
+    },
+    PlatformSlot {
+        name: "Discord",
+        key: "DISCORD_TOKEN",
+        how_to_get: "create an application at https://discord.com/developers/applications, \
+                     open Bot and press Reset Token",
+        token: |config| config.discord_token.as_ref(),
+        build: Some(discord::build),
+    },
+];
+
+/// Why `run` will not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunRefusal {
+    #[error(
+        "no chat platform is configured: set {keys} (in the environment or in jieqi-bot.toml) \
+         and run again. To get one: {hows}. To play in this terminal without any account, run \
+         `jieqi-bot local`."
+    )]
+    NoToken { keys: String, hows: String },
+    #[error(
+        "{key} is set, but the {name} adapter is not built into this binary yet: unset {key} \
+         to run the other platforms, or play in this terminal with `jieqi-bot local`"
+    )]
+    NotBuilt {
+        name: &'static str,
+        key: &'static str,
+    },
+}
+
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let file = args.config.map_or(ConfigFile::Default, ConfigFile::Given);
+    let config = Config::load(&file)?;
+    if let Some(filter) = &config.log_filter {
+        crate::logging::set_filter(filter)?;
+    }
+    let adapters = adapters(&config, &PLATFORMS)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(start(config, adapters))
+}
+
+/// The adapters of every platform that has a token.
+fn adapters(
+    config: &Config,
+    platforms: &[PlatformSlot],
+) -> Result<Vec<Box<dyn Adapter>>, anyhow::Error> {
+    let mut adapters = Vec::new();
+    for slot in platforms {
+        let Some(token) = (slot.token)(config) else {
+            continue;
+        };
+        let build = slot.build.ok_or(RunRefusal::NotBuilt {
+            name: slot.name,
+            key: slot.key,
+        })?;
+        adapters.push(
+            build(config, token)
+                .with_context(|| format!("cannot start the {} adapter", slot.name))?,
+        );
+    }
+    if adapters.is_empty() {
+        let keys: Vec<&str> = platforms.iter().map(|slot| slot.key).collect();
+        let hows: Vec<String> = platforms
+            .iter()
+            .map(|slot| format!("for {}, {}", slot.key, slot.how_to_get))
+            .collect();
+        return Err(RunRefusal::NoToken {
+            keys: keys.join(" or "),
+            hows: hows.join("; "),
+        }
+        .into());
+    }
+    Ok(adapters)
+}
+
+async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Result<ExitCode> {
+    let service = Service::open(ServiceConfig {
+        data_dir: config.data_dir.clone(),
+        default_language: config.default_language,
+        challenge_ttl: config.challenge_expiry,
+        default_move_time: config.default_move_time,
+        bot_username: bot_username(&adapters).await?,
+        ..ServiceConfig::default()
+    })
+    .with_context(|| {
+        format!(
+            "cannot open the game store in {} (one jieqi-bot process at a time can use a data folder)",
+            config.data_dir.display()
+        )
+    })?;
+    let listener = TcpListener::bind(config.http_addr).await.with_context(|| {
+        format!(
+            "cannot listen on HTTP_ADDR {}: set HTTP_ADDR to a free address and port",
+            config.http_addr
+        )
+    })?;
+    tracing::info!(
+        addr = %listener.local_addr().unwrap_or(config.http_addr),
+        data_dir = %config.data_dir.display(),
+        platforms = ?adapters.iter().map(|a| a.platform()).collect::<Vec<_>>(),
+        "jieqi-bot running"
+    );
+    let shutdown = CancellationToken::new();
+    let signals = crate::shutdown::on_signal(shutdown.clone());
+    let clean = serve(service, adapters, listener, shutdown).await?;
+    signals.abort();
+    Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The first username an adapter reports (only Telegram has one to report).
+async fn bot_username(adapters: &[Box<dyn Adapter>]) -> anyhow::Result<Option<String>> {
+    for adapter in adapters {
+        let platform = adapter.platform();
+        if let Some(name) = adapter
+            .bot_username()
+            .await
+            .with_context(|| format!("cannot ask {platform} for the bot's username"))?
+        {
+            return Ok(Some(name));
+        }
+    }
+    Ok(None)
+}
+
+/// Runs everything until `shutdown` (or until an adapter stops on its own, which cancels
+/// `shutdown`), then stops in order and flushes the store. True if nothing failed.
+pub async fn serve(
+    service: Service,
+    adapters: Vec<Box<dyn Adapter>>,
+    listener: TcpListener,
+    shutdown: CancellationToken,
+) -> anyhow::Result<bool> {
+    let mut tasks: JoinSet<()> = JoinSet::new();
+    let http = tokio::spawn(crate::http::serve(
+        listener,
+        service.clone(),
+        shutdown.clone(),
+    ));
+    tasks.spawn(tick(service.clone(), shutdown.clone()));
+    let mut receivers = JoinSet::new();
+    for adapter in adapters {
+        let platform = adapter.platform();
+        tasks.spawn(run_delivery(
+            service.clone(),
+            adapter.sender(),
+            platform,
+            shutdown.clone(),
+        ));
+        let (service, shutdown) = (service.clone(), shutdown.clone());
+        receivers.spawn(async move { (platform, adapter.receive(service, shutdown).await) });
+    }
+
+    let mut clean = true;
+    tokio::select! {
+        // An adapter returning because it was asked to is not a failure.
+        biased;
+        () = shutdown.cancelled() => {}
+        Some(joined) = receivers.join_next() => {
+            clean &= report_stop(joined, shutdown.is_cancelled());
+            shutdown.cancel();
+        }
+    }
+    let stopped = tokio::time::timeout(GRACE, async {
+        while let Some(joined) = receivers.join_next().await {
+            clean &= report_stop(joined, true);
+        }
+        while tasks.join_next().await.is_some() {}
+        match http.await {
+            Ok(Ok(())) => true,
+            Ok(Err(error)) => {
+                tracing::error!(%error, "the health and metrics endpoint failed");
+                false
+            }
+            Err(error) => {
+                tracing::error!(%error, "the health and metrics endpoint panicked");
+                false
+            }
+        }
+    })
+    .await;
+    match stopped {
+        Ok(http_clean) => clean &= http_clean,
+        Err(_) => {
+            tracing::warn!("not everything stopped within {GRACE:?}; stopping it now");
+            receivers.abort_all();
+            tasks.abort_all();
+            clean = false;
+        }
+    }
+    service
+        .shutdown()
+        .await
+        .context("cannot flush the game store")?;
+    tracing::info!("jieqi-bot stopped");
+    Ok(clean)
+}
+
+/// Logs how an adapter stopped; true if it stopped cleanly when asked to.
+fn report_stop(
+    joined: Result<(Platform, anyhow::Result<()>), tokio::task::JoinError>,
+    asked: bool,
+) -> bool {
+    match joined {
+        Ok((platform, Ok(()))) if asked => {
+            tracing::info!(%platform, "adapter stopped");
+            true
+        }
+        Ok((platform, Ok(()))) => {
+            tracing::error!(%platform, "adapter stopped on its own; stopping the bot");
+            false
+        }
+        Ok((platform, Err(error))) => {
+            tracing::error!(%platform, error = %format!("{error:#}"), "adapter failed");
+            false
+        }
+        Err(error) => {
+            tracing::error!(%error, "an adapter task panicked");
+            false
+        }
+    }
+}
+
+/// Time-outs and challenge expiry, checked every few seconds.
+async fn tick(service: Service, shutdown: CancellationToken) {
+    let mut ticks = tokio::time::interval(TICK);
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = ticks.tick() => service.tick(SystemTime::now()).await,
+        }
+    }
+}
+
+#[path = "run_cmd/discord.rs"]
+mod discord;
+mod telegram;
+
+#[cfg(test)]
+#[path = "run_cmd/tests.rs"]
+mod tests;

@@ -1,1 +1,26 @@
-//! jieqi-engine: under construction.
+//! # jieqi-engine
+//!
+//! The built-in opponent for Xiangqi, Jieqi and Banqi. It plays from a player's
+//! [`View`](jieqi_rules::View), never from the deal: the only way in is
+//! [`Engine::choose`], which takes a view and the legal moves, so fairness holds by
+//! construction.
+//!
+//! Where to start: [`Engine`] and [`Level`]. The search lives in `search` (Xiangqi and
+//! Jieqi, with reveals as chance nodes over the unseen [`Pool`]) and `banqi` (flips as
+//! chance nodes); the evaluation in `eval`. [`RandomMover`] is the uniformly random
+//! opponent that matches measure the levels against.
+
+mod banqi;
+mod control;
+mod engine;
+mod eval;
+mod level;
+mod pool;
+mod random;
+mod search;
+mod tt;
+
+pub use engine::{Engine, EngineError, SearchInfo};
+pub use level::{Budget, Level, ParseLevelError};
+pub use pool::Pool;
+pub use random::RandomMover;

@@ -1,1 +1,51 @@
-//! jieqi-service: under construction.
+//! # jieqi-service
+//!
+//! The Jieqi bot without a platform: challenges, games, turns, timers, ratings, settings,
+//! translations, the store and the outbox. A chat adapter turns a platform event into a
+//! [`Request`]; [`Service::handle`] decides, records the change in one store transaction
+//! (with the messages it causes in the outbox) and answers; a delivery loop
+//! ([`run_delivery`]) drains the outbox through the adapter's [`Sender`].
+//!
+//! Where to start: [`Service`] (the API adapters use), `commands/` (one file per chat command,
+//! each with `parse` and `apply`), `lifecycle.rs` (a game's start, moves and end as the chat
+//! sees them), [`store`] (the [`GameStore`] trait and the sled backend).
+//!
+//! Hidden information: public messages are built only from `Viewer::Public` views and texts,
+//! private ones from the receiving player's view. The deal and salt stay in the store until
+//! the game ends.
+
+mod announce;
+mod commands;
+pub mod config;
+mod context;
+pub mod delivery;
+mod engine_play;
+pub mod error;
+pub mod fairness;
+pub mod i18n;
+pub mod ids;
+mod lifecycle;
+pub mod message;
+pub mod metrics;
+mod outbox;
+pub mod pictures;
+pub mod ratings;
+pub mod request;
+mod service;
+pub mod settings;
+pub mod store;
+mod timers;
+
+pub use config::{DealSource, ServiceConfig};
+pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_with};
+pub use engine_play::{ENGINE_USER_ID, engine_user_id};
+pub use error::ServiceError;
+pub use i18n::Language;
+pub use ids::{ChallengeId, ChatId, GameId, IdempotencyKey, ParseIdError, Platform, User, UserId};
+pub use message::{
+    Answer, Button, Destination, Image, Message, MessageKind, OutboxEntry, OutboxId,
+};
+pub use metrics::{LatencyHistogram, MetricsSnapshot};
+pub use request::{ButtonAction, ButtonDecodeError, Input, Request};
+pub use service::Service;
+pub use store::{GameStore, SledStore, StoreError};

@@ -1,0 +1,232 @@
+# English: the complete set of the bot's sentences. zh.ftl and vi.ftl must have the same keys.
+
+## Names
+
+side-red = Red
+side-black = Black
+seat-first = the first player (the first flip decides your colour)
+seat-second = the second player (the first flip decides your colour)
+variant-xiangqi = Xiangqi
+variant-jieqi = Jieqi
+variant-banqi = Banqi
+role-general = general
+role-advisor = advisor
+role-elephant = elephant
+role-chariot = chariot
+role-cannon = cannon
+role-horse = horse
+role-soldier = soldier
+piece-name = { $side } { $role }
+player-with-side = { $player } ({ $side })
+duration-days = { $n ->
+    [one] 1 day
+   *[other] { $n } days
+}
+duration-hours = { $n ->
+    [one] 1 hour
+   *[other] { $n } hours
+}
+duration-minutes = { $n ->
+    [one] 1 minute
+   *[other] { $n } minutes
+}
+duration-seconds = { $n ->
+    [one] 1 second
+   *[other] { $n } seconds
+}
+
+## Buttons
+
+button-accept = Accept
+button-decline = Decline
+button-resign = Resign
+button-draw = Offer a draw
+button-accept-draw = Accept the draw
+
+## Challenges
+
+challenge-anyone = anyone
+challenge-colour-red = { $challenger } plays Red
+challenge-colour-black = { $challenger } plays Black
+challenge-colour-random = colours by coin toss
+challenge-posted = { $challenger } challenges { $opponent } to { $variant } ({ $preset } rules, { $time } per move; { $colour }).
+    Accept within { $expiry } with the button or /accept. Challenge { $challenge }.
+challenge-accepted = Accepted by { $player }: game { $game } has started.
+challenge-declined = Declined by { $player }.
+challenge-withdrawn = Withdrawn by { $player }.
+challenge-expired = Nobody accepted in time: the challenge has expired.
+accepted-elsewhere = You accepted { $challenger }'s challenge. Game { $game } is played in the chat where the challenge was posted.
+
+## Game start
+
+game-started = Game { $game } has started: { $first } against { $second }.
+game-terms = { $variant } · { $preset } rules · { $time } per move
+game-commitment = Fairness commitment, sha256(deal ‖ salt): { $commitment }. The deal and salt are published when the game ends, so anyone can check that the deal never changed.
+dm-game-started = Your { $variant } game { $game } against { $opponent } has started. You play { $side }.
+dm-reveals-here = When you capture a covered piece, I will tell you here, privately, what it was. /peek shows your own view of the board at any time.
+
+## Moves and boards
+
+board-moved = Game { $game } · { $number } { $move } by { $player }
+board-to-move = { $player } to move.
+board-check = Check!
+board-repost = Game { $game }: { $first } against { $second }, { $plies ->
+    [one] 1 ply played
+   *[other] { $plies } plies played
+}.
+board-last-move = Last move: { $number } { $move }
+board-final = Game { $game } is over.
+dm-reveal = Game { $game }, move { $number } { $move }: the covered piece you captured was a { $piece }. Only you know this.
+
+## Draws
+
+draw-offered = { $player } offers a draw in game { $game }. { $opponent }: press the button or send /draw to accept; making a move declines.
+draw-offer-accepted = { $player }'s draw offer in game { $game } was accepted.
+draw-offer-lapsed = { $player }'s draw offer in game { $game } was declined by a move.
+draw-offer-closed = { $player }'s draw offer in game { $game } is closed: the game is over.
+
+## Results
+
+result-head = Game { $game } is over.
+result-win = { $winner } wins: { $reason }.
+result-draw = Draw: { $reason }.
+result-aborted = The game was aborted: it was abandoned in its first two plies. It is not rated.
+result-proof = The deal was { $deal } with salt { $salt }. Check it: sha256 of the deal followed by the salt is { $commitment }, the commitment posted at the start.
+result-record = Moves of game { $game }: { $moves }
+reason-checkmate = checkmate
+reason-no-legal-move = the opponent has no legal move
+reason-resignation = the opponent resigned
+reason-timeout = the opponent ran out of time
+reason-perpetual-check = the opponent gave perpetual check
+reason-perpetual-chase = the opponent chased perpetually
+reason-agreement = agreed by both players
+reason-no-progress = too many moves without a capture
+reason-repetition = the same position came back too often
+
+## Lists and views
+
+games-here = Games in this chat:
+games-none-here = No game is being played in this chat. Start one with /challenge.
+games-yours-elsewhere = Your games in other chats:
+games-line = { $game }: { $variant }, { $plies } plies, { $player } to move
+history-head = Game { $game }: { $first } against { $second }
+history-moves = Moves: { $moves }
+history-fen = Public FEN: { $fen }
+history-gif = Game { $game }, move by move.
+peek-text = Your view of game { $game } (you play { $side }). FEN: { $fen }
+peek-sent-privately = I sent your view to you in a private message.
+watch-started = This chat now follows game { $game } ({ $first } against { $second }). /unwatch stops it.
+watch-stopped = This chat no longer follows: { $games }.
+stats-head = Ratings of { $player }:
+stats-line = { $variant }: { $rating } ± { $deviation } ({ $wins } won, { $losses } lost, { $draws } drawn)
+stats-none = No rated games yet.
+leaderboard-head = { $variant } leaderboard of this chat:
+leaderboard-empty = Nobody has finished a rated { $variant } game here yet.
+leaderboard-line = { $rank }. { $player }: { $rating } ({ $games } games)
+
+## Settings
+
+settings-current = Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }.
+    Change one with /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese, /settings board new|edit.
+settings-changed = Saved. Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }.
+
+## Guides
+
+help-text = Commands:
+    /challenge [@user] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [time like 30m, 24h, 2d]: challenge someone, or anyone.
+    /accept, /decline, /cancel: answer or withdraw a challenge.
+    /move h2e2 (also WXF C2.5 or Chinese 炮二平五; Banqi: c3 flips, c3c4 moves): play a move. With several games here: /move <id> h2e2.
+    /board: the current board. /history [id]: the moves and FEN.
+    /resign, /draw: resign; offer a draw or accept one.
+    /peek: your own view, privately. /games: the games here and yours.
+    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]: a game against me, the built-in engine (not rated).
+    /watch <id>, /unwatch: follow a game of another chat.
+    /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant]: ratings.
+    /settings: language, piece style, orientation, notation, board messages.
+start-greeting = Hello! I referee Jieqi, Xiangqi and Banqi games in group chats, and I will send you your private reveals here. Add me to a group and send /challenge there. /help lists the commands.
+rules-xiangqi = Xiangqi (Chinese chess): capture the enemy general. The general and advisors stay in the palace, elephants stay on their side of the river and are blocked by a piece on their eye, a horse is blocked by a piece next to it, a cannon captures by jumping over exactly one piece, soldiers move sideways once across the river. The generals may never face each other on an open file. A side with no legal move loses.
+rules-jieqi = Jieqi: Xiangqi with covered pieces. Apart from the generals, every piece starts face down and shuffled on its side's start points. A covered piece moves as the piece of the point it stands on; its first move turns it face up, and from then on it moves as what it really is (revealed advisors and elephants may go anywhere on the board). If you capture a covered piece, only you learn what it was, in a private message. When the game ends the whole deal is shown, with a proof that it never changed.
+rules-banqi = Banqi (half-board chess): all 32 pieces start face down on a 4 × 8 board. On your turn flip a piece, move one of your face-up pieces one square, or capture. The first flip gives the first player that colour. Pieces capture equal or lower ranks (general, advisor, elephant, chariot, horse, cannon, soldier), but a soldier captures the general and the general cannot capture soldiers. A cannon captures by jumping over exactly one piece. You win when your opponent has no legal move.
+
+## Refusals
+
+refuse-unknown-command = I do not know { $command }. /help lists the commands.
+refuse-usage = Write it like this: { $usage }
+refuse-bad-game-id = “{ $id }” is not a game id (ids look like g7k2; /games lists them). Write it like this: { $usage }
+refuse-bad-challenge-id = “{ $id }” is not a challenge id (they look like c4f7k and are shown with the challenge). Write it like this: { $usage }
+refuse-no-such-game = There is no game { $game }. /games lists the games here and yours.
+refuse-no-game-here = No game of yours is being played here. Start one with /challenge.
+refuse-not-a-player = You are not a player in game { $game }, so you cannot move, resign or offer a draw there. You can watch it, or start your own with /challenge.
+refuse-not-a-player-here = You are not a player in the games here ({ $games }). Start your own with /challenge.
+refuse-several-games = You have several games here ({ $games }): say which one, for example { $usage }
+refuse-game-over = Game { $game } is already over: { $result } Start a new one with /challenge.
+refuse-not-your-turn = It is not your turn: { $player } is to move. I will mention you when it is your turn.
+refuse-move-missing = Which move? For example /move h2e2.
+refuse-unknown-notation = I cannot read “{ $text }” as a move. Write coordinates like h2e2, WXF like C2.5, or Chinese like 炮二平五.
+refuse-unknown-notation-banqi = I cannot read “{ $text }” as a Banqi move. Write a square to flip it, like c3, or two squares to move or capture, like c3c4.
+refuse-illegal-move = That move is not allowed: { $reason }.
+refuse-move-not-played = That move cannot be played: { $reason }.
+refuse-challenge-option = I do not understand “{ $option }” in a challenge. Use a variant (jieqi, xiangqi, banqi), a colour (red, black, random), rules (standard, pychess, tencent, vietnam) or a time per move (30m, 24h, 2d).
+refuse-play-usage = To play against me write /play bot, optionally with a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random) or rules, for example /play bot club jieqi red.
+refuse-play-option = I do not understand “{ $option }” in /play bot. Use a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random) or rules (standard, pychess, tencent, vietnam).
+refuse-play-has-game = You are already playing game { $game } against me here. Finish it (or /resign) before starting another.
+refuse-challenge-time = “{ $time }” is not a time per move I can use: write one from 1m to 30d, like 30m, 24h or 2d.
+refuse-challenge-two-users = A challenge is for one person (or for anyone, if you name nobody).
+refuse-challenge-private = Challenges are made in a group chat, where your opponent can see them. Add me to a group and send /challenge there.
+refuse-challenge-self = You cannot challenge yourself. Name someone else, or name nobody to let anyone accept.
+refuse-challenge-exists = You already have that challenge open ({ $challenge }). Wait for an answer or withdraw it with /cancel.
+refuse-unknown-user = I cannot tell who { $handle } is. Mention them so the platform resolves them: on Discord pick the user in the command's option; on Telegram reply to one of their messages with /challenge.
+refuse-pair-has-game = You and { $player } already have a game in this chat ({ $game }). Finish it first, or play in another chat.
+refuse-no-such-challenge = There is no open challenge { $challenge }: it was taken, withdrawn or has expired.
+refuse-no-challenge-for-you = There is no open challenge for you here. Send /challenge to make one.
+refuse-several-challenges = Several challenges are open for you ({ $challenges }): say which one, for example /accept { $challenges }.
+refuse-challenge-expired = Challenge { $challenge } has expired. Send /challenge to make a new one.
+refuse-accept-own = That is your own challenge: someone else has to accept it. /cancel withdraws it.
+refuse-challenge-not-for-you = This challenge is for { $player }, not for you. Send /challenge to make your own.
+refuse-decline-open = Anyone may take an open challenge, so there is nothing to decline; only { $challenger } can withdraw it, with /cancel.
+refuse-cancel-not-yours = Only { $challenger } can withdraw that challenge.
+refuse-nothing-to-cancel = You have no open challenge here to withdraw.
+refuse-draw-already-offered = You have already offered a draw; it is up to { $player } to accept it.
+refuse-peek-no-colour = Nobody has a colour yet: the first flip decides it. Flip a piece first.
+refuse-watch-finished = Game { $game } is over; /history { $game } shows it.
+refuse-watch-home = Game { $game } is played in this chat already.
+refuse-already-watching = This chat already follows game { $game }.
+refuse-not-watching = This chat follows no game of another chat. /watch <id> starts following one.
+refuse-not-watching-game = This chat does not follow game { $game }.
+refuse-unknown-variant = I do not know the variant “{ $variant }”: choose jieqi, xiangqi or banqi.
+refuse-setting-name = There is no setting “{ $name }”: choose language, style, orientation, notation or board.
+refuse-setting-value = “{ $value }” is not a choice for { $name }: choose { $choices }.
+
+## Problems
+
+unreachable-player = I could not send { $player } a private message, so they will miss their private reveals. { $player }: { $fix } Then /peek shows your own view.
+unreachable-fix-telegram = open a private chat with @{ $bot } and press Start.
+unreachable-fix-discord = allow direct messages from members of this server (Privacy settings), or send me a direct message.
+unreachable-fix-local = open your private channel.
+error-store = Something went wrong on my side while saving this. Nothing was changed: please try again in a moment.
+error-busy = Too many changes to this game at once. Nothing was changed: please try again.
+error-internal = Something went wrong on my side. Please try again.
+
+## Command list: one line per command, shown by chat clients' command menus
+## (Telegram setMyCommands, Discord slash command descriptions). At most 100 characters.
+
+command-challenge = Challenge someone (reply to their message) or anyone to a game
+command-accept = Accept a challenge
+command-decline = Decline a challenge
+command-cancel = Withdraw your challenge
+command-move = Play a move, e.g. /move h2e2
+command-board = Show the current board
+command-resign = Resign your game
+command-draw = Offer a draw, or accept one
+command-games = The games here and yours
+command-watch = Follow a game of another chat: /watch <id>
+command-unwatch = Stop following a game
+command-history = The moves and FEN of a game
+command-peek = Your own view of your game, privately
+command-play = Play against the built-in engine: /play bot [novice|casual|club|master]
+engine-name = Jieqi bot ({ $level })
+command-rules = The rules in short
+command-help = The commands
+command-stats = Ratings and record of a player
+command-leaderboard = The ratings table of this chat
+command-settings = Language, piece style, orientation, notation

@@ -1,0 +1,217 @@
+# Tiếng Việt. Các khóa phải giống hệt en.ftl.
+
+## Names
+
+side-red = Đỏ
+side-black = Đen
+seat-first = người đi trước (lần lật đầu tiên quyết định màu của bạn)
+seat-second = người đi sau (lần lật đầu tiên quyết định màu của bạn)
+variant-xiangqi = Cờ tướng
+variant-jieqi = Cờ úp
+variant-banqi = Cờ úp nửa bàn (Banqi)
+role-general = tướng
+role-advisor = sĩ
+role-elephant = tượng
+role-chariot = xe
+role-cannon = pháo
+role-horse = mã
+role-soldier = tốt
+piece-name = { $role } { $side }
+player-with-side = { $player } ({ $side })
+duration-days = { $n } ngày
+duration-hours = { $n } giờ
+duration-minutes = { $n } phút
+duration-seconds = { $n } giây
+
+## Buttons
+
+button-accept = Nhận lời
+button-decline = Từ chối
+button-resign = Đầu hàng
+button-draw = Cầu hòa
+button-accept-draw = Đồng ý hòa
+
+## Challenges
+
+challenge-anyone = bất kỳ ai
+challenge-colour-red = { $challenger } cầm quân Đỏ
+challenge-colour-black = { $challenger } cầm quân Đen
+challenge-colour-random = chọn màu ngẫu nhiên
+challenge-posted = { $challenger } thách đấu { $opponent } ván { $variant } (luật { $preset }, { $time } mỗi nước; { $colour }).
+    Hãy nhận lời trong { $expiry } bằng nút bấm hoặc /accept. Mã thách đấu { $challenge }.
+challenge-accepted = { $player } đã nhận lời: ván { $game } bắt đầu.
+challenge-declined = { $player } đã từ chối.
+challenge-withdrawn = { $player } đã rút lại.
+challenge-expired = Không ai nhận lời kịp: lời thách đấu đã hết hạn.
+accepted-elsewhere = Bạn đã nhận lời thách đấu của { $challenger }. Ván { $game } diễn ra trong nhóm nơi lời thách đấu được đăng.
+
+## Game start
+
+game-started = Ván { $game } bắt đầu: { $first } gặp { $second }.
+game-terms = { $variant } · luật { $preset } · { $time } mỗi nước
+game-commitment = Cam kết công bằng sha256(deal ‖ salt): { $commitment }. Cách chia quân và muối sẽ được công bố khi ván đấu kết thúc để ai cũng kiểm tra được rằng cách chia không hề thay đổi.
+dm-game-started = Ván { $variant } { $game } của bạn với { $opponent } đã bắt đầu. Bạn cầm quân { $side }.
+dm-reveals-here = Khi bạn ăn một quân úp, tôi sẽ báo riêng cho bạn ở đây đó là quân gì. Gửi /peek bất cứ lúc nào để xem bàn cờ theo góc nhìn của bạn.
+
+## Moves and boards
+
+board-moved = Ván { $game } · { $number } { $move } do { $player } đi
+board-to-move = Đến lượt { $player }.
+board-check = Chiếu tướng!
+board-repost = Ván { $game }: { $first } gặp { $second }, đã đi { $plies } nước.
+board-last-move = Nước vừa đi: { $number } { $move }
+board-final = Ván { $game } đã kết thúc.
+dm-reveal = Ván { $game }, nước { $number } { $move }: quân úp bạn vừa ăn là { $piece }. Chỉ mình bạn biết điều này.
+
+## Draws
+
+draw-offered = { $player } cầu hòa trong ván { $game }. { $opponent }: bấm nút hoặc gửi /draw để đồng ý; đi một nước nghĩa là từ chối.
+draw-offer-accepted = Lời cầu hòa của { $player } trong ván { $game } đã được chấp nhận.
+draw-offer-lapsed = Lời cầu hòa của { $player } trong ván { $game } đã bị từ chối bằng một nước đi.
+draw-offer-closed = Lời cầu hòa của { $player } trong ván { $game } đã đóng: ván đấu đã kết thúc.
+
+## Results
+
+result-head = Ván { $game } đã kết thúc.
+result-win = { $winner } thắng: { $reason }.
+result-draw = Hòa: { $reason }.
+result-aborted = Ván đấu bị hủy: bị bỏ dở trong hai nước đầu. Không tính điểm.
+result-proof = Cách chia quân là { $deal } với muối { $salt }. Kiểm tra: sha256 của cách chia nối với muối là { $commitment }, đúng cam kết đã đăng lúc bắt đầu.
+result-record = Các nước đi của ván { $game }: { $moves }
+reason-checkmate = chiếu bí
+reason-no-legal-move = đối thủ hết nước đi
+reason-resignation = đối thủ đầu hàng
+reason-timeout = đối thủ hết giờ
+reason-perpetual-check = đối thủ chiếu dai
+reason-perpetual-chase = đối thủ đuổi bắt dai
+reason-agreement = hai bên đồng ý
+reason-no-progress = quá nhiều nước không ăn quân
+reason-repetition = cùng một thế cờ lặp lại quá nhiều lần
+
+## Lists and views
+
+games-here = Các ván trong nhóm này:
+games-none-here = Không có ván nào đang diễn ra trong nhóm này. Gửi /challenge để bắt đầu.
+games-yours-elsewhere = Các ván của bạn ở nhóm khác:
+games-line = { $game }: { $variant }, { $plies } nước, đến lượt { $player }
+history-head = Ván { $game }: { $first } gặp { $second }
+history-moves = Các nước đi: { $moves }
+history-fen = FEN công khai: { $fen }
+history-gif = Ván { $game }, từng nước một.
+peek-text = Góc nhìn của bạn trong ván { $game } (bạn cầm quân { $side }). FEN: { $fen }
+peek-sent-privately = Tôi đã gửi riêng góc nhìn của bạn qua tin nhắn.
+watch-started = Nhóm này đang theo dõi ván { $game } ({ $first } gặp { $second }). Gửi /unwatch để dừng.
+watch-stopped = Nhóm này không còn theo dõi: { $games }.
+stats-head = Hệ số của { $player }:
+stats-line = { $variant }: { $rating } ± { $deviation } (thắng { $wins }, thua { $losses }, hòa { $draws })
+stats-none = Chưa có ván tính điểm nào.
+leaderboard-head = Bảng xếp hạng { $variant } của nhóm:
+leaderboard-empty = Chưa ai ở đây hoàn thành một ván { $variant } tính điểm.
+leaderboard-line = { $rank }. { $player }: { $rating } ({ $games } ván)
+
+## Settings
+
+settings-current = Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }.
+    Thay đổi bằng /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese, /settings board new|edit.
+settings-changed = Đã lưu. Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }.
+
+## Guides
+
+help-text = Các lệnh:
+    /challenge [@người] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [thời gian như 30m, 24h, 2d]: thách đấu một người, hoặc bất kỳ ai.
+    /accept, /decline, /cancel: nhận lời, từ chối hoặc rút lại lời thách đấu.
+    /move h2e2 (hoặc WXF C2.5, hoặc chữ Hán 炮二平五; Banqi: c3 để lật, c3c4 để đi): đi một nước. Nếu có nhiều ván ở đây: /move <mã> h2e2.
+    /board: bàn cờ hiện tại. /history [mã]: các nước đi và FEN.
+    /resign, /draw: đầu hàng; cầu hòa hoặc đồng ý hòa.
+    /peek: xem riêng góc nhìn của bạn. /games: các ván ở đây và của bạn.
+    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]: chơi với tôi, máy cờ có sẵn (không tính hệ số).
+    /watch <mã>, /unwatch: theo dõi một ván của nhóm khác.
+    /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể]: hệ số.
+    /settings: ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu, tin nhắn bàn cờ.
+start-greeting = Xin chào! Tôi làm trọng tài các ván Cờ úp, Cờ tướng và Banqi trong nhóm chat, và sẽ báo riêng cho bạn ở đây những quân úp bạn ăn được. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó. /help liệt kê các lệnh.
+rules-xiangqi = Cờ tướng: chiếu bí tướng đối phương. Tướng và sĩ không ra khỏi cung, tượng không qua sông và bị cản khi có quân ở mắt tượng, mã bị cản khi có quân ở chân mã, pháo ăn quân bằng cách nhảy qua đúng một quân, tốt qua sông được đi ngang. Hai tướng không được đối mặt trên cùng một cột trống. Bên hết nước đi thì thua.
+rules-jieqi = Cờ úp: cờ tướng với quân úp. Trừ hai tướng, mọi quân đều úp mặt và được xáo trộn trên các vị trí xuất phát của bên mình. Quân úp đi như quân của vị trí nó đứng; nước đi đầu tiên lật nó lên, từ đó nó đi theo đúng loại quân thật (sĩ và tượng đã lật được đi khắp bàn cờ). Khi bạn ăn một quân úp, chỉ mình bạn được báo riêng đó là quân gì. Khi ván đấu kết thúc, toàn bộ cách chia quân được công bố cùng bằng chứng rằng nó không hề thay đổi.
+rules-banqi = Banqi (cờ úp nửa bàn): cả 32 quân úp mặt trên bàn 4 × 8. Đến lượt, bạn lật một quân, đi một quân đã lật của mình một ô, hoặc ăn quân. Lần lật đầu tiên cho người đi trước màu của quân đó. Quân ăn được quân cùng cấp hoặc thấp hơn (tướng, sĩ, tượng, xe, mã, pháo, tốt), nhưng tốt ăn được tướng và tướng không ăn được tốt. Pháo ăn quân bằng cách nhảy qua đúng một quân. Bạn thắng khi đối thủ hết nước đi.
+
+## Refusals
+
+refuse-unknown-command = Tôi không biết lệnh { $command }. /help liệt kê các lệnh.
+refuse-usage = Hãy viết như sau: { $usage }
+refuse-bad-game-id = “{ $id }” không phải mã ván đấu (mã có dạng g7k2; /games liệt kê chúng). Hãy viết như sau: { $usage }
+refuse-bad-challenge-id = “{ $id }” không phải mã thách đấu (có dạng c4f7k, hiện trong lời thách đấu). Hãy viết như sau: { $usage }
+refuse-no-such-game = Không có ván { $game }. /games liệt kê các ván ở đây và của bạn.
+refuse-no-game-here = Bạn không có ván nào đang chơi ở đây. Gửi /challenge để bắt đầu.
+refuse-not-a-player = Bạn không phải người chơi của ván { $game }, nên không thể đi cờ, đầu hàng hay cầu hòa ở đó. Bạn có thể xem, hoặc tự bắt đầu một ván bằng /challenge.
+refuse-not-a-player-here = Bạn không phải người chơi của các ván ở đây ({ $games }). Tự bắt đầu một ván bằng /challenge.
+refuse-several-games = Bạn có nhiều ván ở đây ({ $games }): hãy nói rõ ván nào, ví dụ { $usage }
+refuse-game-over = Ván { $game } đã kết thúc: { $result } Bắt đầu ván mới bằng /challenge.
+refuse-not-your-turn = Chưa đến lượt bạn: đang đến lượt { $player }. Tôi sẽ nhắc bạn khi đến lượt.
+refuse-move-missing = Nước nào? Ví dụ /move h2e2.
+refuse-unknown-notation = Tôi không đọc được “{ $text }” là một nước đi. Hãy viết tọa độ như h2e2, WXF như C2.5, hoặc chữ Hán như 炮二平五.
+refuse-unknown-notation-banqi = Tôi không đọc được “{ $text }” là một nước Banqi. Viết một ô để lật, như c3, hoặc hai ô để đi hay ăn quân, như c3c4.
+refuse-illegal-move = Nước này không được phép: { $reason }.
+refuse-move-not-played = Không thể đi nước này: { $reason }.
+refuse-challenge-option = Tôi không hiểu “{ $option }” trong lời thách đấu. Hãy dùng biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam) hoặc thời gian mỗi nước (30m, 24h, 2d).
+refuse-play-usage = Để chơi với tôi hãy viết /play bot, có thể thêm cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random) hoặc luật, ví dụ /play bot club jieqi red.
+refuse-play-option = Tôi không hiểu “{ $option }” trong /play bot. Hãy dùng cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random) hoặc luật (standard, pychess, tencent, vietnam).
+refuse-play-has-game = Bạn đang chơi ván { $game } với tôi ở đây. Hãy chơi xong (hoặc /resign) trước khi bắt đầu ván khác.
+refuse-challenge-time = “{ $time }” không phải thời gian mỗi nước dùng được: hãy viết từ 1m đến 30d, như 30m, 24h hoặc 2d.
+refuse-challenge-two-users = Mỗi lời thách đấu chỉ dành cho một người (hoặc cho bất kỳ ai nếu bạn không nêu tên ai).
+refuse-challenge-private = Lời thách đấu phải đăng trong nhóm, nơi đối thủ nhìn thấy. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó.
+refuse-challenge-self = Bạn không thể tự thách đấu mình. Hãy nêu tên người khác, hoặc không nêu ai để bất kỳ ai cũng nhận lời được.
+refuse-challenge-exists = Bạn đã có lời thách đấu đó ({ $challenge }). Hãy chờ trả lời hoặc rút lại bằng /cancel.
+refuse-unknown-user = Tôi không biết { $handle } là ai. Hãy nhắc đến họ để nền tảng nhận ra: trên Discord chọn người trong tùy chọn của lệnh; trên Telegram trả lời một tin nhắn của họ bằng /challenge.
+refuse-pair-has-game = Bạn và { $player } đã có một ván trong nhóm này ({ $game }). Hãy chơi xong ván đó trước, hoặc chơi ở nhóm khác.
+refuse-no-such-challenge = Không có lời thách đấu { $challenge } nào đang mở: nó đã được nhận, bị rút lại hoặc đã hết hạn.
+refuse-no-challenge-for-you = Ở đây không có lời thách đấu nào dành cho bạn. Gửi /challenge để tạo một lời.
+refuse-several-challenges = Có nhiều lời thách đấu dành cho bạn ({ $challenges }): hãy nói rõ lời nào, ví dụ /accept kèm mã.
+refuse-challenge-expired = Lời thách đấu { $challenge } đã hết hạn. Gửi /challenge để tạo lời mới.
+refuse-accept-own = Đó là lời thách đấu của chính bạn: người khác phải nhận lời. /cancel để rút lại.
+refuse-challenge-not-for-you = Lời thách đấu này dành cho { $player }, không phải cho bạn. Gửi /challenge để tạo lời của riêng bạn.
+refuse-decline-open = Ai cũng có thể nhận một lời thách đấu mở, nên không cần từ chối; chỉ { $challenger } có thể rút lại bằng /cancel.
+refuse-cancel-not-yours = Chỉ { $challenger } có thể rút lại lời thách đấu đó.
+refuse-nothing-to-cancel = Bạn không có lời thách đấu nào đang mở ở đây để rút lại.
+refuse-draw-already-offered = Bạn đã cầu hòa rồi; giờ tùy { $player } có đồng ý hay không.
+refuse-peek-no-colour = Chưa ai có màu: lần lật đầu tiên sẽ quyết định. Hãy lật một quân trước.
+refuse-watch-finished = Ván { $game } đã kết thúc; /history { $game } để xem lại.
+refuse-watch-home = Ván { $game } đang diễn ra ngay trong nhóm này.
+refuse-already-watching = Nhóm này đã theo dõi ván { $game }.
+refuse-not-watching = Nhóm này không theo dõi ván nào của nhóm khác. /watch <mã> để bắt đầu theo dõi.
+refuse-not-watching-game = Nhóm này không theo dõi ván { $game }.
+refuse-unknown-variant = Tôi không biết biến thể “{ $variant }”: hãy chọn jieqi, xiangqi hoặc banqi.
+refuse-setting-name = Không có cài đặt “{ $name }”: hãy chọn language, style, orientation, notation hoặc board.
+refuse-setting-value = “{ $value }” không phải lựa chọn cho { $name }: hãy chọn { $choices }.
+
+## Problems
+
+unreachable-player = Tôi không gửi được tin nhắn riêng cho { $player }, nên họ sẽ bỏ lỡ các thông tin riêng. { $player }: { $fix } Sau đó /peek cho bạn xem góc nhìn của mình.
+unreachable-fix-telegram = hãy mở cuộc trò chuyện riêng với @{ $bot } và bấm Bắt đầu (Start).
+unreachable-fix-discord = hãy cho phép thành viên máy chủ này nhắn tin riêng cho bạn (cài đặt Quyền riêng tư), hoặc nhắn riêng cho tôi trước.
+unreachable-fix-local = hãy mở kênh riêng của bạn.
+error-store = Đã có lỗi phía tôi khi lưu. Không có gì thay đổi: vui lòng thử lại sau giây lát.
+error-busy = Có quá nhiều thay đổi cùng lúc với ván này. Không có gì thay đổi: vui lòng thử lại.
+error-internal = Đã có lỗi phía tôi. Vui lòng thử lại.
+
+## Command list: one line per command, shown by chat clients' command menus
+## (Telegram setMyCommands, Discord slash command descriptions). At most 100 characters.
+
+command-challenge = Thách đấu một người (trả lời tin nhắn của họ) hoặc bất kỳ ai
+command-accept = Nhận lời thách đấu
+command-decline = Từ chối lời thách đấu
+command-cancel = Rút lại lời thách đấu của bạn
+command-move = Đi một nước, ví dụ /move h2e2
+command-board = Xem bàn cờ hiện tại
+command-resign = Đầu hàng ván của bạn
+command-draw = Cầu hòa, hoặc đồng ý hòa
+command-games = Các ván ở đây và của bạn
+command-watch = Theo dõi một ván của nhóm khác: /watch <mã>
+command-unwatch = Ngừng theo dõi một ván
+command-history = Các nước đi và FEN của một ván
+command-peek = Xem riêng góc nhìn của bạn
+command-play = Chơi với máy cờ có sẵn: /play bot [novice|casual|club|master]
+engine-name = Máy cờ Jieqi ({ $level })
+command-rules = Tóm tắt luật chơi
+command-help = Danh sách lệnh
+command-stats = Hệ số và thành tích của một người chơi
+command-leaderboard = Bảng hệ số của nhóm này
+command-settings = Ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu

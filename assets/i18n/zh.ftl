@@ -1,0 +1,217 @@
+# 简体中文。键与 en.ftl 完全相同。
+
+## Names
+
+side-red = 红方
+side-black = 黑方
+seat-first = 先手（第一次翻子决定你的颜色）
+seat-second = 后手（第一次翻子决定你的颜色）
+variant-xiangqi = 象棋
+variant-jieqi = 揭棋
+variant-banqi = 暗棋
+role-general = 将
+role-advisor = 士
+role-elephant = 象
+role-chariot = 车
+role-cannon = 炮
+role-horse = 马
+role-soldier = 兵
+piece-name = { $side }的{ $role }
+player-with-side = { $player }（{ $side }）
+duration-days = { $n } 天
+duration-hours = { $n } 小时
+duration-minutes = { $n } 分钟
+duration-seconds = { $n } 秒
+
+## Buttons
+
+button-accept = 接受
+button-decline = 拒绝
+button-resign = 认输
+button-draw = 提和
+button-accept-draw = 同意和棋
+
+## Challenges
+
+challenge-anyone = 任何人
+challenge-colour-red = { $challenger }执红
+challenge-colour-black = { $challenger }执黑
+challenge-colour-random = 颜色随机
+challenge-posted = { $challenger } 向 { $opponent } 发起{ $variant }挑战（{ $preset } 规则，每步 { $time }；{ $colour }）。
+    请在 { $expiry } 内点击按钮或发送 /accept 接受。挑战编号 { $challenge }。
+challenge-accepted = { $player } 已接受：对局 { $game } 开始。
+challenge-declined = { $player } 已拒绝。
+challenge-withdrawn = { $player } 已撤回。
+challenge-expired = 无人及时接受，挑战已过期。
+accepted-elsewhere = 你接受了 { $challenger } 的挑战。对局 { $game } 在发起挑战的群里进行。
+
+## Game start
+
+game-started = 对局 { $game } 开始：{ $first } 对 { $second }。
+game-terms = { $variant } · { $preset } 规则 · 每步 { $time }
+game-commitment = 公平承诺 sha256(deal ‖ salt)：{ $commitment }。对局结束时会公布发牌和盐值，任何人都可以验证发牌从未改变。
+dm-game-started = 你与 { $opponent } 的{ $variant }对局 { $game } 已开始。你是{ $side }。
+dm-reveals-here = 当你吃掉暗子时，我会在这里私下告诉你它是什么。随时发送 /peek 查看你自己的视角。
+
+## Moves and boards
+
+board-moved = 对局 { $game } · { $number } { $move }，{ $player } 走
+board-to-move = 轮到 { $player } 走棋。
+board-check = 将军！
+board-repost = 对局 { $game }：{ $first } 对 { $second }，已走 { $plies } 步。
+board-last-move = 上一步：{ $number } { $move }
+board-final = 对局 { $game } 已结束。
+dm-reveal = 对局 { $game }，第 { $number } 步 { $move }：你吃掉的暗子是{ $piece }。只有你知道。
+
+## Draws
+
+draw-offered = { $player } 在对局 { $game } 中提和。{ $opponent }：点击按钮或发送 /draw 同意；走棋即表示拒绝。
+draw-offer-accepted = { $player } 在对局 { $game } 中的提和已被接受。
+draw-offer-lapsed = { $player } 在对局 { $game } 中的提和已因对方走棋而被拒绝。
+draw-offer-closed = { $player } 在对局 { $game } 中的提和已关闭：对局已结束。
+
+## Results
+
+result-head = 对局 { $game } 已结束。
+result-win = { $winner } 获胜：{ $reason }。
+result-draw = 和棋：{ $reason }。
+result-aborted = 对局已取消：在前两步内被放弃。不计等级分。
+result-proof = 发牌为 { $deal }，盐值为 { $salt }。验证方法：发牌后接盐值的 sha256 等于 { $commitment }，即开局时公布的承诺。
+result-record = 对局 { $game } 的着法：{ $moves }
+reason-checkmate = 将死
+reason-no-legal-move = 对方无棋可走
+reason-resignation = 对方认输
+reason-timeout = 对方超时
+reason-perpetual-check = 对方长将
+reason-perpetual-chase = 对方长捉
+reason-agreement = 双方同意
+reason-no-progress = 太久没有吃子
+reason-repetition = 同一局面重复太多次
+
+## Lists and views
+
+games-here = 本群的对局：
+games-none-here = 本群没有进行中的对局。发送 /challenge 开始一局。
+games-yours-elsewhere = 你在其他群的对局：
+games-line = { $game }：{ $variant }，已走 { $plies } 步，轮到 { $player }
+history-head = 对局 { $game }：{ $first } 对 { $second }
+history-moves = 着法：{ $moves }
+history-fen = 公开 FEN：{ $fen }
+history-gif = 对局 { $game } 逐步回放。
+peek-text = 你在对局 { $game } 中的视角（你是{ $side }）。FEN：{ $fen }
+peek-sent-privately = 我已私信发送你的视角。
+watch-started = 本群现在关注对局 { $game }（{ $first } 对 { $second }）。发送 /unwatch 取消。
+watch-stopped = 本群已不再关注：{ $games }。
+stats-head = { $player } 的等级分：
+stats-line = { $variant }：{ $rating } ± { $deviation }（胜 { $wins }，负 { $losses }，和 { $draws }）
+stats-none = 还没有计分对局。
+leaderboard-head = 本群{ $variant }排行榜：
+leaderboard-empty = 这里还没有人完成过计分的{ $variant }对局。
+leaderboard-line = { $rank }. { $player }：{ $rating }（{ $games } 局）
+
+## Settings
+
+settings-current = 本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }。
+    修改方法：/settings language en|zh|vi，/settings style characters|symbols，/settings orientation red|black，/settings notation wxf|coordinates|chinese，/settings board new|edit。
+settings-changed = 已保存。本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }。
+
+## Guides
+
+help-text = 命令：
+    /challenge [@用户] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [每步时间，如 30m、24h、2d]：向某人或任何人发起挑战。
+    /accept、/decline、/cancel：接受、拒绝或撤回挑战。
+    /move h2e2（也可用 WXF 如 C2.5 或中文如 炮二平五；暗棋：c3 翻子，c3c4 走子）：走棋。本群有多局时：/move <编号> h2e2。
+    /board：当前棋盘。/history [编号]：着法和 FEN。
+    /resign、/draw：认输；提和或同意和棋。
+    /peek：私下查看你自己的视角。/games：本群和你的对局。
+    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]：与内置引擎（我）对弈（不计等级分）。
+    /watch <编号>、/unwatch：关注其他群的对局。
+    /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体]：等级分。
+    /settings：语言、棋子样式、棋盘视角、记谱方式、棋盘消息。
+start-greeting = 你好！我在群聊中主持揭棋、象棋和暗棋对局，并会在这里私下告诉你暗子的真身。把我加入群聊并在群里发送 /challenge。/help 列出所有命令。
+rules-xiangqi = 象棋：将死对方的将帅。将帅和士不出九宫，象不过河且塞象眼时不能走，马被蹩腿时不能走，炮隔一子吃子，兵过河后可横走。两将不能在同一直线上直接照面。无棋可走的一方判负。
+rules-jieqi = 揭棋：带暗子的象棋。除将帅外，所有棋子都背面朝上，随机打乱后放在己方的初始位置上。暗子按所在位置的棋子行走；第一次走动时翻开，此后按真身行走（翻开的士和象可以走遍全盘）。吃掉暗子时，只有你会私下得知它是什么。对局结束时公布全部发牌，并附上从未改动的证明。
+rules-banqi = 暗棋（半盘棋）：32 枚棋子全部背面朝上放在 4 × 8 的棋盘上。轮到你时，可以翻开一枚棋子、把己方明子走一格，或吃子。第一次翻子决定先手方的颜色。棋子可以吃同级或更低级的棋子（将、士、象、车、马、炮、兵），但兵可以吃将，将不能吃兵。炮须隔一子才能吃子。对方无棋可走时你获胜。
+
+## Refusals
+
+refuse-unknown-command = 我不认识 { $command }。/help 列出所有命令。
+refuse-usage = 请这样写：{ $usage }
+refuse-bad-game-id = “{ $id }”不是对局编号（编号形如 g7k2，/games 可以列出）。请这样写：{ $usage }
+refuse-bad-challenge-id = “{ $id }”不是挑战编号（形如 c4f7k，显示在挑战消息中）。请这样写：{ $usage }
+refuse-no-such-game = 没有对局 { $game }。/games 列出本群和你的对局。
+refuse-no-game-here = 这里没有你正在进行的对局。发送 /challenge 开始一局。
+refuse-not-a-player = 你不是对局 { $game } 的棋手，不能在其中走棋、认输或提和。你可以观战，或发送 /challenge 开始自己的对局。
+refuse-not-a-player-here = 你不是本群对局（{ $games }）的棋手。发送 /challenge 开始自己的对局。
+refuse-several-games = 你在这里有多局对局（{ $games }）：请说明是哪一局，例如 { $usage }
+refuse-game-over = 对局 { $game } 已经结束：{ $result } 发送 /challenge 开始新的一局。
+refuse-not-your-turn = 还没轮到你：现在轮到 { $player } 走。轮到你时我会提醒你。
+refuse-move-missing = 走哪一步？例如 /move h2e2。
+refuse-unknown-notation = 我无法把“{ $text }”识别为着法。请用坐标（如 h2e2）、WXF（如 C2.5）或中文（如 炮二平五）。
+refuse-unknown-notation-banqi = 我无法把“{ $text }”识别为暗棋着法。写一个格子来翻子，如 c3；或写两个格子来走子或吃子，如 c3c4。
+refuse-illegal-move = 这步棋不允许：{ $reason }。
+refuse-move-not-played = 这步棋无法走：{ $reason }。
+refuse-challenge-option = 我不理解挑战中的“{ $option }”。可用：变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）或每步时间（30m、24h、2d）。
+refuse-play-usage = 要和我下棋，请写 /play bot，可加上级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）或规则，例如 /play bot club jieqi red。
+refuse-play-option = 我不理解 /play bot 中的“{ $option }”。可用：级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）或规则（standard、pychess、tencent、vietnam）。
+refuse-play-has-game = 你已经在这里和我下着对局 { $game }。请先下完（或 /resign）再开新局。
+refuse-challenge-time = “{ $time }”不是可用的每步时间：请写 1m 到 30d 之间的时间，如 30m、24h 或 2d。
+refuse-challenge-two-users = 一次挑战只能针对一个人（不指定任何人则任何人都可以接受）。
+refuse-challenge-private = 挑战要在群聊中发起，对手才能看到。把我加入群聊并在群里发送 /challenge。
+refuse-challenge-self = 你不能挑战自己。请指定其他人，或不指定任何人让任何人都可以接受。
+refuse-challenge-exists = 你已经有这个挑战（{ $challenge }）。请等待回应，或用 /cancel 撤回。
+refuse-unknown-user = 我不知道 { $handle } 是谁。请提及对方，让平台识别：在 Discord 上在命令选项中选择用户；在 Telegram 上回复对方的消息并发送 /challenge。
+refuse-pair-has-game = 你和 { $player } 在本群已经有一局对局（{ $game }）。请先下完，或在其他群对弈。
+refuse-no-such-challenge = 没有进行中的挑战 { $challenge }：它已被接受、撤回或已过期。
+refuse-no-challenge-for-you = 这里没有给你的挑战。发送 /challenge 发起一个。
+refuse-several-challenges = 有多个给你的挑战（{ $challenges }）：请说明是哪一个，例如 /accept 加编号。
+refuse-challenge-expired = 挑战 { $challenge } 已过期。发送 /challenge 发起新的挑战。
+refuse-accept-own = 这是你自己的挑战，需要别人接受。/cancel 可以撤回。
+refuse-challenge-not-for-you = 这个挑战是给 { $player } 的，不是给你的。发送 /challenge 发起你自己的挑战。
+refuse-decline-open = 公开挑战任何人都可以接受，所以无需拒绝；只有 { $challenger } 可以用 /cancel 撤回。
+refuse-cancel-not-yours = 只有 { $challenger } 可以撤回这个挑战。
+refuse-nothing-to-cancel = 你在这里没有可以撤回的挑战。
+refuse-draw-already-offered = 你已经提和了，现在由 { $player } 决定是否同意。
+refuse-peek-no-colour = 还没有人有颜色：第一次翻子决定颜色。请先翻一枚棋子。
+refuse-watch-finished = 对局 { $game } 已结束；/history { $game } 可以查看。
+refuse-watch-home = 对局 { $game } 就在本群进行。
+refuse-already-watching = 本群已经在关注对局 { $game }。
+refuse-not-watching = 本群没有关注其他群的对局。/watch <编号> 开始关注。
+refuse-not-watching-game = 本群没有关注对局 { $game }。
+refuse-unknown-variant = 我不认识变体“{ $variant }”：请选择 jieqi、xiangqi 或 banqi。
+refuse-setting-name = 没有设置项“{ $name }”：请选择 language、style、orientation、notation 或 board。
+refuse-setting-value = “{ $value }”不是 { $name } 的可选值：请选择 { $choices }。
+
+## Problems
+
+unreachable-player = 我无法给 { $player } 发送私信，因此 TA 会错过私下的翻子信息。{ $player }：{ $fix } 然后用 /peek 查看你自己的视角。
+unreachable-fix-telegram = 请打开与 @{ $bot } 的私聊并点击“开始”。
+unreachable-fix-discord = 请允许本服务器成员给你发私信（隐私设置），或先给我发一条私信。
+unreachable-fix-local = 请打开你的私聊频道。
+error-store = 保存时我这边出了问题。没有任何改动，请稍后再试。
+error-busy = 这局棋同时有太多改动。没有任何改动，请再试一次。
+error-internal = 我这边出了问题。请再试一次。
+
+## Command list: one line per command, shown by chat clients' command menus
+## (Telegram setMyCommands, Discord slash command descriptions). At most 100 characters.
+
+command-challenge = 向某人（回复其消息）或任何人发起对局挑战
+command-accept = 接受挑战
+command-decline = 拒绝挑战
+command-cancel = 撤回你的挑战
+command-move = 走棋，例如 /move h2e2
+command-board = 显示当前棋盘
+command-resign = 认输
+command-draw = 提和，或同意和棋
+command-games = 本群和你的对局
+command-watch = 关注其他群的对局：/watch <编号>
+command-unwatch = 取消关注对局
+command-history = 对局的着法和 FEN
+command-peek = 私下查看你自己的视角
+command-play = 与内置引擎对弈：/play bot [novice|casual|club|master]
+engine-name = 揭棋机器人（{ $level }）
+command-rules = 简要规则
+command-help = 命令列表
+command-stats = 棋手的等级分和战绩
+command-leaderboard = 本群等级分排行榜
+command-settings = 语言、棋子样式、棋盘视角、记谱方式

@@ -1,0 +1,593 @@
+//! Configuration: environment variables, and the same keys (in lower case) in an optional
+//! `jieqi-bot.toml`. The environment wins over the file, so a container can override one
+//! value of a mounted file.
+//!
+//! Values arrive as text and are parsed here, once, into a typed [`Config`]; an error names
+//! the key, where it came from (environment variable or file) and what is wrong with it.
+//! Tokens are wrapped in [`Token`], whose `Debug` never shows the secret, so a logged
+//! `Config` does not leak them.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::num::NonZeroU64;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use figment::Figment;
+use figment::providers::{Env, Format, Toml};
+use jieqi_service::Language;
+use serde::Deserialize;
+use url::Url;
+
+/// The file read when no `--config` is given (if it exists).
+pub const DEFAULT_FILE: &str = "jieqi-bot.toml";
+
+/// Every key this binary reads, in the order of the table in `docs/configuration.md`
+/// (which gives each one's default and meaning).
+pub const KEYS: &[&str] = &[
+    "DISCORD_TOKEN",
+    "TELEGRAM_TOKEN",
+    "DATA_DIR",
+    "DISCORD_API_URL",
+    "TELEGRAM_API_URL",
+    "DISCORD_GUILD_ID",
+    "TELEGRAM_WEBHOOK_URL",
+    "HTTP_ADDR",
+    "RUST_LOG",
+    "CHALLENGE_EXPIRY",
+    "DEFAULT_MOVE_TIME",
+    "DEFAULT_LANGUAGE",
+];
+
+/// A bot token. Its `Debug` hides the value and it has no `Display`, so it cannot leak into
+/// a log line or an error message by accident.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// Wraps a secret (the configuration does this from text).
+    #[cfg(test)]
+    pub fn new(secret: impl Into<String>) -> Token {
+        Token(secret.into())
+    }
+
+    /// The secret itself, for the one place that sends it to the platform.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(hidden)")
+    }
+}
+
+/// The whole configuration, parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub discord_token: Option<Token>,
+    pub telegram_token: Option<Token>,
+    pub data_dir: PathBuf,
+    pub discord_api_url: Option<Url>,
+    pub telegram_api_url: Option<Url>,
+    pub discord_guild_id: Option<NonZeroU64>,
+    pub telegram_webhook_url: Option<Url>,
+    pub http_addr: SocketAddr,
+    /// `RUST_LOG`, already checked to be a valid filter.
+    pub log_filter: Option<String>,
+    pub challenge_expiry: Duration,
+    pub default_move_time: Duration,
+    pub default_language: Language,
+}
+
+/// Where a configuration file comes from.
+#[derive(Debug, Clone)]
+pub enum ConfigFile {
+    /// `./jieqi-bot.toml` if it exists, else none.
+    Default,
+    /// A file named on the command line: it must exist.
+    Given(PathBuf),
+}
+
+/// Why the configuration cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("the configuration file {} does not exist (give an existing file to --config, or leave it out)", .0.display())]
+    MissingFile(PathBuf),
+    #[error(
+        "{origin}: unknown key `{key}`; the keys are {known}{hint}",
+        known = known_keys(),
+        hint = if key.chars().any(|c| c.is_ascii_uppercase()) {
+            " (write them in lower case in the file, e.g. `data_dir = \"/var/lib/jieqi-bot\"`)"
+        } else {
+            ""
+        }
+    )]
+    UnknownKey { key: String, origin: String },
+    #[error("cannot read the configuration: {0}")]
+    Unreadable(String),
+    #[error("{origin} is {problem}")]
+    Invalid { origin: String, problem: String },
+}
+
+fn known_keys() -> String {
+    KEYS.iter()
+        .map(|key| key.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The keys as they appear before parsing: every value is text (numbers and booleans from
+/// the environment are turned back into text so that `DISCORD_GUILD_ID=123` reads as
+/// a string like everything else).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    discord_token: Option<Text>,
+    telegram_token: Option<Text>,
+    data_dir: Option<Text>,
+    discord_api_url: Option<Text>,
+    telegram_api_url: Option<Text>,
+    discord_guild_id: Option<Text>,
+    telegram_webhook_url: Option<Text>,
+    http_addr: Option<Text>,
+    rust_log: Option<Text>,
+    challenge_expiry: Option<Text>,
+    default_move_time: Option<Text>,
+    default_language: Option<Text>,
+}
+
+/// A value read as text whatever scalar type the provider guessed.
+#[derive(Debug)]
+struct Text(String);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
+        struct TextVisitor;
+        impl serde::de::Visitor<'_> for TextVisitor {
+            type Value = Text;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string, number or boolean")
+            }
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Text, E> {
+                Ok(Text(value.to_owned()))
+            }
+            fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Text, E> {
+                Ok(Text(value.to_string()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Text, E> {
+                Ok(Text(value.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Text, E> {
+                Ok(Text(value.to_string()))
+            }
+            fn visit_i128<E: serde::de::Error>(self, value: i128) -> Result<Text, E> {
+                Ok(Text(value.to_string()))
+            }
+            fn visit_u128<E: serde::de::Error>(self, value: u128) -> Result<Text, E> {
+                Ok(Text(value.to_string()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Text, E> {
+                Ok(Text(value.to_string()))
+            }
+        }
+        deserializer.deserialize_any(TextVisitor)
+    }
+}
+
+impl Config {
+    /// Reads the file (if any) and the environment; the environment wins.
+    pub fn load(file: &ConfigFile) -> Result<Config, ConfigError> {
+        let path = match file {
+            ConfigFile::Default => Some(PathBuf::from(DEFAULT_FILE)).filter(|path| path.is_file()),
+            ConfigFile::Given(path) if path.is_file() => Some(path.clone()),
+            ConfigFile::Given(path) => return Err(ConfigError::MissingFile(path.clone())),
+        };
+        Config::from_figment(&figment(path.as_deref()))
+    }
+
+    fn from_figment(figment: &Figment) -> Result<Config, ConfigError> {
+        let raw: RawConfig = figment
+            .extract()
+            .map_err(|error| read_error(figment, error))?;
+        Checker { figment }.check(raw)
+    }
+}
+
+/// The file (if any), then the environment on top of it.
+fn figment(file: Option<&Path>) -> Figment {
+    let names: Vec<String> = KEYS.iter().map(|key| key.to_ascii_lowercase()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut figment = Figment::new();
+    if let Some(file) = file {
+        figment = figment.merge(Toml::file_exact(file));
+    }
+    figment.merge(Env::raw().only(&names))
+}
+
+fn read_error(figment: &Figment, error: figment::Error) -> ConfigError {
+    if let figment::error::Kind::UnknownField(key, _) = &error.kind {
+        let origin = error
+            .metadata
+            .as_ref()
+            .and_then(|metadata| metadata.source.as_ref())
+            .map_or_else(
+                || "the configuration".to_owned(),
+                |source| source.to_string(),
+            );
+        return ConfigError::UnknownKey {
+            key: key.clone(),
+            origin,
+        };
+    }
+    // Name the key in the form the user wrote it, when figment knows it.
+    let key = error.path.join(".");
+    match KEYS.iter().find(|k| k.eq_ignore_ascii_case(&key)) {
+        Some(k) => ConfigError::Invalid {
+            origin: origin(figment, k),
+            problem: format!("not readable ({})", error.kind),
+        },
+        None => ConfigError::Unreadable(error.to_string()),
+    }
+}
+
+/// "environment variable HTTP_ADDR" or "`http_addr` in /etc/jieqi-bot.toml".
+fn origin(figment: &Figment, name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    match figment.find_metadata(&lower) {
+        Some(metadata) => match &metadata.source {
+            Some(source) => format!("`{lower}` in {source}"),
+            None => format!("environment variable {name}"),
+        },
+        None => name.to_owned(),
+    }
+}
+
+struct Checker<'a> {
+    figment: &'a Figment,
+}
+
+impl Checker<'_> {
+    fn check(&self, raw: RawConfig) -> Result<Config, ConfigError> {
+        Ok(Config {
+            discord_token: token(raw.discord_token),
+            telegram_token: token(raw.telegram_token),
+            data_dir: match present(raw.data_dir) {
+                Some(dir) => PathBuf::from(dir),
+                None => PathBuf::from("./data"),
+            },
+            discord_api_url: self.url("DISCORD_API_URL", raw.discord_api_url, false)?,
+            telegram_api_url: self.url("TELEGRAM_API_URL", raw.telegram_api_url, false)?,
+            discord_guild_id: self.guild_id(raw.discord_guild_id)?,
+            telegram_webhook_url: self.url(
+                "TELEGRAM_WEBHOOK_URL",
+                raw.telegram_webhook_url,
+                true,
+            )?,
+            http_addr: self.http_addr(raw.http_addr)?,
+            log_filter: self.log_filter(raw.rust_log)?,
+            challenge_expiry: self.duration("CHALLENGE_EXPIRY", raw.challenge_expiry, "1h")?,
+            default_move_time: self.duration("DEFAULT_MOVE_TIME", raw.default_move_time, "24h")?,
+            default_language: self.language(raw.default_language)?,
+        })
+    }
+
+    fn invalid(&self, name: &str, problem: String) -> ConfigError {
+        ConfigError::Invalid {
+            origin: origin(self.figment, name),
+            problem,
+        }
+    }
+
+    fn url(
+        &self,
+        name: &str,
+        raw: Option<Text>,
+        https_only: bool,
+    ) -> Result<Option<Url>, ConfigError> {
+        let Some(text) = present(raw) else {
+            return Ok(None);
+        };
+        let url = Url::parse(&text).map_err(|error| {
+            self.invalid(
+                name,
+                format!(
+                    "`{text}`, which is not a URL ({error}); write it like https://example.org/path"
+                ),
+            )
+        })?;
+        let allowed: &[&str] = if https_only {
+            &["https"]
+        } else {
+            &["http", "https"]
+        };
+        if !allowed.contains(&url.scheme()) {
+            let wanted = if https_only {
+                "an https URL (Telegram only posts updates to https)"
+            } else {
+                "an http or https URL"
+            };
+            return Err(self.invalid(name, format!("`{text}`, but it must be {wanted}")));
+        }
+        Ok(Some(url))
+    }
+
+    fn guild_id(&self, raw: Option<Text>) -> Result<Option<NonZeroU64>, ConfigError> {
+        let Some(text) = present(raw) else {
+            return Ok(None);
+        };
+        text.parse::<NonZeroU64>().map(Some).map_err(|_| {
+            self.invalid(
+                "DISCORD_GUILD_ID",
+                format!(
+                    "`{text}`, which is not a server id: copy the id (a number such as 1234567890123456789) \
+                     with \"Copy Server ID\" in Discord's developer mode"
+                ),
+            )
+        })
+    }
+
+    fn http_addr(&self, raw: Option<Text>) -> Result<SocketAddr, ConfigError> {
+        let text = present(raw).unwrap_or_else(|| "127.0.0.1:8080".to_owned());
+        text.parse::<SocketAddr>().map_err(|_| {
+            self.invalid(
+                "HTTP_ADDR",
+                format!("`{text}`, which is not an IP address and port such as 127.0.0.1:8080 or 0.0.0.0:8080"),
+            )
+        })
+    }
+
+    fn log_filter(&self, raw: Option<Text>) -> Result<Option<String>, ConfigError> {
+        let Some(text) = present(raw) else {
+            return Ok(None);
+        };
+        match tracing_subscriber::EnvFilter::try_new(&text) {
+            Ok(_) => Ok(Some(text)),
+            Err(error) => Err(self.invalid(
+                "RUST_LOG",
+                format!("`{text}`, which is not a log filter ({error}); try `info` or `jieqi_service=debug,info`"),
+            )),
+        }
+    }
+
+    fn duration(
+        &self,
+        name: &str,
+        raw: Option<Text>,
+        default: &str,
+    ) -> Result<Duration, ConfigError> {
+        let text = present(raw).unwrap_or_else(|| default.to_owned());
+        match humantime::parse_duration(&text) {
+            Ok(duration) if !duration.is_zero() => Ok(duration),
+            Ok(_) => Err(self.invalid(name, format!("`{text}`, but it must be longer than zero"))),
+            Err(error) => Err(self.invalid(
+                name,
+                format!(
+                    "`{text}`, which is not a duration ({error}); write it like 30m, 1h or 24h"
+                ),
+            )),
+        }
+    }
+
+    fn language(&self, raw: Option<Text>) -> Result<Language, ConfigError> {
+        let Some(text) = present(raw) else {
+            return Ok(Language::default());
+        };
+        text.parse::<Language>().map_err(|_| {
+            let codes: Vec<&str> = Language::ALL
+                .iter()
+                .map(|language| language.code())
+                .collect();
+            self.invalid(
+                "DEFAULT_LANGUAGE",
+                format!("`{text}`, but the languages are {}", codes.join(", ")),
+            )
+        })
+    }
+}
+
+/// An empty value counts as unset: compose files often pass `DISCORD_TOKEN=` through.
+fn present(raw: Option<Text>) -> Option<String> {
+    raw.map(|Text(text)| text.trim().to_owned())
+        .filter(|text| !text.is_empty())
+}
+
+fn token(raw: Option<Text>) -> Option<Token> {
+    present(raw).map(Token)
+}
+
+#[cfg(test)]
+#[allow(clippy::result_large_err)] // `Jail` closures must return figment's own (large) error type.
+mod tests {
+    use super::*;
+    use figment::Jail;
+
+    #[test]
+    fn defaults_apply_when_nothing_is_set() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            let config = Config::load(&ConfigFile::Default).map_err(|e| e.to_string())?;
+            assert_eq!(config.discord_token, None);
+            assert_eq!(config.telegram_token, None);
+            assert_eq!(config.data_dir, PathBuf::from("./data"));
+            assert_eq!(
+                config.http_addr,
+                "127.0.0.1:8080"
+                    .parse::<SocketAddr>()
+                    .map_err(|e| e.to_string())?
+            );
+            assert_eq!(config.challenge_expiry, Duration::from_secs(3600));
+            assert_eq!(config.default_move_time, Duration::from_secs(24 * 3600));
+            assert_eq!(config.default_language, Language::En);
+            assert_eq!(config.log_filter, None);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn environment_wins_over_the_file() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            jail.create_file(
+                DEFAULT_FILE,
+                "data_dir = \"/from/file\"\nhttp_addr = \"0.0.0.0:9000\"\ndefault_language = \"vi\"\n",
+            )?;
+            jail.set_env("DATA_DIR", "/from/env");
+            let config = Config::load(&ConfigFile::Default).map_err(|e| e.to_string())?;
+            assert_eq!(config.data_dir, PathBuf::from("/from/env"));
+            assert_eq!(config.http_addr.port(), 9000);
+            assert_eq!(config.default_language, Language::Vi);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn numeric_environment_values_are_read_as_text() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            jail.set_env("DISCORD_GUILD_ID", "1234567890123456789");
+            jail.set_env("TELEGRAM_TOKEN", "123456:ABC-def_ghi");
+            let config = Config::load(&ConfigFile::Default).map_err(|e| e.to_string())?;
+            assert_eq!(
+                config.discord_guild_id.map(NonZeroU64::get),
+                Some(1_234_567_890_123_456_789)
+            );
+            assert_eq!(
+                config.telegram_token.as_ref().map(Token::expose),
+                Some("123456:ABC-def_ghi")
+            );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn an_empty_token_counts_as_unset() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            jail.set_env("DISCORD_TOKEN", "  ");
+            let config = Config::load(&ConfigFile::Default).map_err(|e| e.to_string())?;
+            assert_eq!(config.discord_token, None);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_bad_address_error_names_the_variable_and_the_fix() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            jail.set_env("HTTP_ADDR", "localhost");
+            let error = Config::load(&ConfigFile::Default)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(error.contains("environment variable HTTP_ADDR"), "{error}");
+            assert!(error.contains("`localhost`"), "{error}");
+            assert!(error.contains("127.0.0.1:8080"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_bad_value_in_the_file_names_the_file() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            jail.create_file(DEFAULT_FILE, "challenge_expiry = \"soon\"\n")?;
+            let error = Config::load(&ConfigFile::Default)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(error.contains("`challenge_expiry` in"), "{error}");
+            assert!(error.contains(DEFAULT_FILE), "{error}");
+            assert!(error.contains("30m, 1h or 24h"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn an_unknown_key_in_the_file_is_refused_with_the_list_of_keys() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            jail.create_file(DEFAULT_FILE, "DISCORD_TOKEN = \"x\"\n")?;
+            let error = Config::load(&ConfigFile::Default)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(error.contains("unknown key `DISCORD_TOKEN`"), "{error}");
+            assert!(error.contains("lower case"), "{error}");
+            assert!(error.contains("discord_token"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_missing_given_file_is_an_error() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            let error = Config::load(&ConfigFile::Given(PathBuf::from("nowhere.toml")))
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(error.contains("nowhere.toml does not exist"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn webhook_must_be_https_and_language_must_be_known() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            jail.set_env("TELEGRAM_WEBHOOK_URL", "http://example.org/hook");
+            let error = Config::load(&ConfigFile::Default)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                error.contains("TELEGRAM_WEBHOOK_URL") && error.contains("https"),
+                "{error}"
+            );
+            jail.set_env("TELEGRAM_WEBHOOK_URL", "https://example.org/hook");
+            jail.set_env("DEFAULT_LANGUAGE", "fr");
+            let error = Config::load(&ConfigFile::Default)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                error.contains("DEFAULT_LANGUAGE") && error.contains("en, zh, vi"),
+                "{error}"
+            );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn an_invalid_log_filter_is_refused() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            jail.set_env("RUST_LOG", "info,=[");
+            let error = Config::load(&ConfigFile::Default)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(error.contains("RUST_LOG"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn tokens_never_show_in_debug_output() {
+        let token = Token("123456:very-secret".to_owned());
+        assert!(!format!("{token:?}").contains("secret"));
+    }
+
+    #[test]
+    fn the_documentation_table_lists_every_key() {
+        let docs = include_str!("../../../docs/configuration.md");
+        for key in KEYS {
+            assert!(
+                docs.contains(&format!("| `{key}` |")),
+                "docs/configuration.md lacks {key}"
+            );
+        }
+    }
+}

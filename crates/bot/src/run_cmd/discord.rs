@@ -1,0 +1,42 @@
+//! The Discord adapter (`jieqi-discord`) as `run` drives it: built from `DISCORD_TOKEN`,
+//! `DISCORD_API_URL` and `DISCORD_GUILD_ID`.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use jieqi_discord::{Discord, DiscordConfig};
+use jieqi_service::{Platform, Sender, Service};
+use tokio_util::sync::CancellationToken;
+
+use super::Adapter;
+use crate::config::{Config, Token};
+
+/// Builds the Discord adapter; nothing is contacted before [`Adapter::receive`].
+pub(super) fn build(config: &Config, token: &Token) -> anyhow::Result<Box<dyn Adapter>> {
+    let mut discord = DiscordConfig::new(token.expose());
+    discord.api_url = config.discord_api_url.clone();
+    discord.guild_id = config.discord_guild_id;
+    Ok(Box::new(DiscordAdapter(Discord::new(discord))))
+}
+
+#[derive(Debug)]
+struct DiscordAdapter(Discord);
+
+#[async_trait]
+impl Adapter for DiscordAdapter {
+    fn platform(&self) -> Platform {
+        Platform::Discord
+    }
+
+    fn sender(&self) -> Arc<dyn Sender> {
+        self.0.sender()
+    }
+
+    async fn receive(
+        self: Box<Self>,
+        service: Service,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
+        Ok(self.0.run(service, shutdown).await?)
+    }
+}

@@ -1,0 +1,293 @@
+//! `run`'s wiring with an adapter made for the test (the real adapters live in their own
+//! crates): requests in, outbox out through the adapter's sender, health and metrics over
+//! HTTP on 127.0.0.1, and an orderly stop.
+
+use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use jieqi_service::{ChatId, IdempotencyKey, Input, OutboxEntry, Request, SendError, User, UserId};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use super::*;
+
+/// Records what it is asked to send.
+#[derive(Debug, Default)]
+struct Recorder {
+    sent: Mutex<Vec<OutboxEntry>>,
+}
+
+#[async_trait]
+impl Sender for Recorder {
+    async fn send(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError> {
+        if let Ok(mut sent) = self.sent.lock() {
+            sent.push(entry.clone());
+        }
+        Ok(Some(entry.id.0.to_string()))
+    }
+}
+
+/// Hands the service a fixed list of requests, then waits for the stop (or fails at once).
+struct ScriptedAdapter {
+    requests: Vec<Request>,
+    sender: Arc<Recorder>,
+    fail: bool,
+    username: Option<String>,
+}
+
+#[async_trait]
+impl Adapter for ScriptedAdapter {
+    fn platform(&self) -> Platform {
+        Platform::Local
+    }
+
+    fn sender(&self) -> Arc<dyn Sender> {
+        self.sender.clone()
+    }
+
+    async fn bot_username(&self) -> anyhow::Result<Option<String>> {
+        Ok(self.username.clone())
+    }
+
+    async fn receive(
+        self: Box<Self>,
+        service: Service,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
+        if self.fail {
+            anyhow::bail!("the platform refused the token");
+        }
+        for request in self.requests {
+            service.handle(request).await;
+        }
+        shutdown.cancelled().await;
+        Ok(())
+    }
+}
+
+fn request(key: &str, who: &str, text: &str, mentioned: &[&str]) -> Request {
+    let user = |name: &str| User::new(UserId::new(Platform::Local, name), name);
+    Request {
+        key: IdempotencyKey(key.to_owned()),
+        chat: ChatId::new(Platform::Local, "room"),
+        is_private_chat: false,
+        user: user(who),
+        mentioned: mentioned.iter().map(|name| user(name)).collect(),
+        input: Input::Text(text.to_owned()),
+        received_at: SystemTime::now(),
+    }
+}
+
+fn open(dir: &std::path::Path) -> Service {
+    Service::open(ServiceConfig {
+        data_dir: dir.to_path_buf(),
+        ..ServiceConfig::default()
+    })
+    .unwrap_or_else(|error| panic!("{error}"))
+}
+
+async fn get(addr: SocketAddr, path: &str) -> String {
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let ask = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    stream
+        .write_all(ask.as_bytes())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut response = String::new();
+    stream
+        .read_to_string(&mut response)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    response
+}
+
+fn test_config() -> Config {
+    Config {
+        discord_token: None,
+        telegram_token: None,
+        data_dir: PathBuf::from("./data"),
+        discord_api_url: None,
+        telegram_api_url: None,
+        discord_guild_id: None,
+        telegram_webhook_url: None,
+        http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        log_filter: None,
+        challenge_expiry: Duration::from_secs(3600),
+        default_move_time: Duration::from_secs(86_400),
+        default_language: jieqi_service::Language::En,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_delivers_the_outbox_serves_health_and_metrics_and_stops_on_the_signal() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let service = open(dir.path());
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let addr = listener
+        .local_addr()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let recorder = Arc::new(Recorder::default());
+    let adapter = ScriptedAdapter {
+        requests: vec![request("1", "alice", "/challenge @bob jieqi", &["bob"])],
+        sender: recorder.clone(),
+        fail: false,
+        username: None,
+    };
+    let shutdown = CancellationToken::new();
+    let running = tokio::spawn(serve(
+        service.clone(),
+        vec![Box::new(adapter)],
+        listener,
+        shutdown.clone(),
+    ));
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while recorder
+        .sent
+        .lock()
+        .map(|sent| sent.is_empty())
+        .unwrap_or(true)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the challenge was never delivered"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Delivery may overtake the end of `handle`, which counts the request last.
+    while service.metrics().requests == 0 {
+        assert!(Instant::now() < deadline, "the request was never counted");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    let health = get(addr, "/healthz").await;
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    assert!(health.ends_with("ok\n"), "{health}");
+    let metrics = get(addr, "/metrics").await;
+    assert!(metrics.starts_with("HTTP/1.1 200"), "{metrics}");
+    assert!(metrics.contains("text/plain; version=0.0.4"), "{metrics}");
+    assert!(metrics.contains("\njieqi_requests_total 1\n"), "{metrics}");
+    assert!(
+        metrics.contains("\njieqi_request_duration_seconds_count 1\n"),
+        "{metrics}"
+    );
+
+    shutdown.cancel();
+    let clean = running.await.unwrap_or_else(|error| panic!("{error}"));
+    assert!(matches!(clean, Ok(true)), "{clean:?}");
+    let pending = service.pending(8).unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        pending.is_empty(),
+        "what was sent is marked delivered: {pending:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adapter_that_fails_stops_the_bot_and_is_reported() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let adapter = ScriptedAdapter {
+        requests: Vec::new(),
+        sender: Arc::new(Recorder::default()),
+        fail: true,
+        username: None,
+    };
+    let shutdown = CancellationToken::new();
+    let clean = serve(
+        open(dir.path()),
+        vec![Box::new(adapter)],
+        listener,
+        shutdown.clone(),
+    )
+    .await;
+    assert!(matches!(clean, Ok(false)), "{clean:?}");
+    assert!(shutdown.is_cancelled(), "everything else was told to stop");
+}
+
+#[test]
+fn no_token_names_both_variables_and_the_local_mode() {
+    let error = adapters(&test_config(), &PLATFORMS)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(error.contains("TELEGRAM_TOKEN or DISCORD_TOKEN"), "{error}");
+    assert!(error.contains("@BotFather"), "{error}");
+    assert!(error.contains("jieqi-bot local"), "{error}");
+}
+
+#[test]
+fn a_platform_with_a_token_and_a_builder_gets_its_adapter() {
+    fn build(_: &Config, _: &Token) -> anyhow::Result<Box<dyn Adapter>> {
+        Ok(Box::new(ScriptedAdapter {
+            requests: Vec::new(),
+            sender: Arc::new(Recorder::default()),
+            fail: false,
+            username: None,
+        }))
+    }
+    let slots = [PlatformSlot {
+        name: "Telegram",
+        key: "TELEGRAM_TOKEN",
+        how_to_get: "ask @BotFather",
+        token: |config| config.telegram_token.as_ref(),
+        build: Some(build),
+    }];
+    let mut config = test_config();
+    assert!(adapters(&config, &slots).is_err(), "no token, no adapter");
+    config.telegram_token = Some(Token::new("123:abc"));
+    let built = adapters(&config, &slots).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(built.len(), 1);
+    assert_eq!(built[0].platform(), Platform::Local);
+}
+
+#[tokio::test]
+async fn the_first_username_an_adapter_reports_is_used_for_deep_links() {
+    let adapter = |username: Option<&str>| -> Box<dyn Adapter> {
+        Box::new(ScriptedAdapter {
+            requests: Vec::new(),
+            sender: Arc::new(Recorder::default()),
+            fail: false,
+            username: username.map(str::to_owned),
+        })
+    };
+    let none = bot_username(&[adapter(None)]).await.ok().flatten();
+    assert_eq!(none, None);
+    let some = bot_username(&[adapter(None), adapter(Some("jieqi_bot"))])
+        .await
+        .ok()
+        .flatten();
+    assert_eq!(some.as_deref(), Some("jieqi_bot"));
+}
+
+#[test]
+fn a_token_for_a_platform_not_built_in_is_refused_honestly() {
+    let slots = [PlatformSlot {
+        name: "Telegram",
+        key: "TELEGRAM_TOKEN",
+        how_to_get: "ask @BotFather",
+        token: |config| config.telegram_token.as_ref(),
+        build: None,
+    }];
+    let mut config = test_config();
+    config.telegram_token = Some(Token::new("123:very-secret"));
+    let error = adapters(&config, &slots)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        error.contains(
+            "TELEGRAM_TOKEN is set, but the Telegram adapter is not built into this binary yet"
+        ),
+        "{error}"
+    );
+    assert!(
+        !error.contains("very-secret"),
+        "the token is never shown: {error}"
+    );
+}

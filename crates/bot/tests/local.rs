@@ -1,0 +1,207 @@
+//! `jieqi-bot local` end to end: the real binary, a scripted Jieqi opening, and checks of who
+//! was told what.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Local, game_script, pictures, tagged};
+
+fn folders() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let root = tempfile::tempdir().expect("a temporary folder");
+    let data = root.path().join("data");
+    let out = root.path().join("out");
+    (root, data, out)
+}
+
+fn is_png(path: &str) -> bool {
+    std::fs::read(path).is_ok_and(|bytes| bytes.starts_with(b"\x89PNG\r\n\x1a\n"))
+}
+
+fn dm_recipients(lines: &[String]) -> Vec<String> {
+    let mut names: Vec<String> = lines
+        .iter()
+        .filter_map(|line| {
+            line.strip_prefix("[dm ")?
+                .split_once(']')
+                .map(|(name, _)| name.to_owned())
+        })
+        .collect();
+    names.dedup();
+    names
+}
+
+#[test]
+fn a_jieqi_game_starts_and_each_player_alone_sees_what_they_captured() {
+    let (_root, data, out) = folders();
+    let mut bot = Local::start(&data, &out, &[]);
+
+    let (first, challenge) = bot.say("alice: /challenge @bob jieqi red");
+    assert_eq!(first, 1, "a new data folder numbers lines from 1");
+    assert!(
+        !tagged(&challenge, "[chat]").is_empty(),
+        "the challenge is public: {challenge:#?}"
+    );
+    assert!(
+        dm_recipients(&challenge).is_empty(),
+        "nobody is told anything privately yet: {challenge:#?}"
+    );
+    let accept = tagged(&challenge, "[chat]")
+        .into_iter()
+        .find_map(|rest| {
+            rest.split_once("[button] ")
+                .map(|(_, data)| data.to_owned())
+        })
+        .filter(|data| data.starts_with("acc_"))
+        .unwrap_or_else(|| panic!("the challenge has an accept button: {challenge:#?}"));
+
+    let (_, intruder) = bot.say("carol: /accept");
+    assert!(
+        !tagged(&intruder, "[to carol]").is_empty(),
+        "carol is told the challenge is not hers: {intruder:#?}"
+    );
+    assert!(
+        tagged(&intruder, "[chat]").is_empty(),
+        "a refusal is not public: {intruder:#?}"
+    );
+
+    let (_, start) = bot.say(&format!("bob: [button] {accept}"));
+    let boards = pictures(&start, "[chat]");
+    assert_eq!(
+        boards.len(),
+        1,
+        "the first board is posted once: {start:#?}"
+    );
+    assert!(is_png(boards[0]), "{} is a PNG", boards[0]);
+    assert_eq!(
+        dm_recipients(&start),
+        ["alice", "bob"],
+        "both players hear privately that the game started: {start:#?}"
+    );
+
+    let (_, red_capture) = bot.say("alice: /move b2b9");
+    assert_eq!(
+        pictures(&red_capture, "[chat]").len(),
+        1,
+        "the new board is public: {red_capture:#?}"
+    );
+    assert_eq!(
+        dm_recipients(&red_capture),
+        ["alice"],
+        "only alice learns what she captured: {red_capture:#?}"
+    );
+    let private = pictures(&red_capture, "[dm alice]");
+    assert_eq!(
+        private.len(),
+        1,
+        "alice gets her own board: {red_capture:#?}"
+    );
+    assert!(is_png(private[0]));
+
+    let (_, out_of_turn) = bot.say("alice: /move a3a4");
+    assert!(
+        !tagged(&out_of_turn, "[to alice]").is_empty(),
+        "alice is told it is not her turn: {out_of_turn:#?}"
+    );
+    assert!(tagged(&out_of_turn, "[chat]").is_empty() && dm_recipients(&out_of_turn).is_empty());
+
+    let (_, black_capture) = bot.say("bob: /move h7h0");
+    assert_eq!(pictures(&black_capture, "[chat]").len(), 1);
+    assert_eq!(
+        dm_recipients(&black_capture),
+        ["bob"],
+        "only bob learns what he captured: {black_capture:#?}"
+    );
+
+    let (_, unreadable) = bot.say("hello there");
+    assert!(
+        unreadable
+            .iter()
+            .any(|line| line.starts_with("[local] write a line as `name: text`")),
+        "an unreadable line says how to write one: {unreadable:#?}"
+    );
+
+    let (status, _) = bot.finish();
+    assert!(
+        status.success(),
+        "exits cleanly at the end of the input: {status}"
+    );
+}
+
+#[test]
+fn replaying_a_script_with_resume_does_nothing_twice() {
+    let (_root, data, out) = folders();
+    let script: Vec<String> = game_script().into_iter().take(4).collect();
+
+    let mut first = Local::start(&data, &out, &[]);
+    first.send(&script);
+    let (status, printed) = first.finish();
+    assert!(status.success());
+    assert_eq!(
+        pictures(&printed, "[chat]").len(),
+        3,
+        "first board and two moves: {printed:#?}"
+    );
+
+    let mut again = Local::start(&data, &out, &["--resume"]);
+    again.send(&script);
+    let (status, replayed) = again.finish();
+    assert!(status.success());
+    assert!(
+        tagged(&replayed, "[chat]").is_empty() && dm_recipients(&replayed).is_empty(),
+        "the same lines again change nothing and post nothing: {replayed:#?}"
+    );
+    let acks: Vec<u64> = replayed
+        .iter()
+        .filter_map(|line| common::ack_number(line))
+        .collect();
+    assert_eq!(
+        acks,
+        [1, 2, 3, 4],
+        "the replay reused the numbers of the first run"
+    );
+
+    // A new run numbers on, and the game is where two moves left it: red to move.
+    let mut next = Local::start(&data, &out, &[]);
+    let (number, moved) = next.say("alice: /move a3a4");
+    assert_eq!(number, 5);
+    assert_eq!(
+        pictures(&moved, "[chat]").len(),
+        1,
+        "alice's third-ply move is played: {moved:#?}"
+    );
+    let (status, _) = next.finish();
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_after_the_line_at_hand_and_keeps_it() {
+    let (_root, data, out) = folders();
+    let mut bot = Local::start(&data, &out, &[]);
+    let (_, challenge) = bot.say("alice: /challenge @bob jieqi red");
+    assert!(!tagged(&challenge, "[chat]").is_empty());
+    let pid = bot.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let started = std::time::Instant::now();
+    let (status, _) = bot.finish_after_signal();
+    assert!(
+        status.success(),
+        "a terminated local session exits cleanly: {status}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+
+    let mut back = Local::start(&data, &out, &[]);
+    let (_, accepted) = back.say("bob: /accept");
+    assert_eq!(
+        pictures(&accepted, "[chat]").len(),
+        1,
+        "the challenge survived the shutdown: {accepted:#?}"
+    );
+    let (status, _) = back.finish();
+    assert!(status.success());
+}

@@ -1,0 +1,189 @@
+//! The gateway side: connecting (shards as serenity recommends for the bot's guild count),
+//! registering the commands on READY, and turning each interaction into a service request.
+//!
+//! The bot asks for no intents at all: it reads nothing but interactions, which Discord sends
+//! to every bot regardless of intents.
+
+use std::sync::Arc;
+
+use jieqi_service::{ButtonAction, Input, Service};
+use serenity::all::{
+    AutocompleteChoice, CommandInteraction, ComponentInteraction, Context,
+    CreateAutocompleteResponse, CreateInteractionResponse, EventHandler, GuildId, Interaction,
+    Ready,
+};
+use serenity::async_trait;
+use serenity::builder::Builder;
+use serenity::http::Http;
+use tokio_util::task::TaskTracker;
+
+use crate::commands::{self, MOVE_OPTION};
+use crate::config::DiscordConfig;
+use crate::error::describe;
+use crate::interaction::Origin;
+use crate::layout::Post;
+use crate::respond::{self, Target, Timing};
+use crate::sender::DiscordSender;
+
+/// Receives gateway events.
+pub(crate) struct Handler {
+    pub http: Arc<Http>,
+    pub service: Service,
+    pub sender: Arc<DiscordSender>,
+    pub config: DiscordConfig,
+    /// Interactions being answered; shutdown waits for them.
+    pub in_flight: TaskTracker,
+}
+
+#[async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        self.http.set_application_id(ready.application.id);
+        tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), shard = ctx.shard_id.0, "connected to Discord");
+        // Every shard gets a READY; the commands are the application's, registered once.
+        if ctx.shard_id.0 == 0 {
+            self.register().await;
+        }
+    }
+
+    async fn interaction_create(&self, _ctx: Context, interaction: Interaction) {
+        let _in_flight = self.in_flight.token();
+        match interaction {
+            Interaction::Command(command) => self.command(&command).await,
+            Interaction::Autocomplete(command) => self.autocomplete(&command).await,
+            Interaction::Component(component) => self.button(&component).await,
+            _ => {}
+        }
+    }
+}
+
+impl Handler {
+    async fn register(&self) {
+        let definitions = commands::definitions();
+        let count = definitions.len();
+        let result = match self.config.guild_id {
+            Some(guild) => GuildId::from(guild)
+                .set_commands(&*self.http, definitions)
+                .await
+                .map(|_| ()),
+            None => serenity::all::Command::set_global_commands(&*self.http, definitions)
+                .await
+                .map(|_| ()),
+        };
+        match result {
+            Ok(()) => tracing::info!(count, guild = ?self.config.guild_id, "commands registered"),
+            Err(e) => tracing::error!(
+                error = %describe(&e),
+                "cannot register the commands; earlier registrations stay in effect"
+            ),
+        }
+    }
+
+    /// What answering an interaction needs. Follow-ups and edits of the answer go to
+    /// `webhooks/{application}/{token}`, so the application id is set from each interaction.
+    fn target<'a>(
+        &'a self,
+        id: serenity::all::InteractionId,
+        token: &'a str,
+        from_button: bool,
+    ) -> Target<'a> {
+        Target {
+            http: &self.http,
+            id,
+            token,
+            from_button,
+        }
+    }
+
+    async fn command(&self, command: &CommandInteraction) {
+        self.http.set_application_id(command.application_id);
+        let origin = Origin::new(
+            command.id,
+            command.channel_id,
+            command.guild_id,
+            &command.user,
+            command.member.as_deref(),
+            &command.locale,
+        );
+        let line = commands::command_line(&command.data);
+        tracing::debug!(interaction = %command.id, command = %command.data.name, "command");
+        let request = origin.request(Input::Text(line.text), line.mentioned);
+        let timing = match commands::answers_with_picture(&command.data.name) {
+            Some(ephemeral) => Timing::DeferAtOnce { ephemeral },
+            None => Timing::Within(self.config.respond_within),
+        };
+        let target = self.target(command.id, &command.token, false);
+        respond::answer(target, &self.service, &self.sender, request, timing).await;
+    }
+
+    /// `/move`: the caller's legal moves in their game here, filtered by what they typed.
+    async fn autocomplete(&self, command: &CommandInteraction) {
+        let Some(focused) = command.data.autocomplete() else {
+            return;
+        };
+        let choices = if focused.name == MOVE_OPTION {
+            let origin = Origin::new(
+                command.id,
+                command.channel_id,
+                command.guild_id,
+                &command.user,
+                command.member.as_deref(),
+                &command.locale,
+            );
+            let legal = self
+                .service
+                .legal_move_texts(&origin.chat(), &origin.user.id);
+            commands::move_choices(legal, focused.value)
+        } else {
+            Vec::new()
+        };
+        let response = CreateAutocompleteResponse::new().set_choices(
+            choices
+                .into_iter()
+                .map(|m| AutocompleteChoice::new(m.clone(), m))
+                .collect(),
+        );
+        if let Err(e) = CreateInteractionResponse::Autocomplete(response)
+            .execute(&*self.http, (command.id, &command.token))
+            .await
+        {
+            tracing::debug!(error = %describe(&e), "cannot offer moves");
+        }
+    }
+
+    async fn button(&self, component: &ComponentInteraction) {
+        self.http.set_application_id(component.application_id);
+        let target = self.target(component.id, &component.token, true);
+        let action = match ButtonAction::decode(&component.data.custom_id) {
+            Ok(action) => action,
+            Err(refusal) => {
+                // Not one of ours (or from an older version): say so, to the presser only.
+                let message = jieqi_service::Message::text(
+                    jieqi_service::Destination::ReplyToRequester { ephemeral: true },
+                    jieqi_service::MessageKind::Refusal,
+                    refusal.to_string(),
+                );
+                let response =
+                    CreateInteractionResponse::Message(Post::of(&message).response(true));
+                if let Err(e) = response
+                    .execute(&*self.http, (component.id, &component.token))
+                    .await
+                {
+                    tracing::debug!(error = %describe(&e), "cannot refuse a foreign button");
+                }
+                return;
+            }
+        };
+        let origin = Origin::new(
+            component.id,
+            component.channel_id,
+            component.guild_id,
+            &component.user,
+            component.member.as_ref(),
+            &component.locale,
+        );
+        let request = origin.request(Input::Button(action), Vec::new());
+        let timing = Timing::Within(self.config.respond_within);
+        respond::answer(target, &self.service, &self.sender, request, timing).await;
+    }
+}

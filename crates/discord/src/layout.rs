@@ -1,0 +1,284 @@
+//! How one service message looks on Discord, whichever way it goes out (a channel message,
+//! an interaction answer, a follow-up, an edit): text as content, pings for the mentioned
+//! users (and nobody else), the picture as an attachment shown in an embed, buttons in rows.
+
+use jieqi_service::{Button, ButtonAction, Message, Platform};
+use serenity::all::{
+    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, EditAttachments, EditInteractionResponse, EditMessage, UserId,
+};
+
+/// Discord's limits.
+const CONTENT_LIMIT: usize = 2000;
+const DESCRIPTION_LIMIT: usize = 4096;
+const LABEL_LIMIT: usize = 80;
+const BUTTONS_PER_ROW: usize = 5;
+const ROWS: usize = 5;
+
+/// One message, laid out for Discord.
+#[derive(Clone, Debug)]
+pub(crate) struct Post {
+    content: String,
+    embed: Option<CreateEmbed>,
+    attachment: Option<CreateAttachment>,
+    components: Vec<CreateActionRow>,
+    pings: Vec<UserId>,
+}
+
+impl Post {
+    pub(crate) fn of(message: &Message) -> Post {
+        let pings: Vec<UserId> = message
+            .mentions
+            .iter()
+            .filter(|user| user.platform == Platform::Discord)
+            .filter_map(|user| user.id.parse::<UserId>().ok())
+            .collect();
+        let prefix: String = pings.iter().map(|id| format!("<@{id}> ")).collect();
+        let text = message.text.trim();
+        let full = format!("{prefix}{text}");
+        let (content, description) = if full.chars().count() <= CONTENT_LIMIT {
+            (full, None)
+        } else {
+            // Long texts (the rules, a whole record) fit an embed's description.
+            (
+                prefix.trim_end().to_owned(),
+                Some(cut(text, DESCRIPTION_LIMIT)),
+            )
+        };
+        let attachment = message
+            .image
+            .as_ref()
+            .map(|image| CreateAttachment::bytes(image.bytes.clone(), file_name(&image.file_name)));
+        let embed = match (&attachment, description) {
+            (None, None) => None,
+            (attachment, description) => {
+                let mut embed = CreateEmbed::new();
+                if let Some(description) = description {
+                    embed = embed.description(description);
+                }
+                if let Some(attachment) = attachment {
+                    embed = embed.attachment(attachment.filename.clone());
+                }
+                Some(embed)
+            }
+        };
+        let content = if content.is_empty() && embed.is_none() {
+            "…".to_owned()
+        } else {
+            content
+        };
+        Post {
+            content,
+            embed,
+            attachment,
+            components: rows(&message.buttons, false),
+            pings,
+        }
+    }
+
+    fn allowed_mentions(&self) -> CreateAllowedMentions {
+        // Only the users the service means to ping: never @everyone, roles, or names that
+        // happen to look like mentions.
+        CreateAllowedMentions::new().users(self.pings.iter().copied())
+    }
+
+    pub(crate) fn create_message(self) -> CreateMessage {
+        let mut builder = CreateMessage::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components);
+        if let Some(embed) = self.embed {
+            builder = builder.embed(embed);
+        }
+        if let Some(attachment) = self.attachment {
+            builder = builder.add_file(attachment);
+        }
+        builder
+    }
+
+    /// An edit of an earlier post. Without a new picture the earlier one stays.
+    pub(crate) fn edit_message(self) -> EditMessage {
+        let mut builder = EditMessage::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components);
+        if let Some(embed) = self.embed {
+            builder = builder.embed(embed);
+        }
+        if let Some(attachment) = self.attachment {
+            builder = builder.attachments(EditAttachments::new().add(attachment));
+        }
+        builder
+    }
+
+    pub(crate) fn response(self, ephemeral: bool) -> CreateInteractionResponseMessage {
+        let mut builder = CreateInteractionResponseMessage::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components)
+            .ephemeral(ephemeral);
+        if let Some(embed) = self.embed {
+            builder = builder.embed(embed);
+        }
+        if let Some(attachment) = self.attachment {
+            builder = builder.add_file(attachment);
+        }
+        builder
+    }
+
+    pub(crate) fn followup(self, ephemeral: bool) -> CreateInteractionResponseFollowup {
+        let mut builder = CreateInteractionResponseFollowup::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components)
+            .ephemeral(ephemeral);
+        if let Some(embed) = self.embed {
+            builder = builder.embed(embed);
+        }
+        if let Some(attachment) = self.attachment {
+            builder = builder.add_file(attachment);
+        }
+        builder
+    }
+
+    pub(crate) fn edit_response(self) -> EditInteractionResponse {
+        let mut builder = EditInteractionResponse::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components);
+        if let Some(embed) = self.embed {
+            builder = builder.embed(embed);
+        }
+        if let Some(attachment) = self.attachment {
+            builder = builder.new_attachment(attachment);
+        }
+        builder
+    }
+}
+
+/// Buttons in rows of five; `disabled` for posts whose buttons went stale.
+pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
+    buttons
+        .chunks(BUTTONS_PER_ROW)
+        .take(ROWS)
+        .map(|chunk| {
+            CreateActionRow::Buttons(
+                chunk
+                    .iter()
+                    .map(|button| {
+                        CreateButton::new(button.action.encode())
+                            .label(cut(&button.label, LABEL_LIMIT))
+                            .style(style(&button.action))
+                            .disabled(disabled)
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn style(action: &ButtonAction) -> ButtonStyle {
+    match action {
+        ButtonAction::Accept(_) => ButtonStyle::Success,
+        ButtonAction::Decline(_) | ButtonAction::Resign(_) => ButtonStyle::Danger,
+        ButtonAction::OfferDraw(_) => ButtonStyle::Secondary,
+    }
+}
+
+/// At most `limit` characters, with an ellipsis when cut.
+fn cut(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(limit.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// Discord matches `attachment://name` against the uploaded file's name, which must be plain.
+fn file_name(name: &str) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.trim_matches(['.', '_']).is_empty() {
+        "board.png".to_owned()
+    } else {
+        clean
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jieqi_service::{Destination, Image, MessageKind, UserId as PlayerId};
+    use serde_json::Value;
+
+    fn message() -> Message {
+        Message::text(
+            Destination::Chat(jieqi_service::ChatId::new(Platform::Discord, "5")),
+            MessageKind::Board,
+            "Alice played h2e2. Bob to move.",
+        )
+    }
+
+    fn json(builder: &impl serde::Serialize) -> Value {
+        serde_json::to_value(builder).expect("serialisable")
+    }
+
+    #[test]
+    fn a_board_is_an_attachment_shown_in_an_embed_and_pings_only_the_mentioned() {
+        let message = message()
+            .with_image(Some(Image {
+                bytes: vec![1, 2, 3],
+                file_name: "g7k2-3.png".into(),
+            }))
+            .with_mentions(vec![PlayerId::new(Platform::Discord, "77")]);
+        let body = json(&Post::of(&message).create_message());
+        assert_eq!(body["content"], "<@77> Alice played h2e2. Bob to move.");
+        assert_eq!(body["embeds"][0]["image"]["url"], "attachment://g7k2-3.png");
+        assert_eq!(body["allowed_mentions"]["users"], serde_json::json!(["77"]));
+        assert_eq!(body["allowed_mentions"]["parse"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn long_texts_move_into_the_embed_within_discords_limits() {
+        let mut message = message();
+        message.text = "x".repeat(5000);
+        let body = json(&Post::of(&message).create_message());
+        assert_eq!(body["content"], "");
+        let description = body["embeds"][0]["description"]
+            .as_str()
+            .unwrap_or_default();
+        assert_eq!(description.chars().count(), DESCRIPTION_LIMIT);
+    }
+
+    #[test]
+    fn button_ids_carry_the_encoded_action_only() {
+        let action = ButtonAction::Resign("g7k2".parse().expect("id"));
+        let message = message().with_buttons(vec![Button {
+            label: "Resign".into(),
+            action: action.clone(),
+            deep_link_accept: false,
+        }]);
+        let body = json(&Post::of(&message).create_message());
+        let button = &body["components"][0]["components"][0];
+        assert_eq!(button["custom_id"], action.encode());
+        assert_eq!(button["label"], "Resign");
+        let stale = json(&rows(&message.buttons, true));
+        assert_eq!(stale[0]["components"][0]["disabled"], true);
+    }
+
+    #[test]
+    fn odd_file_names_are_made_plain() {
+        assert_eq!(file_name("g7k2 12/é.png"), "g7k2_12__.png");
+        assert_eq!(file_name(".."), "board.png");
+    }
+}

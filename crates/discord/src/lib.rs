@@ -1,0 +1,114 @@
+//! # jieqi-discord
+//!
+//! The Discord adapter of the Jieqi bot (serenity 0.12). It turns interactions (slash
+//! commands, buttons, `/move` autocompletion) into service [`jieqi_service::Request`]s and
+//! delivers the service's messages: channel posts with the board as an attachment shown in an
+//! embed, private reveals through a DM channel, edits that disable stale buttons. No rule or
+//! game logic lives here.
+//!
+//! Where to start: [`Discord`] (build it from a [`DiscordConfig`], hand its
+//! [`Discord::sender`] to the service's delivery loop, then [`Discord::run`] the gateway),
+//! `commands.rs` (the commands and their options), `respond.rs` (answering within Discord's
+//! three seconds), `sender.rs` (the outbox side).
+//!
+//! ```no_run
+//! # async fn start(service: jieqi_service::Service) -> Result<(), jieqi_discord::DiscordError> {
+//! use jieqi_discord::{Discord, DiscordConfig};
+//! use tokio_util::sync::CancellationToken;
+//!
+//! let discord = Discord::new(DiscordConfig::new(std::env::var("DISCORD_TOKEN").unwrap_or_default()));
+//! let shutdown = CancellationToken::new();
+//! tokio::spawn(jieqi_service::run_delivery(
+//!     service.clone(),
+//!     discord.sender(),
+//!     jieqi_service::Platform::Discord,
+//!     shutdown.clone(),
+//! ));
+//! discord.run(service, shutdown).await
+//! # }
+//! ```
+
+mod commands;
+mod config;
+mod error;
+mod gateway;
+mod interaction;
+mod layout;
+mod respond;
+mod sender;
+
+use std::sync::Arc;
+
+use jieqi_service::Service;
+use serenity::all::GatewayIntents;
+use serenity::http::Http;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+pub use config::{DiscordConfig, RESPOND_WITHIN};
+pub use error::DiscordError;
+pub use sender::{DiscordSender, PostRef};
+
+/// The Discord adapter: one HTTP client (and rate limiter) shared by the answers to
+/// interactions and the outbox's sender.
+#[derive(Debug)]
+pub struct Discord {
+    config: DiscordConfig,
+    http: Arc<Http>,
+    sender: Arc<DiscordSender>,
+}
+
+impl Discord {
+    /// An adapter for this configuration; nothing is contacted until [`Discord::run`].
+    pub fn new(config: DiscordConfig) -> Discord {
+        let http = Arc::new(config.http());
+        let sender = Arc::new(DiscordSender::new(Arc::clone(&http)));
+        Discord {
+            config,
+            http,
+            sender,
+        }
+    }
+
+    /// Delivers the service's Discord messages (for [`jieqi_service::run_delivery`]).
+    pub fn sender(&self) -> Arc<DiscordSender> {
+        Arc::clone(&self.sender)
+    }
+
+    /// Connects to the gateway (as many shards as Discord recommends), registers the commands
+    /// and answers interactions until `shutdown` is cancelled; then finishes the interactions
+    /// at hand and returns. Returns an error if Discord refuses the token or the gateway fails
+    /// for good.
+    pub async fn run(
+        self,
+        service: Service,
+        shutdown: CancellationToken,
+    ) -> Result<(), DiscordError> {
+        let in_flight = TaskTracker::new();
+        let handler = gateway::Handler {
+            http: Arc::clone(&self.http),
+            service,
+            sender: Arc::clone(&self.sender),
+            config: self.config.clone(),
+            in_flight: in_flight.clone(),
+        };
+        // The gateway's own client only looks up the gateway and the shard count.
+        let client = serenity::client::ClientBuilder::new_with_http(
+            self.config.http(),
+            GatewayIntents::empty(),
+        )
+        .event_handler(handler);
+        let mut client = client.await.map_err(DiscordError::from_start)?;
+        let shards = Arc::clone(&client.shard_manager);
+        let result = tokio::select! {
+            result = client.start_autosharded() => result.map_err(DiscordError::from_start),
+            () = shutdown.cancelled() => {
+                shards.shutdown_all().await;
+                Ok(())
+            }
+        };
+        in_flight.close();
+        in_flight.wait().await;
+        result
+    }
+}

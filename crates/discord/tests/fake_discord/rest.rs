@@ -1,0 +1,360 @@
+//! The fake's REST API: every route the adapter uses, recorded the same way.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::http::{Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::{APP, CHANNEL, Inner, Recorded, Seen, TOKEN, lock, message_json};
+
+/// What a route answers.
+struct Reply {
+    status: StatusCode,
+    seen: Seen,
+    body: Value,
+    headers: Vec<(&'static str, &'static str)>,
+}
+
+impl Reply {
+    fn new(status: StatusCode, seen: Seen, body: Value) -> Reply {
+        Reply {
+            status,
+            seen,
+            body,
+            headers: Vec::new(),
+        }
+    }
+
+    fn into_response(self) -> Response {
+        if self.status == StatusCode::NO_CONTENT {
+            return StatusCode::NO_CONTENT.into_response();
+        }
+        let mut response = (self.status, axum::Json(self.body)).into_response();
+        for (name, value) in self.headers {
+            response
+                .headers_mut()
+                .insert(name, header::HeaderValue::from_static(value));
+        }
+        response
+    }
+}
+
+/// A request body: JSON, or multipart with `files[n]` and `payload_json`.
+async fn body(request: Request) -> (Value, Vec<(String, String, Vec<u8>)>) {
+    let multipart = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    if multipart {
+        let mut form = Multipart::from_request(request, &())
+            .await
+            .expect("multipart body");
+        let mut json = Value::Null;
+        let mut files = Vec::new();
+        while let Some(field) = form.next_field().await.expect("multipart field") {
+            let name = field.name().unwrap_or_default().to_owned();
+            let file_name = field.file_name().map(str::to_owned);
+            let bytes = field.bytes().await.expect("field bytes").to_vec();
+            match file_name {
+                Some(file_name) => files.push((name, file_name, bytes)),
+                None if name == "payload_json" => {
+                    json = serde_json::from_slice(&bytes).expect("payload_json is JSON");
+                }
+                None => {}
+            }
+        }
+        (json, files)
+    } else {
+        let bytes = Bytes::from_request(request, &()).await.unwrap_or_default();
+        let json = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).expect("a JSON body")
+        };
+        (json, Vec::new())
+    }
+}
+
+fn ephemeral_flag(json: &Value) -> bool {
+    json["flags"].as_u64().is_some_and(|f| f & 64 != 0)
+}
+
+/// Every REST route, matched by hand so that each request is recorded the same way.
+pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let authorized = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .is_some_and(|v| v.as_bytes() == format!("Bot {TOKEN}").as_bytes());
+    let (json, files) = body(request).await;
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let reply = if authorized {
+        route(&fake, &method, &segments, &json, &files)
+    } else {
+        Reply::new(
+            StatusCode::UNAUTHORIZED,
+            Seen::Nobody,
+            json!({"code": 0, "message": "401: Unauthorized"}),
+        )
+    };
+    lock(&fake.log).push(Recorded {
+        method: method.to_string(),
+        path: path.clone(),
+        status: reply.status.as_u16(),
+        json,
+        files,
+        seen: reply.seen.clone(),
+        response: reply.body.clone(),
+    });
+    fake.changed.send_modify(|n| *n += 1);
+    reply.into_response()
+}
+
+fn route(
+    fake: &Inner,
+    method: &Method,
+    segments: &[&str],
+    json: &Value,
+    files: &[(String, String, Vec<u8>)],
+) -> Reply {
+    let ok = |seen: Seen, body: Value| Reply::new(StatusCode::OK, seen, body);
+    let no_content = |seen: Seen| Reply::new(StatusCode::NO_CONTENT, seen, Value::Null);
+    let fail = |status: StatusCode, code: u32, message: &str| {
+        Reply::new(
+            status,
+            Seen::Nobody,
+            json!({"code": code, "message": message}),
+        )
+    };
+    let fresh = || fake.next_id.fetch_add(1, Ordering::SeqCst);
+    let Some(rest) = segments.strip_prefix(&["api", "v10"]) else {
+        return fail(StatusCode::NOT_FOUND, 0, "404: Not Found");
+    };
+    match (method.as_str(), rest) {
+        ("GET", ["gateway"]) => ok(Seen::Nobody, json!({"url": fake.ws_url})),
+        ("GET", ["gateway", "bot"]) => ok(
+            Seen::Nobody,
+            json!({"url": fake.ws_url, "shards": 1, "session_start_limit":
+                   {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}),
+        ),
+        ("PUT", ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]) => {
+            let commands: Vec<Value> = json
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|mut command| {
+                    command["id"] = json!(fresh().to_string());
+                    command["application_id"] = json!(APP.to_string());
+                    command["version"] = json!("1");
+                    if command.get("type").is_none() {
+                        command["type"] = json!(1);
+                    }
+                    command
+                })
+                .collect();
+            ok(Seen::Nobody, Value::Array(commands))
+        }
+        ("POST", ["interactions", id, token, "callback"]) => {
+            if fake
+                .fail_callbacks
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                return fail(StatusCode::BAD_GATEWAY, 0, "502: Bad Gateway");
+            }
+            let mut interactions = lock(&fake.interactions);
+            let Some((known, pending)) = interactions.get_mut(*token) else {
+                return fail(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+            };
+            if known.to_string() != *id {
+                return fail(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+            }
+            if pending.answered {
+                return fail(
+                    StatusCode::BAD_REQUEST,
+                    40060,
+                    "Interaction has already been acknowledged.",
+                );
+            }
+            pending.answered = true;
+            let data = &json["data"];
+            let ephemeral = ephemeral_flag(data);
+            let seen = match json["type"].as_u64() {
+                Some(4) => {
+                    pending.ephemeral = Some(ephemeral);
+                    if ephemeral {
+                        Seen::Ephemeral(pending.user)
+                    } else {
+                        Seen::Channel(pending.channel)
+                    }
+                }
+                Some(5) => {
+                    pending.ephemeral = Some(ephemeral);
+                    Seen::Nobody
+                }
+                _ => Seen::Nobody,
+            };
+            no_content(seen)
+        }
+        ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+            let interactions = lock(&fake.interactions);
+            let Some((_, pending)) = interactions.get(*token) else {
+                return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            };
+            let seen = match pending.ephemeral {
+                Some(true) => Seen::Ephemeral(pending.user),
+                Some(false) => Seen::Channel(pending.channel),
+                None => return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message"),
+            };
+            let channel = pending.channel;
+            let content = json["content"].as_str().unwrap_or_default();
+            ok(
+                seen,
+                message_json(fresh(), channel, content, json["components"].clone()),
+            )
+        }
+        ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {
+            if !lock(&fake.interactions).contains_key(*token) {
+                return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            }
+            no_content(Seen::Nobody)
+        }
+        ("POST", ["webhooks", _, token]) => {
+            let interactions = lock(&fake.interactions);
+            let Some((_, pending)) = interactions.get(*token) else {
+                return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            };
+            let seen = if ephemeral_flag(json) {
+                Seen::Ephemeral(pending.user)
+            } else {
+                Seen::Channel(pending.channel)
+            };
+            let content = json["content"].as_str().unwrap_or_default();
+            ok(
+                seen,
+                message_json(
+                    fresh(),
+                    pending.channel,
+                    content,
+                    json["components"].clone(),
+                ),
+            )
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let Some(user) = json["recipient_id"]
+                .as_str()
+                .and_then(|s| s.parse::<u64>().ok())
+            else {
+                return fail(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+            };
+            let channel = *lock(&fake.dm_channels).entry(user).or_insert_with(fresh);
+            let recipient = json!({"id": user.to_string(), "username": format!("user{user}"),
+                                   "discriminator": "0", "avatar": null});
+            ok(
+                Seen::Nobody,
+                json!({"id": channel.to_string(), "type": 1, "last_message_id": null,
+                       "recipients": [recipient]}),
+            )
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            let Ok(channel) = channel.parse::<u64>() else {
+                return fail(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+            };
+            if fake
+                .throttle_posts
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                let body = json!({"message": "You are being rate limited.", "retry_after": 0.05, "global": false});
+                let mut reply = Reply::new(StatusCode::TOO_MANY_REQUESTS, Seen::Nobody, body);
+                reply.headers = vec![("retry-after", "1"), ("x-ratelimit-scope", "user")];
+                return reply;
+            }
+            let seen = match dm_user(fake, channel) {
+                Some(user) if lock(&fake.closed_dms).contains(&user) => {
+                    return fail(
+                        StatusCode::FORBIDDEN,
+                        50007,
+                        "Cannot send messages to this user",
+                    );
+                }
+                Some(user) => Seen::Direct(user),
+                None if channel == CHANNEL => Seen::Channel(channel),
+                None => return fail(StatusCode::NOT_FOUND, 10003, "Unknown Channel"),
+            };
+            check_attachments(json, files);
+            let id = fresh();
+            let content = json["content"].as_str().unwrap_or_default();
+            let message = message_json(id, channel, content, json["components"].clone());
+            lock(&fake.messages).insert(id, (channel, message.clone()));
+            ok(seen, message)
+        }
+        ("PATCH", ["channels", channel, "messages", id]) => {
+            let (Ok(channel), Ok(id)) = (channel.parse::<u64>(), id.parse::<u64>()) else {
+                return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            };
+            let mut messages = lock(&fake.messages);
+            let Some((stored_channel, message)) = messages.get_mut(&id) else {
+                return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            };
+            if *stored_channel != channel {
+                return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            }
+            check_attachments(json, files);
+            if let Some(content) = json.get("content") {
+                message["content"] = content.clone();
+            }
+            if let Some(components) = json.get("components") {
+                message["components"] = components.clone();
+            }
+            let message = message.clone();
+            drop(messages);
+            let seen = match dm_user(fake, channel) {
+                Some(user) => Seen::Direct(user),
+                None => Seen::Channel(channel),
+            };
+            ok(seen, message)
+        }
+        ("GET", ["channels", channel, "messages", id]) => {
+            let (Ok(channel), Ok(id)) = (channel.parse::<u64>(), id.parse::<u64>()) else {
+                return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            };
+            match lock(&fake.messages).get(&id) {
+                Some((stored, message)) if *stored == channel => ok(Seen::Nobody, message.clone()),
+                _ => fail(StatusCode::NOT_FOUND, 10008, "Unknown Message"),
+            }
+        }
+        _ => fail(StatusCode::NOT_FOUND, 0, "404: Not Found"),
+    }
+}
+
+fn dm_user(fake: &Inner, channel: u64) -> Option<u64> {
+    lock(&fake.dm_channels)
+        .iter()
+        .find(|(_, c)| **c == channel)
+        .map(|(user, _)| *user)
+}
+
+/// Discord matches `attachment://name` in embeds against the uploaded files.
+fn check_attachments(json: &Value, files: &[(String, String, Vec<u8>)]) {
+    for embed in json["embeds"].as_array().into_iter().flatten() {
+        if let Some(url) = embed["image"]["url"].as_str()
+            && let Some(name) = url.strip_prefix("attachment://")
+        {
+            assert!(
+                files.iter().any(|(_, file, _)| file == name),
+                "embed image {url} is not among the uploaded files"
+            );
+        }
+    }
+    for (field, _, _) in files {
+        assert!(field.starts_with("files["), "file field {field}");
+    }
+}

@@ -1,0 +1,297 @@
+//! The bot under test: a fake Discord, a service with a scripted deal, the adapter and its
+//! delivery loop, and helpers to play through interactions and read what the fake received.
+
+#![allow(dead_code)]
+
+use std::num::NonZeroU64;
+use std::sync::Arc;
+use std::time::Duration;
+
+use jieqi_discord::{Discord, DiscordConfig, DiscordError};
+use jieqi_service::{
+    DealSource, Platform, RetryPolicy, Service, ServiceConfig, SledStore, run_delivery_with,
+};
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::fake_discord::{self, CHANNEL, FakeDiscord, GUILD, Member, Recorded, Seen, user_json};
+
+pub const ALICE: Member = Member {
+    id: 111_111,
+    name: "alice",
+};
+pub const BOB: Member = Member {
+    id: 222_222,
+    name: "bob",
+};
+pub const CAROL: Member = Member {
+    id: 333_333,
+    name: "carol",
+};
+
+/// Red's covered piece on h2 is really a chariot, Black's on h9 really a cannon (the deal
+/// letters of the service's own Jieqi test).
+pub const DEAL: &str = "rheaaecrhcpppppPPPPPCRCHEAAEHR";
+
+/// A running bot against a fake Discord.
+pub struct Bot {
+    pub fake: FakeDiscord,
+    pub service: Service,
+    shutdown: CancellationToken,
+    gateway: JoinHandle<Result<(), DiscordError>>,
+    delivery: JoinHandle<()>,
+}
+
+pub async fn start() -> Bot {
+    start_with(|_| {}).await
+}
+
+pub async fn start_with(adjust: impl FnOnce(&mut DiscordConfig)) -> Bot {
+    let fake = FakeDiscord::start().await;
+    let store = Arc::new(SledStore::temporary().expect("a temporary store"));
+    let service = Service::open_with_store(
+        store,
+        ServiceConfig {
+            deal_source: DealSource::Scripted {
+                seed: 7,
+                deals: vec![DEAL.to_owned()],
+            },
+            board_width: 200,
+            ..ServiceConfig::default()
+        },
+    )
+    .expect("service");
+    let mut config = DiscordConfig::new(fake_discord::TOKEN);
+    config.api_url = Some(fake.http_url.parse().expect("the fake's URL"));
+    config.guild_id = NonZeroU64::new(GUILD);
+    adjust(&mut config);
+    let discord = Discord::new(config);
+    let shutdown = CancellationToken::new();
+    let policy = RetryPolicy {
+        min_delay: Duration::from_millis(10),
+        max_delay: Duration::from_millis(100),
+        retries: 4,
+        round_pause: Duration::from_millis(100),
+    };
+    let delivery = tokio::spawn(run_delivery_with(
+        service.clone(),
+        discord.sender(),
+        Platform::Discord,
+        shutdown.clone(),
+        policy,
+    ));
+    let gateway = tokio::spawn(discord.run(service.clone(), shutdown.clone()));
+    fake.wait_for("the commands to be registered", |log| {
+        log.iter().any(|r| r.method == "PUT" && r.status == 200)
+    })
+    .await;
+    Bot {
+        fake,
+        service,
+        shutdown,
+        gateway,
+        delivery,
+    }
+}
+
+impl Bot {
+    /// Stops the bot the way `jieqi-bot run` does, checking that it stops cleanly.
+    pub async fn stop(self) {
+        self.shutdown.cancel();
+        let stopped = tokio::time::timeout(Duration::from_secs(20), self.gateway)
+            .await
+            .expect("the gateway stops after shutdown");
+        assert!(matches!(stopped, Ok(Ok(()))), "{stopped:?}");
+        self.delivery.await.expect("delivery stops");
+        self.service.shutdown().await.expect("flush");
+    }
+
+    /// Dispatches an interaction and waits until its first answer is complete.
+    pub async fn send(&self, interaction: &Value) -> Vec<Recorded> {
+        self.fake.dispatch(interaction);
+        let token = interaction["token"].as_str().unwrap_or_default().to_owned();
+        self.fake
+            .wait_for(&format!("an answer to {}", interaction["data"]), |log| {
+                settled(log, &token)
+            })
+            .await;
+        self.fake.answers(interaction)
+    }
+
+    /// Waits until the outbox is empty and every message is delivered.
+    pub async fn delivered(&self) {
+        for _ in 0..600 {
+            if self
+                .service
+                .pending_for(Platform::Discord, 1)
+                .expect("outbox")
+                .is_empty()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the outbox did not drain");
+    }
+
+    pub fn command(&self, who: Member, name: &str, options: Value) -> Value {
+        self.fake.command(who, name, options, json!({}))
+    }
+
+    /// `/challenge user:whom variant:jieqi colour:red` by `who`.
+    pub fn challenge_command(&self, who: Member, whom: Member) -> Value {
+        let member =
+            json!({"nick": null, "roles": [], "joined_at": "2024-01-01T00:00:00Z", "flags": 0});
+        self.fake.command(
+            who,
+            "challenge",
+            json!([
+                {"name": "user", "type": 6, "value": whom.id.to_string()},
+                {"name": "variant", "type": 3, "value": "jieqi"},
+                {"name": "colour", "type": 3, "value": "red"}
+            ]),
+            json!({"users": {whom.id.to_string(): user_json(whom)},
+                   "members": {whom.id.to_string(): member}}),
+        )
+    }
+
+    /// `who` challenges `whom` to Jieqi, playing Red; returns the challenge post's id.
+    pub async fn challenge(&self, who: Member, whom: Member) -> u64 {
+        let interaction = self.challenge_command(who, whom);
+        self.send(&interaction).await;
+        self.delivered().await;
+        let log = self.fake.log();
+        let post = channel_posts(&log)
+            .into_iter()
+            .rev()
+            .find(|r| {
+                buttons(&r.json)
+                    .iter()
+                    .any(|(id, _)| id.starts_with("acc_"))
+            })
+            .expect("a challenge post with an Accept button");
+        message_id(post)
+    }
+
+    /// Alice challenges Bob, Bob presses Accept; returns the first board's id.
+    pub async fn start_game(&self) -> u64 {
+        let post = self.challenge(ALICE, BOB).await;
+        let accept = self
+            .fake
+            .message(post)
+            .map(|m| buttons(&m))
+            .unwrap_or_default()
+            .into_iter()
+            .find(|(id, _)| id.starts_with("acc_"))
+            .expect("the Accept button")
+            .0;
+        let press = self.fake.button(BOB, &accept, post);
+        let answers = self.send(&press).await;
+        // Acknowledged (or, when slow, deferred and removed): the game's posts say the rest.
+        assert!(
+            answers.iter().all(|r| r.seen == Seen::Nobody),
+            "{answers:?}"
+        );
+        self.delivered().await;
+        self.latest_board()
+    }
+
+    /// The newest channel post with game buttons.
+    pub fn latest_board(&self) -> u64 {
+        let log = self.fake.log();
+        let board = channel_posts(&log)
+            .into_iter()
+            .rev()
+            .find(|r| {
+                buttons(&r.json)
+                    .iter()
+                    .any(|(id, _)| id.starts_with("res_"))
+            })
+            .expect("a board with game buttons");
+        message_id(board)
+    }
+
+    pub async fn play(&self, who: Member, text: &str) -> Vec<Recorded> {
+        let interaction = self.command(
+            who,
+            "move",
+            json!([{"name": "move", "type": 3, "value": text}]),
+        );
+        let answers = self.send(&interaction).await;
+        self.delivered().await;
+        answers
+    }
+}
+
+/// Whether an interaction got its whole first answer: a callback, and after a deferral the
+/// deferred response written or removed.
+pub fn settled(log: &[Recorded], token: &str) -> bool {
+    let mine: Vec<&Recorded> = log.iter().filter(|r| r.path.contains(token)).collect();
+    let Some(callback) = mine
+        .iter()
+        .find(|r| r.path.ends_with("/callback") && r.status < 300)
+    else {
+        // A duplicate is settled once Discord refused it.
+        return mine.iter().any(|r| r.status == 400);
+    };
+    callback.json["type"] != json!(5)
+        || mine
+            .iter()
+            .any(|r| r.path.ends_with("/messages/@original") && r.method != "GET")
+}
+
+pub fn callback_type(answers: &[Recorded]) -> Option<u64> {
+    answers
+        .iter()
+        .find(|r| r.path.ends_with("/callback") && r.status < 300)
+        .and_then(|r| r.json["type"].as_u64())
+}
+
+pub fn channel_posts(log: &[Recorded]) -> Vec<&Recorded> {
+    log.iter()
+        .filter(|r| {
+            r.method == "POST"
+                && r.path == format!("/api/v10/channels/{CHANNEL}/messages")
+                && r.status == 200
+        })
+        .collect()
+}
+
+pub fn message_id(post: &Recorded) -> u64 {
+    post.response["id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("a message id")
+}
+
+/// (custom id, disabled) of every button in a message body.
+pub fn buttons(message: &Value) -> Vec<(String, bool)> {
+    message["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| {
+            Some((
+                b["custom_id"].as_str()?.to_owned(),
+                b["disabled"].as_bool().unwrap_or(false),
+            ))
+        })
+        .collect()
+}
+
+pub fn seen_by(log: &[Recorded], seen: &Seen) -> Vec<Recorded> {
+    log.iter().filter(|r| &r.seen == seen).cloned().collect()
+}
+
+pub fn pictures(records: &[Recorded]) -> Vec<Vec<u8>> {
+    records
+        .iter()
+        .flat_map(|r| r.files.iter().map(|(_, _, bytes)| bytes.clone()))
+        .collect()
+}
+
+pub fn is_png(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"\x89PNG")
+}

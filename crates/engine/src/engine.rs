@@ -1,0 +1,339 @@
+//! The engine as the service sees it: [`Engine::choose`] takes a player's [`View`] and the
+//! legal moves, and returns a move. It is given no deal, so it plays fair by construction.
+
+use std::time::Duration;
+
+use jieqi_rules::banqi::{Action, BanqiSquare};
+use jieqi_rules::position::{MoveOptions, Position, PositionError};
+use jieqi_rules::{BySide, Cell, GameMove, Move, Setup, Side, Square, Variant, View, Viewer};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
+
+use crate::banqi::{BanqiAction, BanqiBoard, BanqiSearch, Spot};
+use crate::control::{Control, fnv1a, root_noise};
+use crate::level::{Budget, Level};
+use crate::pool::Pool;
+use crate::search::{BoardSearch, Seen};
+
+/// Why the engine could not choose a move.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EngineError {
+    /// The engine was handed the full view (with the deal): it plays only from a player's.
+    #[error(
+        "the engine plays from one player's view, not the full one with the deal: give it the \
+         view of the side to move"
+    )]
+    FullView,
+    /// The view is one player's, but it is the other player's turn.
+    #[error("it is not {0}'s turn, so the engine has no move to choose for {0}")]
+    NotToMove(Side),
+    /// There is nothing to choose from.
+    #[error("there is no legal move to choose from: the game is over")]
+    NoLegalMove,
+    /// The view does not describe a position the engine can search.
+    #[error("the view does not describe a playable position: {0}")]
+    BadView(#[from] PositionError),
+    /// The view's board has the wrong size for its game.
+    #[error("the view's board has {cells} points, which is not a {variant} board")]
+    BoardSize {
+        /// The game the view claims to be.
+        variant: Variant,
+        /// How many cells it has.
+        cells: usize,
+    },
+}
+
+/// What the last search did, for logs and benchmarks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Deepest iteration reached (plies; 0 if the move was chosen without a search).
+    pub depth: i32,
+    /// The chosen move's score for the mover, in hundredths of a soldier (noise included).
+    pub score: i32,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// Positions of this game the engine has seen since the last capture or reveal, to steer
+/// clear of repetitions the rules punish.
+#[derive(Clone, Debug, Default)]
+struct Memory {
+    /// Pieces on the board and covered pieces when the memory was last extended: a change
+    /// means a capture or a reveal, after which no earlier position can come back.
+    signature: (usize, usize),
+    last_ply: u32,
+    seen: Vec<Seen>,
+}
+
+/// The built-in opponent. Keep one per game: it remembers the positions it saw, to avoid
+/// losing by perpetual check. It is `Send`, so the service can move it into
+/// `tokio::task::spawn_blocking`.
+///
+/// ```
+/// use jieqi_engine::{Engine, Level};
+/// use jieqi_rules::{Game, GameDeal, Preset, Rules, Side, Variant, Viewer};
+///
+/// let game = Game::new(Rules::new(Variant::Xiangqi, Preset::Standard), GameDeal::None)?;
+/// let mut engine = Engine::new(Level::Novice, 7);
+/// let mv = engine.choose(&game.view(Viewer::Player(Side::Red)), &game.legal_moves())?;
+/// assert!(game.legal_moves().contains(&mv));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Engine {
+    level: Level,
+    budget: Budget,
+    seed: u64,
+    memory: Memory,
+    last: Option<SearchInfo>,
+}
+
+impl Engine {
+    /// An engine of `level`. `seed` decides its random choices (below master): the same seed
+    /// and the same views give the same moves; give each game its own seed to vary them.
+    pub fn new(level: Level, seed: u64) -> Engine {
+        Engine::with_budget(level, level.budget(), seed)
+    }
+
+    /// An engine with a custom budget (tests, matches with reduced time).
+    pub fn with_budget(level: Level, budget: Budget, seed: u64) -> Engine {
+        Engine {
+            level,
+            budget,
+            seed,
+            memory: Memory::default(),
+            last: None,
+        }
+    }
+
+    /// The level it was made with.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// What a move may spend.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// What the last call to [`Engine::choose`] did.
+    pub fn last_search(&self) -> Option<SearchInfo> {
+        self.last
+    }
+
+    /// Chooses a move for the side to move of `view` among `legal` (the game's legal moves).
+    ///
+    /// `view` must be the mover's own view ([`Viewer::Player`]) or the public one; the full
+    /// view is refused, so the engine can never be handed the deal. The answer is one of
+    /// `legal`. It takes at most the level's time budget; call it from a blocking thread.
+    pub fn choose(&mut self, view: &View, legal: &[GameMove]) -> Result<GameMove, EngineError> {
+        match view.viewer {
+            Viewer::Full => return Err(EngineError::FullView),
+            Viewer::Player(side) if view.side_to_move.is_some_and(|s| s != side) => {
+                return Err(EngineError::NotToMove(side));
+            }
+            _ => {}
+        }
+        if legal.is_empty() {
+            return Err(EngineError::NoLegalMove);
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ fnv1a(&view.fen) ^ u64::from(view.ply));
+        let mut control = Control::new(&self.budget);
+        let (mv, depth, score) = match view.variant {
+            Variant::Xiangqi | Variant::Jieqi => {
+                self.choose_board(view, legal, &mut control, &mut rng)?
+            }
+            Variant::Banqi => self.choose_banqi(view, legal, &mut control, &mut rng)?,
+        };
+        self.last = Some(SearchInfo {
+            nodes: control.nodes,
+            depth,
+            score,
+            elapsed: control.elapsed(),
+        });
+        Ok(mv)
+    }
+
+    fn choose_board(
+        &mut self,
+        view: &View,
+        legal: &[GameMove],
+        control: &mut Control,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(GameMove, i32, i32), EngineError> {
+        let wanted: Vec<Move> = legal
+            .iter()
+            .filter_map(|m| match m {
+                GameMove::Board(mv) => Some(*mv),
+                GameMove::Banqi(_) => None,
+            })
+            .collect();
+        let pos = position_from_view(view, &wanted)?;
+        let mut root: Vec<Move> = pos.legal_move_vec();
+        root.retain(|mv| wanted.contains(mv));
+        if root.is_empty() {
+            // The game allows moves our position does not (a rule we do not model): any of
+            // the game's moves is better than none.
+            return random_move(legal, rng).map(|mv| (mv, 0, 0));
+        }
+        let earlier = self.remember(view, pos.zobrist(), pos.is_check());
+        let noise = root_noise(rng, root.len(), self.budget.noise);
+        let tt_size = (self.budget.nodes as usize).min(1 << 20);
+        let mut search = BoardSearch::new(
+            pos.clone(),
+            Pool::from_view(view),
+            control,
+            tt_size,
+            self.budget.chance_plies,
+            &earlier,
+        );
+        let Some(result) = search.run(&root, &noise, self.budget.max_depth) else {
+            return random_move(legal, rng).map(|mv| (mv, 0, 0));
+        };
+        self.remember_reply(&pos, result.mv);
+        Ok((GameMove::Board(result.mv), result.depth, result.score))
+    }
+
+    fn choose_banqi(
+        &mut self,
+        view: &View,
+        legal: &[GameMove],
+        control: &mut Control,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(GameMove, i32, i32), EngineError> {
+        if view.cells.len() != crate::banqi::SQUARES {
+            return Err(EngineError::BoardSize {
+                variant: view.variant,
+                cells: view.cells.len(),
+            });
+        }
+        let Some(board) = BanqiBoard::from_view(view) else {
+            // Before the first flip every flip is alike: colours are not even assigned.
+            return random_move(legal, rng).map(|mv| (mv, 0, 0));
+        };
+        let mut generated = Vec::new();
+        board.actions(&mut generated, true);
+        let root: Vec<BanqiAction> = generated
+            .into_iter()
+            .filter(|a| to_action(*a).is_some_and(|x| legal.contains(&GameMove::Banqi(x))))
+            .collect();
+        if root.is_empty() {
+            return random_move(legal, rng).map(|mv| (mv, 0, 0));
+        }
+        let earlier: Vec<u64> = self
+            .remember(view, board.key(), false)
+            .iter()
+            .map(|s| s.key)
+            .collect();
+        let noise = root_noise(rng, root.len(), self.budget.noise);
+        let mut search =
+            BanqiSearch::new(board.clone(), control, self.budget.chance_plies, &earlier);
+        let result = search.run(&root, &noise, self.budget.max_depth);
+        if let Some(BanqiAction::Move { from, to }) = result.map(|r| r.action)
+            && board.spots[usize::from(to)] == Spot::Empty
+        {
+            // Our own quiet move's position may come back too; flips and captures start afresh.
+            let mut after = board;
+            after.play_move(from, to);
+            self.memory.seen.push(Seen {
+                key: after.key(),
+                in_check: false,
+            });
+        }
+        let found =
+            result.and_then(|r| Some((GameMove::Banqi(to_action(r.action)?), r.depth, r.score)));
+        match found {
+            Some(found) => Ok(found),
+            None => random_move(legal, rng).map(|mv| (mv, 0, 0)),
+        }
+    }
+
+    /// Records the view's position (its `key`) and returns the positions that may repeat.
+    fn remember(&mut self, view: &View, key: u64, in_check: bool) -> Vec<Seen> {
+        let pieces = view.cells.iter().filter(|c| **c != Cell::Empty).count();
+        let covered = view
+            .cells
+            .iter()
+            .filter(|c| matches!(c, Cell::Covered(_)))
+            .count();
+        let signature = (pieces, covered);
+        if signature != self.memory.signature || view.ply < self.memory.last_ply {
+            self.memory.seen.clear();
+            self.memory.signature = signature;
+        }
+        self.memory.last_ply = view.ply;
+        let earlier = self.memory.seen.clone();
+        self.memory.seen.push(Seen { key, in_check });
+        earlier
+    }
+
+    /// Records the position after our own quiet move (captures and reveals start afresh).
+    fn remember_reply(&mut self, pos: &Position, mv: Move) {
+        if pos.is_capture(mv) || matches!(pos.cell(mv.from), Cell::Covered(_)) {
+            return;
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(mv, None, None);
+        self.memory.seen.push(Seen {
+            key: after.zobrist(),
+            in_check: after.is_check(),
+        });
+    }
+}
+
+/// A uniformly random move of `legal` (the fallback when there is nothing to search).
+fn random_move(legal: &[GameMove], rng: &mut ChaCha8Rng) -> Result<GameMove, EngineError> {
+    legal.choose(rng).copied().ok_or(EngineError::NoLegalMove)
+}
+
+/// The rules' action for one of the engine's (its squares are always on the board).
+fn to_action(action: BanqiAction) -> Option<Action> {
+    let square = |i: u8| BanqiSquare::from_index(usize::from(i));
+    match action {
+        BanqiAction::Flip(sq) => square(sq).map(Action::Flip),
+        BanqiAction::Move { from, to } => Some(Action::Move {
+            from: square(from)?,
+            to: square(to)?,
+        }),
+    }
+}
+
+/// The board of a Xiangqi or Jieqi view as a position. The game's `legal` moves tell which
+/// move options it plays with: if one of them is only legal when a covered advisor may leave
+/// its palace (the PyChess reading), that option is on.
+pub(crate) fn position_from_view(view: &View, legal: &[Move]) -> Result<Position, EngineError> {
+    if view.cells.len() != Square::COUNT {
+        return Err(EngineError::BoardSize {
+            variant: view.variant,
+            cells: view.cells.len(),
+        });
+    }
+    let mut setup = Setup::empty();
+    for (slot, cell) in setup.board.iter_mut().zip(&view.cells) {
+        *slot = *cell;
+    }
+    setup.captured = BySide::new_with(|side| {
+        let mut counts = [0u8; 7];
+        for role in &view.captured[side].known {
+            counts[role.index()] = counts[role.index()].saturating_add(1);
+        }
+        counts
+    });
+    setup.side_to_move = view.side_to_move.unwrap_or(Side::Red);
+    let mut fields = view.fen.split_whitespace().skip(4);
+    setup.halfmove_clock = fields.next().and_then(|f| f.parse().ok()).unwrap_or(0);
+    setup.fullmove_number = fields.next().and_then(|f| f.parse().ok()).unwrap_or(1);
+    let strict = Position::from_setup(setup.clone(), view.variant, MoveOptions::default())?;
+    let generated = strict.legal_move_vec();
+    if legal.iter().all(|mv| generated.contains(mv)) {
+        return Ok(strict);
+    }
+    let loose = MoveOptions {
+        covered_advisor_may_leave_palace: true,
+    };
+    Ok(Position::from_setup(setup, view.variant, loose)?)
+}

@@ -1,0 +1,599 @@
+//! Xiangqi and Jieqi search: principal-variation alpha-beta with iterative deepening, a
+//! transposition table, killer and history move ordering, late-move reductions, a check
+//! extension and a captures-only quiescence search.
+//!
+//! # Covered pieces: chance nodes and their approximation
+//!
+//! The engine searches its own view, so it does not know what a covered piece is. A move
+//! that reveals one is a chance node: the piece is any of its side's unseen pool, each with
+//! the pool's odds. Searching every outcome everywhere multiplies the branching factor by up
+//! to six at every reveal, and in the opening nearly every move reveals; the search would be
+//! two plies shallower for it. So the engine does both, where each pays:
+//!
+//! - Near the root (the first `chance_plies` plies) a reveal is an expectimax node: every
+//!   role the pool holds is played out and the values are averaged by their counts. This is
+//!   where the choice between moves is made, and where "this cannon point might be a
+//!   chariot" matters most. Each outcome is searched with the node's window widened by
+//!   [`CHANCE_MARGIN`] (outcomes differ mostly by the value of the revealed piece), so the
+//!   average is exact whenever the outcomes fall inside it and a close estimate otherwise.
+//! - Deeper, a reveal is not expanded. The piece turns up as the pool's most likely role (a
+//!   stand-in that keeps the tree small and the tactics plausible: early on that is a
+//!   soldier, the piece that least often surprises) but keeps the value of the pool's
+//!   average through a per-square correction that travels with it. Material therefore stays
+//!   right in expectation, and only the stand-in's moves are a guess, for a few plies, until
+//!   the real reveal on the board replaces the guess at the next move.
+//!
+//! Capturing a covered piece is uncertain too, but its type only changes material (the piece
+//! leaves the board), so no expansion is needed: a covered piece is worth its pool's average
+//! in the evaluation, and that is what its capture removes. The pool is not changed by such a
+//! capture, because from the searcher's seat the captured piece is as unknown as before.
+//!
+//! Repetition: a position repeated on the search path (or from the game so far, when the
+//! caller remembers it) scores as a draw, unless one side gave check with every move of the
+//! cycle: then that side loses, as the rules say. Chases are not judged.
+
+use jieqi_rules::position::{MoveList, Position, Undo};
+use jieqi_rules::{Cell, Move, Role, Side, Square};
+
+use crate::control::{Control, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::eval::{VALUES, covered_values, evaluate};
+use crate::pool::Pool;
+use crate::tt::{Bound, Tt};
+
+/// Margin around the window given to each outcome of a chance node.
+const CHANCE_MARGIN: i32 = 600;
+/// The score of a repetition for the side that did not check with every move of it, when
+/// the other side did: a loss for the perpetual checker, short of a mate.
+const PERPETUAL: i32 = 2_000;
+
+/// A position seen earlier in the game, for repetition: its hash and whether the side to move
+/// was in check there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Seen {
+    pub key: u64,
+    pub in_check: bool,
+}
+
+/// One entry of the path: a position, whether it is in check, and whether the move into it
+/// can never be undone (a capture or a reveal), which ends the search for repetitions.
+#[derive(Clone, Copy, Debug)]
+struct PathEntry {
+    key: u64,
+    in_check: bool,
+    irreversible: bool,
+}
+
+/// What `make` changed besides the position.
+#[derive(Clone, Copy, Debug)]
+struct Made {
+    undo: Undo,
+    from_correction: i32,
+    to_correction: i32,
+    taken: Option<(Side, Role)>,
+}
+
+/// The result of a search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SearchResult {
+    pub mv: Move,
+    pub score: i32,
+    pub depth: i32,
+}
+
+pub(crate) struct BoardSearch<'a> {
+    pos: Position,
+    pool: Pool,
+    corrections: [i32; Square::COUNT],
+    control: &'a mut Control,
+    tt: Tt,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    history: Vec<i32>,
+    path: Vec<PathEntry>,
+    chance_plies: usize,
+}
+
+#[inline]
+fn history_index(mv: Move) -> usize {
+    mv.from.index() * Square::COUNT + mv.to.index()
+}
+
+impl<'a> BoardSearch<'a> {
+    /// A search of `pos` as seen with `pool`. `earlier` lists positions of the game before
+    /// this one (oldest first) that may repeat; `tt_size` is the table's entry count.
+    pub fn new(
+        pos: Position,
+        pool: Pool,
+        control: &'a mut Control,
+        tt_size: usize,
+        chance_plies: u32,
+        earlier: &[Seen],
+    ) -> Self {
+        let mut path: Vec<PathEntry> = earlier
+            .iter()
+            .map(|s| PathEntry {
+                key: s.key,
+                in_check: s.in_check,
+                irreversible: false,
+            })
+            .collect();
+        path.push(PathEntry {
+            key: pos.zobrist(),
+            in_check: pos.is_check(),
+            irreversible: false,
+        });
+        BoardSearch {
+            pos,
+            pool,
+            corrections: [0; Square::COUNT],
+            control,
+            tt: Tt::new(tt_size),
+            killers: [[None; 2]; MAX_PLY],
+            history: vec![0; Square::COUNT * Square::COUNT],
+            path,
+            chance_plies: chance_plies as usize,
+        }
+    }
+
+    /// Iterative deepening over the `root` moves (known legal), each with its noise bonus
+    /// (same order). `None` only if `root` is empty.
+    pub fn run(&mut self, root: &[Move], noise: &[i32], max_depth: u32) -> Option<SearchResult> {
+        let mut order: Vec<(Move, i32)> = root
+            .iter()
+            .zip(noise.iter().chain(std::iter::repeat(&0)))
+            .map(|(&mv, &bonus)| (mv, bonus))
+            .collect();
+        // Before the first iteration: captures of valuable pieces first.
+        order.sort_by_key(|&(mv, _)| -self.capture_score(mv));
+        let mut best: Option<SearchResult> = None;
+        for depth in 1..=max_depth.max(1) as i32 {
+            let mut alpha = -INFINITY;
+            let mut found: Option<SearchResult> = None;
+            let mut scored: Vec<(Move, i32, i32)> = Vec::with_capacity(order.len());
+            for (i, &(mv, bonus)) in order.iter().enumerate() {
+                let value = if i == 0 {
+                    self.child(mv, depth - 1, 0, -INFINITY, INFINITY) + bonus
+                } else {
+                    let a = alpha - bonus;
+                    let mut v = self.child(mv, depth - 1, 0, a, a + 1);
+                    if v > a && !self.control.stopped() {
+                        v = self.child(mv, depth - 1, 0, a, INFINITY);
+                    }
+                    v + bonus
+                };
+                if self.control.stopped() {
+                    break;
+                }
+                scored.push((mv, bonus, value));
+                if value > alpha {
+                    alpha = value;
+                    found = Some(SearchResult {
+                        mv,
+                        score: value,
+                        depth,
+                    });
+                }
+            }
+            if let Some(found) = found {
+                // A partial iteration still counts: its first move was the previous best, so
+                // a move it prefers beat that one on the deeper search.
+                best = Some(found);
+            }
+            if self.control.stopped() || best.is_some_and(|b| b.score.abs() >= MATE_BOUND) {
+                break;
+            }
+            // Moves not reached keep their old order behind the searched ones.
+            let searched = scored.len();
+            scored.sort_by_key(|&(_, _, v)| -v);
+            let mut next: Vec<(Move, i32)> = scored.iter().map(|&(m, b, _)| (m, b)).collect();
+            next.extend(order.iter().skip(searched).copied());
+            order = next;
+            if !self.control.may_deepen() {
+                break;
+            }
+        }
+        best.or_else(|| {
+            order.first().map(|&(mv, _)| SearchResult {
+                mv,
+                score: 0,
+                depth: 0,
+            })
+        })
+    }
+
+    /// The value, for the side to move, of playing `mv` and searching `depth` plies below.
+    fn child(&mut self, mv: Move, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        let us = self.pos.side_to_move();
+        let reveals = matches!(self.pos.cell(mv.from), Cell::Covered(_));
+        if reveals && ply < self.chance_plies && depth >= 1 {
+            let total = self.pool.total(us);
+            if total > 0 {
+                let outcomes: Vec<(Role, u8)> = self.pool.outcomes(us).collect();
+                let (lo, hi) = (
+                    alpha.saturating_sub(CHANCE_MARGIN),
+                    beta.saturating_add(CHANCE_MARGIN),
+                );
+                let mut sum: i64 = 0;
+                for (role, n) in outcomes {
+                    let made = self.make(mv, Some(role));
+                    let v = -self.negamax(depth, ply + 1, -hi, -lo);
+                    self.unmake(made);
+                    sum += i64::from(v) * i64::from(n);
+                }
+                return (sum / i64::from(total)) as i32;
+            }
+        }
+        let made = self.make(mv, None);
+        let v = -self.negamax(depth, ply + 1, -beta, -alpha);
+        self.unmake(made);
+        v
+    }
+
+    /// Plays `mv`. A covered mover turns up as `reveal` if given (an expanded outcome, taken
+    /// from the pool), else as the pool's most likely role carrying a correction to the
+    /// pool's average value.
+    fn make(&mut self, mv: Move, reveal: Option<Role>) -> Made {
+        let us = self.pos.side_to_move();
+        let from = mv.from.index();
+        let to = mv.to.index();
+        let mover_covered = matches!(self.pos.cell(mv.from), Cell::Covered(_));
+        let irreversible = mover_covered || self.pos.is_capture(mv);
+        let (role, correction, taken) = if mover_covered {
+            match reveal {
+                Some(role) => {
+                    self.pool.take(us, role);
+                    (Some(role), 0, Some((us, role)))
+                }
+                None => match self.pool.most_likely(us, &VALUES) {
+                    Some(role) => {
+                        let average = self.pool.expected_value(us, &VALUES);
+                        (Some(role), average - VALUES[role.index()], None)
+                    }
+                    None => (None, 0, None),
+                },
+            }
+        } else {
+            (None, self.corrections[from], None)
+        };
+        let made = Made {
+            undo: self.pos.play_unchecked(mv, role, None),
+            from_correction: self.corrections[from],
+            to_correction: self.corrections[to],
+            taken,
+        };
+        self.corrections[from] = 0;
+        self.corrections[to] = correction;
+        self.path.push(PathEntry {
+            key: self.pos.zobrist(),
+            in_check: self.pos.is_check(),
+            irreversible,
+        });
+        made
+    }
+
+    fn unmake(&mut self, made: Made) {
+        self.path.pop();
+        let mv = made.undo.mv();
+        self.pos.undo(made.undo);
+        self.corrections[mv.from.index()] = made.from_correction;
+        self.corrections[mv.to.index()] = made.to_correction;
+        if let Some((side, role)) = made.taken {
+            self.pool.put_back(side, role);
+        }
+    }
+
+    /// The score of the current position if it repeats one earlier on the path.
+    fn repetition(&self) -> Option<i32> {
+        let len = self.path.len();
+        let current = self.path.last()?;
+        let mut mover_checked_all = true; // the side that just moved, into positions len-1, len-3...
+        let mut other_checked_all = true;
+        let mut j = len - 1;
+        while j > 0 {
+            let entry = self.path[j];
+            if (len - 1 - j).is_multiple_of(2) {
+                mover_checked_all &= entry.in_check;
+            } else {
+                other_checked_all &= entry.in_check;
+            }
+            if entry.irreversible {
+                return None;
+            }
+            j -= 1;
+            if self.path[j].key == current.key && (len - 1 - j).is_multiple_of(2) {
+                return Some(match (mover_checked_all, other_checked_all) {
+                    (true, false) => PERPETUAL,
+                    (false, true) => -PERPETUAL,
+                    _ => 0,
+                });
+            }
+        }
+        None
+    }
+
+    fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        if let Some(score) = self.repetition() {
+            return score;
+        }
+        // Mate-distance pruning: no line from here beats a mate already found nearer.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = self.path.last().is_some_and(|e| e.in_check);
+        let depth = if in_check { depth + 1 } else { depth };
+        if depth <= 0 || ply >= MAX_PLY - 8 {
+            return self.quiesce(ply, alpha, beta);
+        }
+        if self.control.tick() {
+            return 0;
+        }
+        let key = self.pos.zobrist();
+        let mut tt_move = None;
+        let pv_node = beta - alpha > 1;
+        if let Some(entry) = self.tt.probe(key, ply) {
+            tt_move = entry.mv;
+            if !pv_node && entry.depth >= depth {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.score >= beta,
+                    Bound::Upper => entry.score <= alpha,
+                };
+                if cut {
+                    return entry.score;
+                }
+            }
+        }
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if list.is_empty() {
+            // Checkmate and stalemate alike lose.
+            return -MATE + ply as i32;
+        }
+        let moves = self.ordered(&list, tt_move, ply);
+        let alpha_start = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (i, &mv) in moves.iter().enumerate() {
+            let capture = self.pos.is_capture(mv);
+            let quiet = !capture && !in_check && !self.is_killer(mv, ply);
+            let v = if i == 0 {
+                self.child(mv, depth - 1, ply, alpha, beta)
+            } else {
+                let reduction = if depth >= 3 && quiet && i >= 3 {
+                    if i >= 10 { 2 } else { 1 }
+                } else {
+                    0
+                };
+                let mut v = self.child(mv, depth - 1 - reduction, ply, alpha, alpha + 1);
+                if v > alpha && reduction > 0 {
+                    v = self.child(mv, depth - 1, ply, alpha, alpha + 1);
+                }
+                if v > alpha && v < beta {
+                    v = self.child(mv, depth - 1, ply, alpha, beta);
+                }
+                v
+            };
+            if self.control.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        if !capture {
+                            self.remember_quiet(mv, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, best_move, best, depth, bound);
+        best
+    }
+
+    fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if self.control.tick() {
+            return 0;
+        }
+        let in_check = self.path.last().is_some_and(|e| e.in_check);
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let stand = evaluate(&self.pos, &self.pool, &self.corrections);
+        if ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        let mut best = -INFINITY;
+        if !in_check {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut moves: Vec<(Move, i32)> = list
+            .iter()
+            .filter(|&&mv| in_check || self.pos.is_capture(mv))
+            .map(|&mv| (mv, self.capture_score(mv)))
+            .collect();
+        moves.sort_by_key(|&(_, s)| -s);
+        for (mv, _) in moves {
+            if !in_check && stand + self.victim_value(mv) + 200 <= alpha {
+                // Even winning this piece for free would not reach alpha.
+                continue;
+            }
+            let made = self.make(mv, None);
+            let v = -self.quiesce(ply + 1, -beta, -alpha);
+            self.unmake(made);
+            if self.control.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The material value of what stands on `mv.to` (0 if nothing).
+    fn victim_value(&self, mv: Move) -> i32 {
+        self.value_on(mv.to)
+    }
+
+    fn value_on(&self, sq: Square) -> i32 {
+        match self.pos.cell(sq) {
+            Cell::Piece(p) => VALUES[p.role.index()] + self.corrections[sq.index()],
+            Cell::Covered(Some(side)) => covered_values(&self.pool)[side.index()],
+            _ => 0,
+        }
+    }
+
+    /// Most valuable victim, then least valuable attacker; 0 for a quiet move.
+    fn capture_score(&self, mv: Move) -> i32 {
+        if !self.pos.is_capture(mv) {
+            return 0;
+        }
+        1_000_000 + self.victim_value(mv) * 16 - self.value_on(mv.from) / 16
+    }
+
+    fn is_killer(&self, mv: Move, ply: usize) -> bool {
+        self.killers
+            .get(ply)
+            .is_some_and(|k| k[0] == Some(mv) || k[1] == Some(mv))
+    }
+
+    fn remember_quiet(&mut self, mv: Move, depth: i32, ply: usize) {
+        if let Some(killers) = self.killers.get_mut(ply)
+            && killers[0] != Some(mv)
+        {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        if let Some(h) = self.history.get_mut(history_index(mv)) {
+            *h = (*h + depth * depth).min(1 << 24);
+        }
+    }
+
+    /// The moves in search order: the table's move, captures, killers, then by history.
+    fn ordered(&self, list: &MoveList, tt_move: Option<Move>, ply: usize) -> Vec<Move> {
+        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        let mut scored: Vec<(Move, i32)> = list
+            .iter()
+            .map(|&mv| {
+                let score = if Some(mv) == tt_move {
+                    i32::MAX
+                } else if self.pos.is_capture(mv) {
+                    self.capture_score(mv)
+                } else if Some(mv) == killers[0] {
+                    900_000
+                } else if Some(mv) == killers[1] {
+                    800_000
+                } else {
+                    self.history.get(history_index(mv)).copied().unwrap_or(0)
+                };
+                (mv, score)
+            })
+            .collect();
+        scored.sort_by_key(|&(_, s)| -(s as i64));
+        scored.into_iter().map(|(mv, _)| mv).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use jieqi_rules::position::MoveOptions;
+    use jieqi_rules::{Piece, Setup, Variant};
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap_or_else(|_| panic!("bad square {s}"))
+    }
+
+    fn put(setup: &mut Setup, s: &str, side: Side, role: Role) {
+        setup.board[sq(s).index()] = Cell::Piece(Piece::new(side, role));
+    }
+
+    fn best_move(pos: Position, pool: Pool, depth: u32) -> SearchResult {
+        let root = pos.legal_move_vec();
+        let noise = vec![0; root.len()];
+        let mut control = Control::new(&Level::Master.budget());
+        let mut search = BoardSearch::new(pos, pool, &mut control, 1 << 16, 1, &[]);
+        search.run(&root, &noise, depth).expect("legal moves exist")
+    }
+
+    #[test]
+    fn finds_a_smothered_mate_with_the_horse() {
+        let mut setup = Setup::empty();
+        put(&mut setup, "e0", Side::Red, Role::General);
+        put(&mut setup, "h6", Side::Red, Role::Horse);
+        put(&mut setup, "e9", Side::Black, Role::General);
+        put(&mut setup, "d9", Side::Black, Role::Advisor);
+        put(&mut setup, "f9", Side::Black, Role::Advisor);
+        put(&mut setup, "e8", Side::Black, Role::Horse);
+        // A free soldier, so that Black is not already out of moves (a loss) after any
+        // waiting move: only the mate wins at once.
+        put(&mut setup, "a6", Side::Black, Role::Soldier);
+        let pos = Position::from_setup(setup, Variant::Xiangqi, MoveOptions::default())
+            .expect("valid position");
+        let result = best_move(pos.clone(), Pool::default(), 4);
+        assert!(result.score >= MATE_BOUND);
+        // Both h6g8 and h6f7 mate; whichever it plays must leave Black mated.
+        let mut after = pos;
+        after.play_unchecked(result.mv, None, None);
+        assert!(after.is_check(), "{}", result.mv);
+        assert!(after.legal_move_vec().is_empty(), "{}", result.mv);
+    }
+
+    #[test]
+    fn takes_a_free_chariot() {
+        let mut setup = Setup::empty();
+        put(&mut setup, "e0", Side::Red, Role::General);
+        put(&mut setup, "d9", Side::Black, Role::General);
+        put(&mut setup, "b2", Side::Red, Role::Horse);
+        put(&mut setup, "c4", Side::Black, Role::Chariot);
+        put(&mut setup, "i6", Side::Black, Role::Soldier);
+        let pos = Position::from_setup(setup, Variant::Xiangqi, MoveOptions::default())
+            .expect("valid position");
+        assert_eq!(best_move(pos, Pool::default(), 3).mv.to_string(), "b2c4");
+    }
+
+    #[test]
+    fn search_leaves_the_position_and_pool_as_it_found_them() {
+        let pos = Position::jieqi_start();
+        let pool = Pool::jieqi_start();
+        let root = pos.legal_move_vec();
+        let noise = vec![0; root.len()];
+        let budget = crate::level::Budget {
+            nodes: 3_000,
+            ..Level::Club.budget()
+        };
+        let mut control = Control::new(&budget);
+        let mut search = BoardSearch::new(pos.clone(), pool, &mut control, 1 << 12, 2, &[]);
+        let result = search.run(&root, &noise, 6).expect("moves");
+        assert!(root.contains(&result.mv));
+        assert_eq!(search.pos, pos);
+        assert_eq!(search.pool, pool);
+        assert!(search.corrections.iter().all(|&c| c == 0));
+        assert_eq!(search.path.len(), 1);
+    }
+}

@@ -1,0 +1,280 @@
+//! How games are shown: pictures from views, captions, results, move records, names of
+//! sides, variants and durations, in a chat's language and settings.
+//!
+//! Everything public here is built from `Viewer::Public` views and texts; private pictures
+//! come from the receiving player's own view. Nothing here reads the deal.
+
+use std::time::Duration;
+
+use jieqi_render::RenderOptions;
+use jieqi_rules::game::Seat as RulesSeat;
+use jieqi_rules::{DrawReason, Game, Outcome, Side, Variant, View, Viewer, WinReason};
+
+use crate::context::{Ctx, LoadedGame, Sentence};
+use crate::i18n::Language;
+use crate::message::Image;
+use crate::pictures::{self, Picture};
+use crate::settings::{ChatSettings, Notation};
+use crate::store::{GameRecord, Seat};
+
+/// The rules crate's seat for ours.
+pub(crate) fn rules_seat(seat: Seat) -> RulesSeat {
+    match seat {
+        Seat::First => RulesSeat::First,
+        Seat::Second => RulesSeat::Second,
+    }
+}
+
+/// Our seat for the rules crate's.
+pub(crate) fn our_seat(seat: RulesSeat) -> Seat {
+    match seat {
+        RulesSeat::First => Seat::First,
+        RulesSeat::Second => Seat::Second,
+    }
+}
+
+/// The colour `seat` plays, once known.
+pub(crate) fn side_of(game: &Game, seat: Seat) -> Option<Side> {
+    game.side_of(rules_seat(seat))
+}
+
+/// The seat playing `side` (Banqi before the first flip: nobody).
+pub(crate) fn seat_of(game: &Game, side: Side) -> Option<Seat> {
+    [Seat::First, Seat::Second]
+        .into_iter()
+        .find(|&seat| side_of(game, seat) == Some(side))
+}
+
+/// Draws `view` as a PNG, or nothing if drawing fails (the text still goes out).
+pub(crate) fn picture(
+    ctx: &Ctx<'_>,
+    view: &View,
+    orientation: Side,
+    settings: &ChatSettings,
+    file_name: String,
+) -> Option<Image> {
+    let options = RenderOptions {
+        width: ctx.inner.config.board_width,
+        orientation,
+        style: settings.style.piece_style(),
+    };
+    match jieqi_render::render(view, &options) {
+        Ok(bytes) => Some(Image { bytes, file_name }),
+        Err(e) => {
+            tracing::warn!(error = %e, "a board picture could not be drawn");
+            None
+        }
+    }
+}
+
+/// The public picture of a game for a chat with `settings`.
+pub(crate) fn public_picture(
+    ctx: &Ctx<'_>,
+    loaded: &LoadedGame,
+    settings: &ChatSettings,
+) -> Picture {
+    pictures::draw(
+        loaded,
+        Viewer::Public,
+        settings.orientation.side(),
+        settings,
+        ctx.inner.config.board_width,
+    )
+}
+
+/// The private picture of a game for the player of `side`, from their side.
+pub(crate) fn private_picture(
+    ctx: &Ctx<'_>,
+    loaded: &LoadedGame,
+    side: Side,
+    settings: &ChatSettings,
+) -> Picture {
+    pictures::draw(
+        loaded,
+        Viewer::Player(side),
+        side,
+        settings,
+        ctx.inner.config.board_width,
+    )
+}
+
+pub(crate) fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::Red => "side-red",
+        Side::Black => "side-black",
+    }
+}
+
+pub(crate) fn variant_key(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Xiangqi => "variant-xiangqi",
+        Variant::Jieqi => "variant-jieqi",
+        Variant::Banqi => "variant-banqi",
+    }
+}
+
+/// "alice (Red)", or just "alice" while the colour is unknown (Banqi before the first flip).
+pub(crate) fn player_label(
+    ctx: &Ctx<'_>,
+    lang: Language,
+    loaded: &LoadedGame,
+    seat: Seat,
+) -> String {
+    let name = loaded.record.player(seat).name.clone();
+    match side_of(&loaded.game, seat) {
+        Some(side) => {
+            let side = ctx.say_in(lang, &Sentence::new(side_key(side)));
+            ctx.say_in(
+                lang,
+                &Sentence::new("player-with-side")
+                    .arg("player", name)
+                    .arg("side", side),
+            )
+        }
+        None => name,
+    }
+}
+
+/// A duration as "24 hours", "2 days", "30 minutes".
+pub(crate) fn duration_text(ctx: &Ctx<'_>, lang: Language, seconds: u64) -> String {
+    let (key, n) = if seconds >= 86_400 && seconds.is_multiple_of(86_400) {
+        ("duration-days", seconds / 86_400)
+    } else if seconds >= 3_600 && seconds.is_multiple_of(3_600) {
+        ("duration-hours", seconds / 3_600)
+    } else if seconds >= 60 {
+        ("duration-minutes", seconds / 60)
+    } else {
+        ("duration-seconds", seconds)
+    };
+    ctx.say_in(lang, &Sentence::new(key).arg("n", n))
+}
+
+/// The move of ply `ply` as `viewer` may read it in `notation`, with the coordinates in
+/// brackets when the notation is not coordinates (so players can copy them).
+pub(crate) fn move_text(game: &Game, ply: usize, notation: Notation, viewer: Viewer) -> String {
+    let main = game
+        .move_text(ply, notation.move_notation(), viewer)
+        .unwrap_or_default();
+    if game.variant() == Variant::Banqi || notation == Notation::Coordinates {
+        return main;
+    }
+    let coordinates = game
+        .move_text(ply, Notation::Coordinates.move_notation(), viewer)
+        .unwrap_or_default();
+    if coordinates == main || coordinates.is_empty() {
+        main
+    } else {
+        format!("{main} ({coordinates})")
+    }
+}
+
+/// The move number as players count it: `12.` for the first seat's move, `12…` for the
+/// second's.
+pub(crate) fn move_number(ply: usize) -> String {
+    let number = ply / 2 + 1;
+    if ply.is_multiple_of(2) {
+        format!("{number}.")
+    } else {
+        format!("{number}…")
+    }
+}
+
+/// The whole record, `1. C2.5 h9g7 2. …`, as `viewer` may read it.
+pub(crate) fn record_text(game: &Game, notation: Notation, viewer: Viewer) -> String {
+    let mut text = String::new();
+    for ply in 0..game.history_len() {
+        if ply.is_multiple_of(2) {
+            if ply > 0 {
+                text.push(' ');
+            }
+            text.push_str(&format!("{}. ", ply / 2 + 1));
+        } else {
+            text.push(' ');
+        }
+        let mv = game
+            .move_text(ply, notation.move_notation(), viewer)
+            .unwrap_or_default();
+        text.push_str(&mv);
+    }
+    text
+}
+
+/// The stored record with reveal suffixes, `1. h2e2 b9c7c …` (only once the deal is public).
+pub(crate) fn full_record_text(record: &GameRecord) -> String {
+    let mut text = String::new();
+    for (ply, mv) in record.moves.iter().enumerate() {
+        if ply.is_multiple_of(2) {
+            if ply > 0 {
+                text.push(' ');
+            }
+            text.push_str(&format!("{}. ", ply / 2 + 1));
+        } else {
+            text.push(' ');
+        }
+        text.push_str(mv);
+    }
+    text
+}
+
+/// "alice (Red) wins: checkmate." / "Draw: agreed by both players." / "Aborted: …".
+pub(crate) fn outcome_text(
+    ctx: &Ctx<'_>,
+    lang: Language,
+    loaded: &LoadedGame,
+    outcome: Outcome,
+) -> String {
+    match outcome {
+        Outcome::Win { winner, reason } => {
+            let reason_key = match reason {
+                WinReason::Checkmate => "reason-checkmate",
+                WinReason::NoLegalMove => "reason-no-legal-move",
+                WinReason::Resignation => "reason-resignation",
+                WinReason::Timeout => "reason-timeout",
+                WinReason::PerpetualCheck => "reason-perpetual-check",
+                WinReason::PerpetualChase => "reason-perpetual-chase",
+            };
+            let winner_label = match seat_of(&loaded.game, winner) {
+                Some(seat) => player_label(ctx, lang, loaded, seat),
+                None => ctx.say_in(lang, &Sentence::new(side_key(winner))),
+            };
+            ctx.say_in(
+                lang,
+                &Sentence::new("result-win")
+                    .arg("winner", winner_label)
+                    .arg("reason", ctx.say_in(lang, &Sentence::new(reason_key))),
+            )
+        }
+        Outcome::Draw(reason) => {
+            let reason_key = match reason {
+                DrawReason::Agreement => "reason-agreement",
+                DrawReason::NoProgress => "reason-no-progress",
+                DrawReason::Repetition => "reason-repetition",
+            };
+            ctx.say_in(
+                lang,
+                &Sentence::new("result-draw")
+                    .arg("reason", ctx.say_in(lang, &Sentence::new(reason_key))),
+            )
+        }
+        Outcome::Aborted => ctx.say_in(lang, &Sentence::new("result-aborted")),
+    }
+}
+
+/// "Jieqi · standard rules · 24 hours per move".
+pub(crate) fn game_terms(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> String {
+    ctx.say_in(
+        lang,
+        &Sentence::new("game-terms")
+            .arg(
+                "variant",
+                ctx.say_in(lang, &Sentence::new(variant_key(record.variant))),
+            )
+            .arg("preset", record.preset.name())
+            .arg("time", duration_text(ctx, lang, record.move_time)),
+    )
+}
+
+/// Seconds in a duration, at least one.
+pub(crate) fn seconds(duration: Duration) -> u64 {
+    duration.as_secs().max(1)
+}

@@ -1,0 +1,169 @@
+//! `/accept [id]` (and the Accept button, and Telegram's `/start acc_<id>` deep link): takes a
+//! challenge and starts the game.
+
+use crate::context::{Ctx, Sentence, Step, refuse};
+use crate::ids::ChallengeId;
+use crate::lifecycle::start_game;
+use crate::message::{Destination, Message, MessageKind};
+use crate::store::ChallengeRecord;
+
+#[derive(Debug)]
+pub(crate) struct Accept {
+    pub(crate) challenge: Option<ChallengeId>,
+}
+
+impl Accept {
+    pub(crate) fn parse(args: &[&str]) -> Result<Accept, Sentence> {
+        Ok(Accept {
+            challenge: optional_challenge(args, "/accept <id>")?,
+        })
+    }
+
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        let request = ctx.req()?;
+        let user = &request.user;
+        let found = find_challenge(ctx, self.challenge.as_ref(), |c| {
+            c.challenger.id != user.id
+                && c.challenged
+                    .as_ref()
+                    .is_none_or(|target| target.id == user.id)
+        })?;
+        ctx.lock_chat(&found.chat).await;
+        // Read again under the chat lock: it may have been taken meanwhile.
+        let Some(challenge) = ctx.challenge_record(&found.id)? else {
+            return refuse(
+                Sentence::new("refuse-no-such-challenge").arg("challenge", found.id.as_str()),
+            );
+        };
+        if challenge.expires_at <= ctx.now {
+            return refuse(
+                Sentence::new("refuse-challenge-expired").arg("challenge", challenge.id.as_str()),
+            );
+        }
+        if challenge.challenger.id == user.id {
+            return refuse(Sentence::new("refuse-accept-own"));
+        }
+        if let Some(target) = &challenge.challenged
+            && target.id != user.id
+        {
+            return refuse(
+                Sentence::new("refuse-challenge-not-for-you").arg("player", &target.name),
+            );
+        }
+        let mut chat = ctx.chat_record(&challenge.chat)?;
+        for id in &chat.games {
+            if let Some(game) = ctx.game_record(id)?
+                && game.is_active()
+                && game.seat_of(&user.id).is_some()
+                && game.seat_of(&challenge.challenger.id).is_some()
+            {
+                return refuse(
+                    Sentence::new("refuse-pair-has-game")
+                        .arg("player", &challenge.challenger.name)
+                        .arg("game", game.id.as_str()),
+                );
+            }
+        }
+        chat.challenges.retain(|c| *c != challenge.id);
+        ctx.save_chat(chat);
+        ctx.remove_challenge(&challenge);
+        let game = start_game(ctx, &challenge, user, None)?;
+        close_post(
+            ctx,
+            &challenge,
+            "challenge-accepted",
+            &user.name,
+            Some(game.as_str()),
+        )?;
+        if request.chat != challenge.chat {
+            ctx.reply_text(
+                MessageKind::Notice,
+                false,
+                &Sentence::new("accepted-elsewhere")
+                    .arg("challenger", &challenge.challenger.name)
+                    .arg("game", game.as_str()),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Reads an optional challenge id argument.
+pub(super) fn optional_challenge(
+    args: &[&str],
+    usage: &'static str,
+) -> Result<Option<ChallengeId>, Sentence> {
+    match args {
+        [] => Ok(None),
+        [id] => id.parse().map(Some).map_err(|_| {
+            Sentence::new("refuse-bad-challenge-id")
+                .arg("id", super::shown(id))
+                .arg("usage", usage)
+        }),
+        _ => Err(Sentence::new("refuse-usage").arg("usage", usage)),
+    }
+}
+
+/// The challenge meant: the id given, or the only open challenge in this chat that `fits`.
+pub(super) fn find_challenge(
+    ctx: &Ctx<'_>,
+    explicit: Option<&ChallengeId>,
+    fits: impl Fn(&ChallengeRecord) -> bool,
+) -> Step<ChallengeRecord> {
+    if let Some(id) = explicit {
+        return match ctx.challenge_record(id)? {
+            Some(c) => Ok(c),
+            None => refuse(Sentence::new("refuse-no-such-challenge").arg("challenge", id.as_str())),
+        };
+    }
+    let chat = ctx.chat_record(ctx.chat_id()?)?;
+    let mut open = Vec::new();
+    for id in &chat.challenges {
+        if let Some(c) = ctx.challenge_record(id)?
+            && c.expires_at > ctx.now
+            && fits(&c)
+        {
+            open.push(c);
+        }
+    }
+    match open.len() {
+        0 => refuse(Sentence::new("refuse-no-challenge-for-you")),
+        1 => Ok(open.remove(0)),
+        _ => refuse(
+            Sentence::new("refuse-several-challenges").arg(
+                "challenges",
+                open.iter()
+                    .map(|c| format!("{} ({})", c.id, c.challenger.name))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        ),
+    }
+}
+
+/// Edits a challenge's post: its text plus how it was closed, without buttons.
+pub(crate) fn close_post(
+    ctx: &mut Ctx<'_>,
+    challenge: &ChallengeRecord,
+    how: &'static str,
+    who: &str,
+    game: Option<&str>,
+) -> Step {
+    let Some(post) = challenge.post else {
+        return Ok(());
+    };
+    let lang = ctx.chat_record(&challenge.chat)?.settings.language;
+    let mut sentence = Sentence::new(how).arg("player", who);
+    if let Some(game) = game {
+        sentence = sentence.arg("game", game);
+    }
+    let text = format!("{}\n{}", challenge.text, ctx.say_in(lang, &sentence));
+    let edit = Message::text(
+        Destination::Chat(challenge.chat.clone()),
+        MessageKind::Challenge,
+        text,
+    )
+    .replacing(Some(post));
+    ctx.post(edit, None)?;
+    Ok(())
+}

@@ -1,0 +1,91 @@
+//! `/draw [id]` (and the draw button): offers a draw, or accepts the opponent's offer. An
+//! offer stands until the opponent accepts it or makes a move.
+
+use super::{my_game, optional_game};
+use crate::announce::outcome_text;
+use crate::context::{Ctx, Sentence, Step, refuse};
+use crate::ids::GameId;
+use crate::lifecycle::{apply_ending, finish_game, settle_draw_offer};
+use crate::message::{Button, Destination, Message, MessageKind};
+use crate::request::ButtonAction;
+use crate::store::{DrawOffer, Ending};
+
+#[derive(Debug)]
+pub(crate) struct Draw {
+    pub(crate) game: Option<GameId>,
+}
+
+impl Draw {
+    pub(crate) fn parse(args: &[&str]) -> Result<Draw, Sentence> {
+        Ok(Draw {
+            game: optional_game(args, "/draw <id>")?,
+        })
+    }
+
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        let found = my_game(ctx, self.game.as_ref(), "/draw <id>")?;
+        ctx.lock_game(&found.id).await;
+        let Some(mut loaded) = ctx.load_game(&found.id)? else {
+            return refuse(Sentence::new("refuse-no-such-game").arg("game", found.id.as_str()));
+        };
+        let user = ctx.user()?;
+        let Some(seat) = loaded.record.seat_of(&user.id) else {
+            return refuse(Sentence::new("refuse-not-a-player").arg("game", found.id.as_str()));
+        };
+        if let Some(outcome) = loaded.game.outcome() {
+            let lang = ctx.lang();
+            let result = outcome_text(ctx, lang, &loaded, outcome);
+            return refuse(
+                Sentence::new("refuse-game-over")
+                    .arg("game", found.id.as_str())
+                    .arg("result", result),
+            );
+        }
+        match &loaded.record.draw_offer {
+            Some(offer) if offer.by == seat => refuse(
+                Sentence::new("refuse-draw-already-offered")
+                    .arg("player", &loaded.record.player(!seat).name),
+            ),
+            Some(_) => {
+                settle_draw_offer(ctx, &mut loaded, "draw-offer-accepted")?;
+                loaded.record.ending = Some(Ending::DrawAgreed);
+                apply_ending(&loaded.record, &mut loaded.game);
+                finish_game(ctx, loaded)
+            }
+            None => {
+                let chat = loaded.record.chat.clone();
+                let lang = ctx.chat_record(&chat)?.settings.language;
+                let opponent = loaded.record.player(!seat).clone();
+                let text = ctx.say_in(
+                    lang,
+                    &Sentence::new("draw-offered")
+                        .arg("game", found.id.as_str())
+                        .arg("player", &user.name)
+                        .arg("opponent", &opponent.name),
+                );
+                let message = Message::text(Destination::Chat(chat), MessageKind::DrawOffer, text)
+                    .about(&found.id)
+                    .with_buttons(vec![Button {
+                        label: ctx.say_in(lang, &Sentence::new("button-accept-draw")),
+                        action: ButtonAction::OfferDraw(found.id.clone()),
+                        deep_link_accept: false,
+                    }])
+                    .with_mentions(
+                        // The engine is nobody to ping (and plays on: its move declines).
+                        if crate::lifecycle::is_engine_seat(&loaded.record, !seat) {
+                            Vec::new()
+                        } else {
+                            vec![opponent.id.clone()]
+                        },
+                    );
+                let post = ctx.post(message, None)?;
+                loaded.record.draw_offer = Some(DrawOffer {
+                    by: seat,
+                    post: Some(post),
+                });
+                ctx.save_loaded(loaded);
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! One file per command, in the manner of mini-redis: each has `parse` (arguments into a
+//! typed value, or a refusal saying what is wrong) and `apply` (reads through the request's
+//! [`Ctx`], adds records and messages to its change, or refuses with a reason).
+
+mod accept;
+mod board;
+mod cancel;
+mod challenge;
+mod decline;
+mod draw;
+mod games;
+mod help;
+mod history;
+mod leaderboard;
+mod r#move;
+mod peek;
+mod play;
+mod resign;
+mod rules;
+mod settings;
+mod start;
+mod stats;
+mod unwatch;
+mod watch;
+
+use crate::context::{Ctx, Halt, Sentence, Step, refuse};
+
+use crate::ids::{GameId, User};
+use crate::request::{ButtonAction, Input};
+use crate::store::GameRecord;
+pub(crate) use accept::close_post as close_challenge_post;
+
+/// A request, understood.
+#[derive(Debug)]
+pub(crate) enum Command {
+    Challenge(challenge::Challenge),
+    Accept(accept::Accept),
+    Decline(decline::Decline),
+    Cancel(cancel::Cancel),
+    Move(r#move::Move),
+    Board(board::Board),
+    Resign(resign::Resign),
+    Draw(draw::Draw),
+    Games(games::Games),
+    History(history::History),
+    Peek(peek::Peek),
+    Play(play::Play),
+    Watch(watch::Watch),
+    Unwatch(unwatch::Unwatch),
+    Rules(rules::RulesCmd),
+    Help(help::Help),
+    Settings(settings::Settings),
+    Start(start::Start),
+    Stats(stats::Stats),
+    Leaderboard(leaderboard::Leaderboard),
+    /// Understood as a command but not valid: refuse with this sentence.
+    Invalid(Sentence),
+}
+
+/// What an input is.
+#[derive(Debug)]
+pub(crate) enum Parsed {
+    Command(Command),
+    /// Not addressed to the bot (chatter, another bot's command): no answer, nothing stored.
+    Ignore,
+}
+
+/// Reads an input. `bot_username` lets `/cmd@OtherBot` pass by in groups.
+pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
+    let text = match input {
+        Input::Button(action) => return Parsed::Command(from_button(action)),
+        Input::Text(text) => text.trim(),
+    };
+    let Some(command_line) = text.strip_prefix('/') else {
+        return Parsed::Ignore;
+    };
+    let (head, rest) = match command_line.split_once(char::is_whitespace) {
+        Some((head, rest)) => (head, rest.trim()),
+        None => (command_line, ""),
+    };
+    let (name, addressee) = match head.split_once('@') {
+        Some((name, bot)) => (name, Some(bot)),
+        None => (head, None),
+    };
+    if let (Some(addressee), Some(ours)) = (addressee, bot_username)
+        && !addressee.eq_ignore_ascii_case(ours.trim_start_matches('@'))
+    {
+        return Parsed::Ignore;
+    }
+    let args: Vec<&str> = rest.split_whitespace().collect();
+    let name = name.to_lowercase();
+    let command = match name.as_str() {
+        "challenge" => challenge::Challenge::parse(&args).map(Command::Challenge),
+        "accept" => accept::Accept::parse(&args).map(Command::Accept),
+        "decline" => decline::Decline::parse(&args).map(Command::Decline),
+        "cancel" => cancel::Cancel::parse(&args).map(Command::Cancel),
+        "move" | "m" => r#move::Move::parse(&args).map(Command::Move),
+        "board" => board::Board::parse(&args).map(Command::Board),
+        "resign" => resign::Resign::parse(&args).map(Command::Resign),
+        "draw" => draw::Draw::parse(&args).map(Command::Draw),
+        "games" => games::Games::parse(&args).map(Command::Games),
+        "history" => history::History::parse(&args).map(Command::History),
+        "peek" => peek::Peek::parse(&args).map(Command::Peek),
+        "play" => play::Play::parse(&args).map(Command::Play),
+        "watch" => watch::Watch::parse(&args).map(Command::Watch),
+        "unwatch" => unwatch::Unwatch::parse(&args).map(Command::Unwatch),
+        "rules" => rules::RulesCmd::parse(&args).map(Command::Rules),
+        "help" => help::Help::parse(&args).map(Command::Help),
+        "settings" => settings::Settings::parse(&args).map(Command::Settings),
+        "start" => start::Start::parse(&args).map(Command::Start),
+        "stats" => stats::Stats::parse(&args).map(Command::Stats),
+        "leaderboard" | "top" => leaderboard::Leaderboard::parse(&args).map(Command::Leaderboard),
+        _ => {
+            Err(Sentence::new("refuse-unknown-command").arg("command", shown(&format!("/{name}"))))
+        }
+    };
+    Parsed::Command(command.unwrap_or_else(Command::Invalid))
+}
+
+fn from_button(action: &ButtonAction) -> Command {
+    match action {
+        ButtonAction::Accept(id) => Command::Accept(accept::Accept {
+            challenge: Some(id.clone()),
+        }),
+        ButtonAction::Decline(id) => Command::Decline(decline::Decline {
+            challenge: Some(id.clone()),
+        }),
+        ButtonAction::Resign(id) => Command::Resign(resign::Resign {
+            game: Some(id.clone()),
+        }),
+        ButtonAction::OfferDraw(id) => Command::Draw(draw::Draw {
+            game: Some(id.clone()),
+        }),
+    }
+}
+
+impl Command {
+    /// Carries the command out.
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        match self {
+            Command::Challenge(c) => c.apply(ctx).await,
+            Command::Accept(c) => c.apply(ctx).await,
+            Command::Decline(c) => c.apply(ctx).await,
+            Command::Cancel(c) => c.apply(ctx).await,
+            Command::Move(c) => c.apply(ctx).await,
+            Command::Board(c) => c.apply(ctx),
+            Command::Resign(c) => c.apply(ctx).await,
+            Command::Draw(c) => c.apply(ctx).await,
+            Command::Games(c) => c.apply(ctx),
+            Command::History(c) => c.apply(ctx),
+            Command::Peek(c) => c.apply(ctx),
+            Command::Play(c) => c.apply(ctx).await,
+            Command::Watch(c) => c.apply(ctx).await,
+            Command::Unwatch(c) => c.apply(ctx).await,
+            Command::Rules(c) => c.apply(ctx),
+            Command::Help(c) => c.apply(ctx),
+            Command::Settings(c) => c.apply(ctx),
+            Command::Start(c) => c.apply(ctx).await,
+            Command::Stats(c) => c.apply(ctx),
+            Command::Leaderboard(c) => c.apply(ctx),
+            Command::Invalid(sentence) => Err(Halt::Refuse(sentence.clone())),
+        }
+    }
+}
+
+/// User text repeated in a refusal, cut short (input can be any length).
+pub(crate) fn shown(text: &str) -> String {
+    const LONGEST: usize = 32;
+    if text.chars().count() <= LONGEST {
+        text.to_owned()
+    } else {
+        let mut cut: String = text.chars().take(LONGEST).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// An optional game id as the only argument.
+fn optional_game(args: &[&str], usage: &'static str) -> Result<Option<GameId>, Sentence> {
+    match args {
+        [] => Ok(None),
+        [id] => id.parse().map(Some).map_err(|_| {
+            Sentence::new("refuse-bad-game-id")
+                .arg("id", *id)
+                .arg("usage", usage)
+        }),
+        _ => Err(Sentence::new("refuse-usage").arg("usage", usage)),
+    }
+}
+
+/// "g7k2 (alice vs bob)" for lists.
+fn game_line(record: &GameRecord) -> String {
+    format!(
+        "{} ({} – {})",
+        record.id, record.first.name, record.second.name
+    )
+}
+
+/// The game a player means: the id they gave, or their only running game in this chat (in a
+/// private chat: anywhere). `usage` is the example shown when they must give an id.
+fn my_game(ctx: &Ctx<'_>, explicit: Option<&GameId>, usage: &'static str) -> Step<GameRecord> {
+    let user = ctx.user()?;
+    if let Some(id) = explicit {
+        let Some(record) = ctx.game_record(id)? else {
+            return refuse(Sentence::new("refuse-no-such-game").arg("game", id.as_str()));
+        };
+        if record.seat_of(&user.id).is_none() {
+            return refuse(Sentence::new("refuse-not-a-player").arg("game", id.as_str()));
+        }
+        return Ok(record);
+    }
+    let request = ctx.req()?;
+    let chat = ctx.chat_record(&request.chat)?;
+    let candidate_ids = if request.is_private_chat {
+        ctx.player_record(user)?.games
+    } else {
+        chat.games.clone()
+    };
+    let mut mine = Vec::new();
+    let mut others = Vec::new();
+    for id in &candidate_ids {
+        if let Some(record) = ctx.game_record(id)? {
+            if record.seat_of(&user.id).is_some() && record.is_active() {
+                mine.push(record);
+            } else if record.is_active() {
+                others.push(record);
+            }
+        }
+    }
+    match mine.len() {
+        1 => Ok(mine.remove(0)),
+        0 if others.is_empty() => refuse(Sentence::new("refuse-no-game-here")),
+        0 => refuse(Sentence::new("refuse-not-a-player-here").arg(
+            "games",
+            others.iter().map(game_line).collect::<Vec<_>>().join(", "),
+        )),
+        _ => refuse(
+            Sentence::new("refuse-several-games")
+                .arg(
+                    "games",
+                    mine.iter().map(game_line).collect::<Vec<_>>().join(", "),
+                )
+                .arg("usage", usage.replace("<id>", mine[0].id.as_str())),
+        ),
+    }
+}
+
+/// The game someone wants to look at: the id they gave, their own game here, the chat's only
+/// running game, or (if `finished_too`) the chat's latest finished game.
+fn chat_game(
+    ctx: &Ctx<'_>,
+    explicit: Option<&GameId>,
+    finished_too: bool,
+    usage: &'static str,
+) -> Step<GameRecord> {
+    if let Some(id) = explicit {
+        return match ctx.game_record(id)? {
+            Some(record) => Ok(record),
+            None => refuse(Sentence::new("refuse-no-such-game").arg("game", id.as_str())),
+        };
+    }
+    let user = ctx.user()?;
+    let request = ctx.req()?;
+    let chat = ctx.chat_record(&request.chat)?;
+    let mut ids = chat.games.clone();
+    if request.is_private_chat {
+        ids.extend(ctx.player_record(user)?.games);
+    }
+    ids.extend(chat.watching.iter().cloned());
+    let mut running = Vec::new();
+    for id in &ids {
+        if let Some(record) = ctx.game_record(id)?
+            && record.is_active()
+            && !running.iter().any(|r: &GameRecord| r.id == record.id)
+        {
+            running.push(record);
+        }
+    }
+    if let Some(i) = running.iter().position(|r| r.seat_of(&user.id).is_some())
+        && running
+            .iter()
+            .filter(|r| r.seat_of(&user.id).is_some())
+            .count()
+            == 1
+    {
+        return Ok(running.remove(i));
+    }
+    match running.len() {
+        1 => Ok(running.remove(0)),
+        0 => {
+            if finished_too
+                && let Some(last) = chat.finished.last()
+                && let Some(record) = ctx.game_record(last)?
+            {
+                return Ok(record);
+            }
+            refuse(Sentence::new("refuse-no-game-here"))
+        }
+        _ => refuse(
+            Sentence::new("refuse-several-games")
+                .arg(
+                    "games",
+                    running.iter().map(game_line).collect::<Vec<_>>().join(", "),
+                )
+                .arg("usage", usage.replace("<id>", running[0].id.as_str())),
+        ),
+    }
+}
+
+/// The user a `@handle` names among those the platform resolved, or the only resolved user.
+fn mentioned_user<'r>(ctx: &Ctx<'r>, handle: Option<&str>) -> Step<Option<&'r User>> {
+    let mentioned = &ctx.req()?.mentioned;
+    match handle {
+        Some(handle) => match mentioned.iter().find(|u| u.answers_to(handle)) {
+            Some(user) => Ok(Some(user)),
+            None => refuse(Sentence::new("refuse-unknown-user").arg("handle", shown(handle))),
+        },
+        None => Ok(mentioned.first()),
+    }
+}

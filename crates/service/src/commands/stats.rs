@@ -1,0 +1,65 @@
+//! `/stats [@user]`: a player's Glicko-2 rating and record per variant.
+
+use jieqi_rules::Variant;
+
+use super::mentioned_user;
+use crate::announce::variant_key;
+use crate::context::{Ctx, Sentence, Step};
+use crate::message::MessageKind;
+
+#[derive(Debug)]
+pub(crate) struct Stats {
+    handle: Option<String>,
+}
+
+impl Stats {
+    pub(crate) fn parse(args: &[&str]) -> Result<Stats, Sentence> {
+        match args {
+            [] => Ok(Stats { handle: None }),
+            [handle] => Ok(Stats {
+                handle: Some(handle.to_string()),
+            }),
+            _ => Err(Sentence::new("refuse-usage").arg("usage", "/stats @user")),
+        }
+    }
+
+    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        let request = ctx.req()?;
+        let user = match self.handle.as_deref() {
+            Some(handle) => mentioned_user(ctx, Some(handle))?.unwrap_or(&request.user),
+            None => &request.user,
+        };
+        let player = ctx.player_record(user)?;
+        let mut text = ctx.say(&Sentence::new("stats-head").arg("player", &user.name));
+        let mut any = false;
+        for variant in Variant::ALL {
+            let stats = player.stats(variant);
+            if stats.games() == 0 {
+                continue;
+            }
+            any = true;
+            text.push('\n');
+            text.push_str(
+                &ctx.say(
+                    &Sentence::new("stats-line")
+                        .arg("variant", ctx.say(&Sentence::new(variant_key(variant))))
+                        .arg("rating", format!("{:.0}", stats.rating))
+                        .arg("deviation", format!("{:.0}", stats.deviation))
+                        .arg("wins", u64::from(stats.wins))
+                        .arg("losses", u64::from(stats.losses))
+                        .arg("draws", u64::from(stats.draws)),
+                ),
+            );
+        }
+        if !any {
+            text.push('\n');
+            text.push_str(&ctx.say(&Sentence::new("stats-none")));
+        }
+        ctx.reply(crate::message::Message::text(
+            crate::message::Destination::ReplyToRequester { ephemeral: false },
+            MessageKind::Listing,
+            text,
+        ));
+        Ok(())
+    }
+}

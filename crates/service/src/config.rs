@@ -1,0 +1,63 @@
+//! How the service is set up: where it stores games, its defaults, and where deals come from.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::i18n::Language;
+
+/// Set-up of a [`crate::Service`].
+#[derive(Clone, Debug)]
+pub struct ServiceConfig {
+    /// The sled database folder (`DATA_DIR`, default `./data`).
+    pub data_dir: PathBuf,
+    /// The language of a new chat when the requester's client reports none we speak.
+    pub default_language: Language,
+    /// How long a challenge stays open (default 1 h).
+    pub challenge_ttl: Duration,
+    /// Time per move when a challenge names none (default 24 h).
+    pub default_move_time: Duration,
+    /// The Telegram bot's username (without `@`), for `t.me/<bot>?start=` deep links and the
+    /// "start a private chat with me" hint.
+    pub bot_username: Option<String>,
+    /// Width in pixels of board pictures (400: readable at phone chat-preview size and quick
+    /// to draw; every move draws one).
+    pub board_width: u32,
+    /// Where deals, salts and ids come from. Always [`DealSource::Os`] outside tests.
+    pub deal_source: DealSource,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> Self {
+        ServiceConfig {
+            data_dir: PathBuf::from("./data"),
+            default_language: Language::En,
+            challenge_ttl: Duration::from_secs(60 * 60),
+            default_move_time: Duration::from_secs(24 * 60 * 60),
+            bot_username: None,
+            board_width: 400,
+            deal_source: DealSource::Os,
+        }
+    }
+}
+
+/// Where the secret randomness of a game (deal, salt) comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum DealSource {
+    /// The operating system's CSPRNG. The only source a real bot uses: a deal must not be
+    /// predictable from anything public (time, ids).
+    #[default]
+    Os,
+    /// Deals, salts and ids from a ChaCha generator with this seed (tests only).
+    #[cfg(feature = "test-hooks")]
+    Seeded(u64),
+    /// These deals (deal letters as `GameDeal::letters` writes them), one per game in order;
+    /// salts and ids from a ChaCha generator with `seed` (tests only). Once the list is used
+    /// up, deals are drawn from the seeded generator.
+    #[cfg(feature = "test-hooks")]
+    Scripted {
+        /// Seed for ids, salts, colours and any further deals.
+        seed: u64,
+        /// The deals to hand out, in order.
+        deals: Vec<String>,
+    },
+}

@@ -1,0 +1,535 @@
+//! The working state of one request (or one timer): what it read, the [`Change`] it builds,
+//! the replies for the requester, and the locks it holds. A command reads through it, adds
+//! records and messages to it, and the service commits it as one transaction.
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use jieqi_rules::{Game, GameDeal, Rules};
+use tokio::sync::OwnedMutexGuard;
+
+use crate::i18n::{Arg, Language};
+use crate::ids::{ChallengeId, ChatId, GameId, User, UserId};
+use crate::message::{Destination, Image, Message, MessageKind, OutboxId};
+use crate::metrics::Event;
+use crate::pictures::{Picture, PictureSpec};
+use crate::request::Request;
+use crate::service::Inner;
+use crate::settings::ChatSettings;
+use crate::store::{
+    AnswerRecord, ChallengeRecord, Change, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
+    RequestKey, StoreError, UnixTime,
+};
+
+/// Seconds since the epoch (0 for times before it).
+pub(crate) fn unix(time: SystemTime) -> UnixTime {
+    time.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// A value for a translated sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    Text(String),
+    Number(i64),
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::Text(s.to_owned())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::Text(s)
+    }
+}
+
+impl From<&String> for Value {
+    fn from(s: &String) -> Value {
+        Value::Text(s.clone())
+    }
+}
+
+impl From<usize> for Value {
+    fn from(n: usize) -> Value {
+        Value::Number(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<u64> for Value {
+    fn from(n: u64) -> Value {
+        Value::Number(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
+/// A sentence to translate: a message id and its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Sentence {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, Value)>,
+}
+
+impl Sentence {
+    pub(crate) fn new(key: &'static str) -> Sentence {
+        Sentence {
+            key,
+            args: Vec::new(),
+        }
+    }
+
+    pub(crate) fn arg(mut self, name: &'static str, value: impl Into<Value>) -> Sentence {
+        self.args.push((name, value.into()));
+        self
+    }
+}
+
+/// Why a request stops.
+#[derive(Debug)]
+pub(crate) enum Halt {
+    /// Not carried out: tell the requester why (and what to do).
+    Refuse(Sentence),
+    /// The store failed: nothing is recorded, the requester may try again.
+    Store(StoreError),
+}
+
+impl From<StoreError> for Halt {
+    fn from(e: StoreError) -> Halt {
+        Halt::Store(e)
+    }
+}
+
+impl From<Sentence> for Halt {
+    fn from(s: Sentence) -> Halt {
+        Halt::Refuse(s)
+    }
+}
+
+pub(crate) type Step<T = ()> = Result<T, Halt>;
+
+/// A refusal with that sentence.
+pub(crate) fn refuse<T>(sentence: Sentence) -> Step<T> {
+    Err(Halt::Refuse(sentence))
+}
+
+/// A loaded game: its record and the game rebuilt from it.
+#[derive(Clone, Debug)]
+pub(crate) struct LoadedGame {
+    pub record: GameRecord,
+    pub game: Game,
+}
+
+/// The working state of one request or timer.
+pub(crate) struct Ctx<'a> {
+    pub inner: &'a Inner,
+    /// The request being handled (`None` for timers).
+    pub request: Option<&'a Request>,
+    pub now: UnixTime,
+    pub change: Change,
+    pub replies: Vec<Message>,
+    /// Counted once the change is committed.
+    pub events: Vec<Event>,
+    /// Games to remember in the replay cache once committed.
+    pub loaded: Vec<LoadedGame>,
+    /// Pictures of queued messages, cached for delivery once committed.
+    pub pictures: Vec<(OutboxId, Image)>,
+    guards: Vec<OwnedMutexGuard<()>>,
+    answer_key: Option<RequestKey>,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn for_request(inner: &'a Inner, request: &'a Request, key: RequestKey) -> Ctx<'a> {
+        Ctx {
+            inner,
+            request: Some(request),
+            now: unix(request.received_at),
+            change: Change {
+                durable: true,
+                ..Change::default()
+            },
+            replies: Vec::new(),
+            events: Vec::new(),
+            loaded: Vec::new(),
+            pictures: Vec::new(),
+            guards: Vec::new(),
+            answer_key: Some(key),
+        }
+    }
+
+    pub(crate) fn for_timer(inner: &'a Inner, now: UnixTime) -> Ctx<'a> {
+        Ctx {
+            inner,
+            request: None,
+            now,
+            change: Change {
+                durable: true,
+                ..Change::default()
+            },
+            replies: Vec::new(),
+            events: Vec::new(),
+            loaded: Vec::new(),
+            pictures: Vec::new(),
+            guards: Vec::new(),
+            answer_key: None,
+        }
+    }
+
+    /// The request (commands always have one).
+    pub(crate) fn req(&self) -> Step<&'a Request> {
+        self.request
+            .ok_or_else(|| Halt::Refuse(Sentence::new("error-internal")))
+    }
+
+    /// The requester.
+    pub(crate) fn user(&self) -> Step<&'a User> {
+        Ok(&self.req()?.user)
+    }
+
+    /// The chat of the request.
+    pub(crate) fn chat_id(&self) -> Step<&'a ChatId> {
+        Ok(&self.req()?.chat)
+    }
+
+    /// Drops what was changed so far (a refusal after some work), keeping replies.
+    pub(crate) fn discard_changes(&mut self) {
+        let durable = self.change.durable;
+        self.change = Change {
+            durable,
+            ..Change::default()
+        };
+        self.events.clear();
+        self.loaded.clear();
+        self.pictures.clear();
+    }
+
+    /// Takes the change to commit, with the answer recorded under the request key.
+    pub(crate) fn take_change(&mut self) -> Change {
+        let mut change = std::mem::take(&mut self.change);
+        if let Some(key) = self.answer_key.clone() {
+            change.request = Some((
+                key,
+                AnswerRecord {
+                    at: self.now,
+                    answer: crate::message::Answer {
+                        replies: self.replies.clone(),
+                    },
+                },
+            ));
+        }
+        change
+    }
+
+    // ----- locks -----
+
+    /// Holds the per-game lock until the request is done.
+    pub(crate) async fn lock_game(&mut self, id: &GameId) {
+        let guard = self.inner.locks.lock(format!("g:{id}")).await;
+        self.guards.push(guard);
+    }
+
+    /// Holds the per-chat lock (creating games, one per pair of players) until done.
+    pub(crate) async fn lock_chat(&mut self, chat: &ChatId) {
+        let guard = self.inner.locks.lock(format!("h:{chat}")).await;
+        self.guards.push(guard);
+    }
+
+    // ----- reads (seeing this request's own writes first) -----
+
+    pub(crate) fn game_record(&self, id: &GameId) -> Step<Option<GameRecord>> {
+        if let Some(g) = self.change.games.iter().find(|g| g.id == *id) {
+            return Ok(Some(g.clone()));
+        }
+        Ok(self.inner.store.game(id)?)
+    }
+
+    /// The game rebuilt from its record (from the replay cache when it is current).
+    pub(crate) fn load_game(&self, id: &GameId) -> Step<Option<LoadedGame>> {
+        let Some(record) = self.game_record(id)? else {
+            return Ok(None);
+        };
+        if let Some(game) = self.inner.cached_game(id, record.revision) {
+            return Ok(Some(LoadedGame { record, game }));
+        }
+        let game = rebuild(&record)?;
+        Ok(Some(LoadedGame { record, game }))
+    }
+
+    pub(crate) fn challenge_record(&self, id: &ChallengeId) -> Step<Option<ChallengeRecord>> {
+        if self.change.removed_challenges.iter().any(|(c, _)| c == id) {
+            return Ok(None);
+        }
+        if let Some(c) = self.change.challenges.iter().find(|c| c.id == *id) {
+            return Ok(Some(c.clone()));
+        }
+        Ok(self.inner.store.challenge(id)?)
+    }
+
+    /// A chat's record, or a fresh one (not stored until saved) with default settings in the
+    /// requester's language.
+    pub(crate) fn chat_record(&self, chat: &ChatId) -> Step<ChatRecord> {
+        if let Some(c) = self.change.chats.iter().find(|c| c.chat == *chat) {
+            return Ok(c.clone());
+        }
+        if let Some(c) = self.inner.store.chat(chat)? {
+            return Ok(c);
+        }
+        Ok(ChatRecord::new(
+            chat.clone(),
+            ChatSettings::for_language(self.fresh_chat_language()),
+        ))
+    }
+
+    pub(crate) fn player_record(&self, user: &User) -> Step<PlayerRecord> {
+        if let Some(p) = self.change.players.iter().find(|p| p.user == user.id) {
+            return Ok(p.clone());
+        }
+        Ok(self
+            .inner
+            .store
+            .player(&user.id)?
+            .unwrap_or_else(|| PlayerRecord::new(user)))
+    }
+
+    pub(crate) fn player_record_by_id(&self, user: &UserId) -> Step<Option<PlayerRecord>> {
+        if let Some(p) = self.change.players.iter().find(|p| p.user == *user) {
+            return Ok(Some(p.clone()));
+        }
+        Ok(self.inner.store.player(user)?)
+    }
+
+    // ----- writes -----
+
+    pub(crate) fn save_game(&mut self, mut record: GameRecord) {
+        if let Some(slot) = self.change.games.iter_mut().find(|g| g.id == record.id) {
+            record.revision = slot.revision;
+            *slot = record;
+        } else {
+            record.revision += 1;
+            self.change.games.push(record);
+        }
+    }
+
+    pub(crate) fn save_loaded(&mut self, loaded: LoadedGame) {
+        let id = loaded.record.id.clone();
+        self.save_game(loaded.record);
+        if let Some(record) = self.change.games.iter().find(|g| g.id == id) {
+            let snapshot = LoadedGame {
+                record: record.clone(),
+                game: loaded.game,
+            };
+            self.loaded.retain(|l| l.record.id != id);
+            self.loaded.push(snapshot);
+        }
+    }
+
+    pub(crate) fn save_challenge(&mut self, mut record: ChallengeRecord) {
+        if let Some(slot) = self
+            .change
+            .challenges
+            .iter_mut()
+            .find(|c| c.id == record.id)
+        {
+            record.revision = slot.revision;
+            *slot = record;
+        } else {
+            record.revision += 1;
+            self.change.challenges.push(record);
+        }
+    }
+
+    pub(crate) fn remove_challenge(&mut self, record: &ChallengeRecord) {
+        self.change.challenges.retain(|c| c.id != record.id);
+        self.change
+            .removed_challenges
+            .push((record.id.clone(), record.revision));
+    }
+
+    pub(crate) fn save_chat(&mut self, mut record: ChatRecord) {
+        if let Some(slot) = self.change.chats.iter_mut().find(|c| c.chat == record.chat) {
+            record.revision = slot.revision;
+            *slot = record;
+        } else {
+            record.revision += 1;
+            self.change.chats.push(record);
+        }
+    }
+
+    pub(crate) fn save_player(&mut self, mut record: PlayerRecord) {
+        if let Some(slot) = self
+            .change
+            .players
+            .iter_mut()
+            .find(|p| p.user == record.user)
+        {
+            record.revision = slot.revision;
+            *slot = record;
+        } else {
+            record.revision += 1;
+            self.change.players.push(record);
+        }
+    }
+
+    /// Queues a message in the outbox; returns its id (for later edits).
+    pub(crate) fn post(
+        &mut self,
+        message: Message,
+        fallback_chat: Option<ChatId>,
+    ) -> Step<OutboxId> {
+        self.post_record(message, None, fallback_chat)
+    }
+
+    /// Queues a message with a board picture: the store keeps the picture's recipe, the
+    /// drawn bytes wait in memory for delivery.
+    pub(crate) fn post_picture(
+        &mut self,
+        message: Message,
+        picture: Picture,
+        fallback_chat: Option<ChatId>,
+    ) -> Step<OutboxId> {
+        let id = self.post_record(message, Some(picture.spec), fallback_chat)?;
+        if let Some(image) = picture.image {
+            self.pictures.push((id, image));
+        }
+        Ok(id)
+    }
+
+    fn post_record(
+        &mut self,
+        mut message: Message,
+        picture: Option<PictureSpec>,
+        fallback_chat: Option<ChatId>,
+    ) -> Step<OutboxId> {
+        if picture.is_some() {
+            message.image = None;
+        }
+        let id = self
+            .inner
+            .store
+            .allocate_outbox_ids(1)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| StoreError::Backend("no outbox id".to_owned()))?;
+        self.change.outbox.push((
+            id,
+            OutboxRecord {
+                message,
+                attempts: 0,
+                created_at: self.now,
+                fallback_chat,
+                picture,
+            },
+        ));
+        Ok(id)
+    }
+
+    /// Adds a reply for the requester.
+    pub(crate) fn reply(&mut self, message: Message) {
+        self.replies.push(message);
+    }
+
+    /// Counts `event` once the change is committed.
+    pub(crate) fn count(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    // ----- language -----
+
+    /// The language a new chat starts with: the requester's client language if we speak it,
+    /// else the configured default.
+    fn fresh_chat_language(&self) -> Language {
+        self.request
+            .and_then(|r| r.user.language.as_deref())
+            .and_then(Language::from_tag)
+            .unwrap_or(self.inner.config.default_language)
+    }
+
+    /// The settings of the request's chat (defaults if it was never stored).
+    pub(crate) fn settings(&self) -> ChatSettings {
+        self.request
+            .and_then(|r| self.chat_record(&r.chat).ok())
+            .map(|c| c.settings)
+            .unwrap_or_else(|| ChatSettings::for_language(self.fresh_chat_language()))
+    }
+
+    /// The language of replies to the requester: the chat's.
+    pub(crate) fn lang(&self) -> Language {
+        self.settings().language
+    }
+
+    /// The language of a private message to `user`: their client's if we speak it, else
+    /// `fallback` (the game chat's).
+    pub(crate) fn lang_of(user: &User, fallback: Language) -> Language {
+        user.language
+            .as_deref()
+            .and_then(Language::from_tag)
+            .unwrap_or(fallback)
+    }
+
+    /// `sentence` in `language`.
+    pub(crate) fn say_in(&self, language: Language, sentence: &Sentence) -> String {
+        let args: Vec<(&str, Arg<'_>)> = sentence
+            .args
+            .iter()
+            .map(|(name, value)| {
+                let arg = match value {
+                    Value::Text(s) => Arg::Str(s),
+                    Value::Number(n) => Arg::Num(*n),
+                };
+                (*name, arg)
+            })
+            .collect();
+        self.inner.translations.text(language, sentence.key, &args)
+    }
+
+    /// `sentence` in the requester's chat language.
+    pub(crate) fn say(&self, sentence: &Sentence) -> String {
+        self.say_in(self.lang(), sentence)
+    }
+
+    /// A plain text reply to the requester.
+    pub(crate) fn reply_text(&mut self, kind: MessageKind, ephemeral: bool, sentence: &Sentence) {
+        let text = self.say(sentence);
+        self.reply(Message::text(
+            Destination::ReplyToRequester { ephemeral },
+            kind,
+            text,
+        ));
+    }
+}
+
+/// Rebuilds a game by replaying its stored moves and ending.
+pub(crate) fn rebuild(record: &GameRecord) -> Result<Game, StoreError> {
+    let rules = Rules::new(record.variant, record.preset);
+    let corrupt = |e: jieqi_rules::GameError| {
+        StoreError::Corrupt(format!("game {} cannot be rebuilt: {e}", record.id))
+    };
+    let deal = GameDeal::from_letters(record.variant, &record.deal).map_err(corrupt)?;
+    let mut game = Game::replay(rules, deal, &record.moves).map_err(corrupt)?;
+    crate::lifecycle::apply_ending(record, &mut game);
+    Ok(game)
+}
+
+/// A shared map of async mutexes, one per key, dropped when nobody holds them.
+#[derive(Debug, Default)]
+pub(crate) struct Locks {
+    map: std::sync::Mutex<std::collections::HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl Locks {
+    pub(crate) async fn lock(&self, key: String) -> OwnedMutexGuard<()> {
+        let mutex = {
+            let mut map = match self.map.lock() {
+                Ok(map) => map,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            if map.len() > 1024 {
+                // Only this map holds an unused lock: drop those.
+                map.retain(|_, m| Arc::strong_count(m) > 1);
+            }
+            map.entry(key).or_default().clone()
+        };
+        mutex.lock_owned().await
+    }
+}

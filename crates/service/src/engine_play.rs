@@ -1,0 +1,233 @@
+//! Games against the built-in engine (`/play bot`): its user, and its moves.
+//!
+//! The engine thinks off the request path: a task per game reads the engine's own view and the
+//! legal moves (never the deal), the search runs on a blocking thread, and the chosen move is
+//! applied like a human's (one transaction with its board posts). The task holds only a weak
+//! reference to the service while it thinks, so closing the service never waits for it; a
+//! game whose side to move is the engine is resumed when the service opens and at every
+//! `tick`, and a move is played only if the game is still at the ply it was chosen for, so
+//! the engine moves exactly once per turn even across restarts or several processes.
+
+use std::sync::{Arc, Weak};
+use std::time::SystemTime;
+
+use jieqi_engine::{Engine, Level};
+use jieqi_rules::{GameMove, View, Viewer};
+
+use crate::announce::{our_seat, side_of};
+use crate::context::{Ctx, Halt, Step, rebuild, unix};
+use crate::ids::{GameId, Platform, UserId};
+use crate::lifecycle::{after_move, settle_draw_offer};
+use crate::service::{ATTEMPTS, Inner, Service, lock};
+use crate::store::{CommitError, StoreError};
+
+/// The engine's user id on every platform (no platform id looks like it).
+pub const ENGINE_USER_ID: &str = "jieqi-bot";
+
+/// The built-in engine's user id on `platform`. It never gets private messages.
+pub fn engine_user_id(platform: Platform) -> UserId {
+    UserId::new(platform, ENGINE_USER_ID)
+}
+
+/// What the engine is asked: its own view, the legal moves, and how to think.
+struct Question {
+    view: View,
+    legal: Vec<GameMove>,
+    level: Level,
+    seed: u64,
+    ply: usize,
+}
+
+impl Service {
+    /// Starts the engine thinking in every running game where it is to move (on open, at
+    /// `tick`). Needs a Tokio runtime; without one it does nothing.
+    pub(crate) fn resume_engines(&self) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        for platform in Platform::ALL {
+            let games = match self.inner.store.player(&engine_user_id(platform)) {
+                Ok(Some(player)) => player.games,
+                Ok(None) => continue,
+                Err(error) => {
+                    tracing::error!(%error, "cannot read the engine's games");
+                    continue;
+                }
+            };
+            for id in games {
+                if let Ok(Some(_)) = question(&self.inner, &id) {
+                    self.think_later(id);
+                }
+            }
+        }
+    }
+
+    /// Lets the engine choose its move in game `id` on its own task, unless it already is.
+    pub(crate) fn think_later(&self, id: GameId) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if !lock(&self.inner.thinking).insert(id.clone()) {
+            return;
+        }
+        let weak = Arc::downgrade(&self.inner);
+        runtime.spawn(async move {
+            think_and_play(&weak, &id).await;
+            if let Some(inner) = weak.upgrade() {
+                lock(&inner.thinking).remove(&id);
+            }
+        });
+    }
+
+    /// Plays the engine's `mv` in game `id` if the game is still at `ply` with the engine to
+    /// move (one transaction, retried on conflicts).
+    async fn play_engine_move(&self, id: &GameId, ply: usize, mv: GameMove) {
+        for _ in 0..ATTEMPTS {
+            let mut ctx = Ctx::for_timer(&self.inner, unix(SystemTime::now()));
+            match engine_move(&mut ctx, id, ply, mv).await {
+                Ok(()) => {}
+                Err(Halt::Refuse(_)) => return,
+                Err(Halt::Store(error)) => {
+                    tracing::error!(%error, game = %id, "the engine's move was not recorded");
+                    return;
+                }
+            }
+            let change = ctx.take_change();
+            if change.is_empty() {
+                return;
+            }
+            let events = std::mem::take(&mut ctx.events);
+            let loaded = std::mem::take(&mut ctx.loaded);
+            let pictures = std::mem::take(&mut ctx.pictures);
+            match self.commit(change, events, loaded, pictures).await {
+                Ok(()) => {
+                    // Still holding the game lock: the human's reply cannot be missed.
+                    lock(&self.inner.thinking).remove(id);
+                    return;
+                }
+                Err(CommitError::Conflict | CommitError::Duplicate(_)) => continue,
+                Err(CommitError::Store(error)) => {
+                    tracing::error!(%error, game = %id, "the engine's move was not recorded");
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// True if `loaded` is a running game against the engine with the engine to move.
+pub(crate) fn engine_to_move(loaded: &crate::context::LoadedGame) -> bool {
+    loaded.record.is_active()
+        && loaded.game.outcome().is_none()
+        && loaded
+            .record
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.seat == our_seat(loaded.game.seat_to_move()))
+}
+
+/// The engine's question in game `id`, if it is to move there.
+fn question(inner: &Inner, id: &GameId) -> Result<Option<Question>, StoreError> {
+    let Some(record) = inner.store.game(id)? else {
+        return Ok(None);
+    };
+    let game = match inner.cached_game(id, record.revision) {
+        Some(game) => game,
+        None => rebuild(&record)?,
+    };
+    let loaded = crate::context::LoadedGame { record, game };
+    if !engine_to_move(&loaded) {
+        return Ok(None);
+    }
+    let Some(engine) = loaded.record.engine.as_ref() else {
+        return Ok(None);
+    };
+    let level = engine
+        .level
+        .parse::<Level>()
+        .map_err(|e| StoreError::Corrupt(format!("game {id} has an unknown engine level: {e}")))?;
+    // Its own side's view; in Banqi before the first flip nobody has a colour and the
+    // public view is all there is to know.
+    let viewer = match side_of(&loaded.game, engine.seat) {
+        Some(side) => Viewer::Player(side),
+        None => Viewer::Public,
+    };
+    Ok(Some(Question {
+        view: loaded.game.view(viewer),
+        legal: loaded.game.legal_moves(),
+        level,
+        seed: engine.seed,
+        ply: loaded.game.ply(),
+    }))
+}
+
+/// Asks the engine (on a blocking thread) and plays its answer.
+async fn think_and_play(weak: &Weak<Inner>, id: &GameId) {
+    let asked = {
+        let Some(inner) = weak.upgrade() else {
+            return;
+        };
+        question(&inner, id)
+    };
+    let Question {
+        view,
+        legal,
+        level,
+        seed,
+        ply,
+    } = match asked {
+        Ok(Some(question)) => question,
+        Ok(None) => return,
+        Err(error) => {
+            tracing::error!(%error, game = %id, "the engine cannot read its game");
+            return;
+        }
+    };
+    let chosen =
+        tokio::task::spawn_blocking(move || Engine::new(level, seed).choose(&view, &legal)).await;
+    let mv = match chosen {
+        Ok(Ok(mv)) => mv,
+        Ok(Err(error)) => {
+            tracing::error!(%error, game = %id, "the engine found no move");
+            return;
+        }
+        Err(error) => {
+            tracing::error!(%error, game = %id, "the engine's search failed");
+            return;
+        }
+    };
+    // The service may have closed while the engine thought: then the next one resumes.
+    let Some(inner) = weak.upgrade() else {
+        return;
+    };
+    Service { inner }.play_engine_move(id, ply, mv).await;
+}
+
+/// The engine's move as one change, if the game still waits for it at `ply`.
+async fn engine_move(ctx: &mut Ctx<'_>, id: &GameId, ply: usize, mv: GameMove) -> Step {
+    ctx.lock_game(id).await;
+    let Some(mut loaded) = ctx.load_game(id)? else {
+        return Ok(());
+    };
+    if !engine_to_move(&loaded) || loaded.game.ply() != ply {
+        // Played already (another process, before a restart) or the game ended meanwhile.
+        return Ok(());
+    }
+    if let Err(error) = loaded.game.play(mv) {
+        tracing::error!(%error, game = %id, "the engine chose a move the rules refuse");
+        return Ok(());
+    }
+    loaded.record.moves = loaded.game.move_record_texts();
+    loaded.record.deadline = Some(ctx.now + loaded.record.move_time);
+    let engine_seat = loaded.record.engine.as_ref().map(|e| e.seat);
+    // Moving answers the human's draw offer with a no, as a human's move would.
+    if loaded
+        .record
+        .draw_offer
+        .as_ref()
+        .is_some_and(|o| Some(o.by) != engine_seat)
+    {
+        settle_draw_offer(ctx, &mut loaded, "draw-offer-lapsed")?;
+    }
+    after_move(ctx, loaded)
+}

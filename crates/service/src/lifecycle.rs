@@ -1,0 +1,556 @@
+//! A game's life as the chat sees it: the start (deal, commitment, first board, DMs), each
+//! move (public board, private reveal), and the end (result, deal and proof, record,
+//! ratings, stale buttons removed). Commands and timers call these; they only add records and
+//! messages to the request's [`Ctx`].
+
+use jieqi_rules::game::CapturedCoveredVisibleTo;
+use jieqi_rules::{Game, Outcome, Rules, Variant, Viewer};
+
+use crate::announce::{
+    self, game_terms, move_number, move_text, player_label, private_picture, public_picture,
+    seat_of, side_key, side_of, variant_key,
+};
+use crate::context::{Ctx, LoadedGame, Sentence, Step};
+use crate::fairness::commitment;
+use crate::ids::{ChatId, GameId, User};
+use crate::message::{Button, Destination, Message, MessageKind};
+use crate::metrics::Event;
+use crate::ratings;
+use crate::request::ButtonAction;
+use crate::settings::{BoardMode, ChatSettings};
+use crate::store::{
+    BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Seat,
+};
+
+/// Replays the part of a game's end that its moves do not decide.
+pub(crate) fn apply_ending(record: &GameRecord, game: &mut Game) {
+    let loser_side = |game: &Game, seat: Seat| side_of(game, seat);
+    match record.ending {
+        None | Some(Ending::ByPlay) => {}
+        Some(Ending::DrawAgreed) => game.agree_draw(),
+        Some(Ending::Resigned(seat)) => match loser_side(game, seat) {
+            Some(side) => game.resign(side),
+            // Banqi before the first flip: no colours yet, nothing was played.
+            None => game.abort(),
+        },
+        Some(Ending::TimedOut(seat)) => match loser_side(game, seat) {
+            Some(side) => game.time_out(side),
+            None => game.abort(),
+        },
+    }
+}
+
+/// The two board buttons of a running game.
+fn game_buttons(ctx: &Ctx<'_>, settings: &ChatSettings, id: &GameId) -> Vec<Button> {
+    let lang = settings.language;
+    vec![
+        Button {
+            label: ctx.say_in(lang, &Sentence::new("button-draw")),
+            action: ButtonAction::OfferDraw(id.clone()),
+            deep_link_accept: false,
+        },
+        Button {
+            label: ctx.say_in(lang, &Sentence::new("button-resign")),
+            action: ButtonAction::Resign(id.clone()),
+            deep_link_accept: false,
+        },
+    ]
+}
+
+/// "bob (Black) to move." with a mention, or nothing once the game is over.
+fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> Option<String> {
+    if loaded.game.outcome().is_some() {
+        return None;
+    }
+    let seat = announce::our_seat(loaded.game.seat_to_move());
+    let mut line = ctx.say_in(
+        settings.language,
+        &Sentence::new("board-to-move")
+            .arg("player", player_label(ctx, settings.language, loaded, seat)),
+    );
+    if loaded.game.view(Viewer::Public).check.is_some() {
+        line.push(' ');
+        line.push_str(&ctx.say_in(settings.language, &Sentence::new("board-check")));
+    }
+    Some(line)
+}
+
+/// Posts the current public board to every chat following the game, each in its own
+/// language and settings. `head` writes the caption's first lines for a chat.
+fn post_boards(
+    ctx: &mut Ctx<'_>,
+    loaded: &mut LoadedGame,
+    head: &dyn Fn(&Ctx<'_>, &ChatSettings, &LoadedGame) -> String,
+) -> Step {
+    let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
+    let to_move = announce::our_seat(loaded.game.seat_to_move());
+    // The engine is not a platform user: nobody to ping.
+    let mentions = if is_engine_seat(&loaded.record, to_move) {
+        Vec::new()
+    } else {
+        vec![loaded.record.player(to_move).id.clone()]
+    };
+    for chat in chats {
+        let settings = ctx.chat_record(&chat)?.settings;
+        let mut caption = head(ctx, &settings, loaded);
+        if let Some(line) = to_move_line(ctx, &settings, loaded) {
+            caption.push('\n');
+            caption.push_str(&line);
+        }
+        let home = chat == loaded.record.chat;
+        let buttons = if home {
+            game_buttons(ctx, &settings, &loaded.record.id)
+        } else {
+            Vec::new()
+        };
+        let picture = public_picture(ctx, loaded, &settings);
+        let earlier = loaded.record.posts.iter().position(|p| p.chat == chat);
+        let message = Message::text(
+            Destination::Chat(chat.clone()),
+            MessageKind::Board,
+            &caption,
+        )
+        .about(&loaded.record.id)
+        .with_buttons(buttons)
+        .with_mentions(mentions.clone());
+        let post = match (settings.board, earlier) {
+            (BoardMode::Edited, Some(i)) => {
+                let original = loaded.record.posts[i].post;
+                ctx.post_picture(message.replacing(Some(original)), picture, None)?;
+                original
+            }
+            (_, earlier) => {
+                if let Some(i) = earlier {
+                    strip_buttons(ctx, &loaded.record.posts[i], &loaded.record.id, home)?;
+                }
+                ctx.post_picture(message, picture, None)?
+            }
+        };
+        let entry = BoardPost {
+            chat: chat.clone(),
+            post,
+            caption,
+        };
+        match earlier {
+            Some(i) => loaded.record.posts[i] = entry,
+            None => loaded.record.posts.push(entry),
+        }
+    }
+    Ok(())
+}
+
+/// Edits an earlier board post to drop its buttons (its picture and caption stay).
+fn strip_buttons(ctx: &mut Ctx<'_>, post: &BoardPost, game: &GameId, had_buttons: bool) -> Step {
+    if !had_buttons {
+        return Ok(());
+    }
+    let edit = Message::text(
+        Destination::Chat(post.chat.clone()),
+        MessageKind::Board,
+        &post.caption,
+    )
+    .about(game)
+    .replacing(Some(post.post));
+    ctx.post(edit, None)?;
+    Ok(())
+}
+
+/// Starts the game `challenge` asked for, with `acceptor` as the opponent. With `engine`
+/// (level and seed), the acceptor is the built-in engine (`/play bot`): it gets no DMs.
+pub(crate) fn start_game(
+    ctx: &mut Ctx<'_>,
+    challenge: &ChallengeRecord,
+    acceptor: &User,
+    engine: Option<(jieqi_engine::Level, u64)>,
+) -> Step<GameId> {
+    let challenger_first = match challenge.colour {
+        ColourChoice::Red => true,
+        ColourChoice::Black => false,
+        ColourChoice::Random => ctx.inner.coin(),
+    };
+    let (first, second) = if challenger_first {
+        (challenge.challenger.clone(), acceptor.clone())
+    } else {
+        (acceptor.clone(), challenge.challenger.clone())
+    };
+    let secret = ctx.inner.secret(challenge.variant);
+    let rules = Rules::new(challenge.variant, challenge.preset);
+    let deal_letters = secret.deal.letters();
+    let game = Game::new(rules, secret.deal).map_err(|e| {
+        crate::store::StoreError::Corrupt(format!("a fresh game could not start: {e}"))
+    })?;
+    let id = ctx.inner.game_id();
+    let record = GameRecord {
+        id: id.clone(),
+        revision: 0,
+        chat: challenge.chat.clone(),
+        variant: challenge.variant,
+        preset: challenge.preset,
+        first,
+        second,
+        commitment: commitment(&deal_letters, &secret.salt),
+        deal: deal_letters,
+        salt: secret.salt,
+        moves: Vec::new(),
+        ending: None,
+        move_time: challenge.move_time,
+        deadline: Some(ctx.now + challenge.move_time),
+        draw_offer: None,
+        posts: Vec::new(),
+        watchers: Vec::new(),
+        started_at: ctx.now,
+        finished_at: None,
+        engine: engine.map(|(level, seed)| EngineSeat {
+            seat: if challenger_first {
+                Seat::Second
+            } else {
+                Seat::First
+            },
+            level: level.name().to_owned(),
+            seed,
+        }),
+    };
+    let mut loaded = LoadedGame { record, game };
+
+    // Index the game under its chat and both players.
+    let mut chat = ctx.chat_record(&challenge.chat)?;
+    chat.games.push(id.clone());
+    ctx.save_chat(chat);
+    for seat in [Seat::First, Seat::Second] {
+        let user = loaded.record.player(seat).clone();
+        let mut player = ctx.player_record(&user)?;
+        player.name = user.name.clone();
+        player.games.push(id.clone());
+        ctx.save_player(player);
+    }
+
+    let head = |ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame| {
+        let lang = settings.language;
+        let mut text = ctx.say_in(
+            lang,
+            &Sentence::new("game-started")
+                .arg("game", loaded.record.id.as_str())
+                .arg("first", player_label(ctx, lang, loaded, Seat::First))
+                .arg("second", player_label(ctx, lang, loaded, Seat::Second)),
+        );
+        text.push('\n');
+        text.push_str(&game_terms(ctx, lang, &loaded.record));
+        if loaded.record.variant != Variant::Xiangqi {
+            text.push('\n');
+            text.push_str(&ctx.say_in(
+                lang,
+                &Sentence::new("game-commitment").arg("commitment", &loaded.record.commitment),
+            ));
+        }
+        text
+    };
+    post_boards(ctx, &mut loaded, &head)?;
+
+    // Tell both players privately, so they know their reveals will come there.
+    let chat_lang = ctx.chat_record(&challenge.chat)?.settings.language;
+    for seat in [Seat::First, Seat::Second] {
+        if is_engine_seat(&loaded.record, seat) {
+            continue;
+        }
+        let user = loaded.record.player(seat).clone();
+        let opponent = loaded.record.player(!seat).name.clone();
+        let lang = Ctx::lang_of(&user, chat_lang);
+        let side = match side_of(&loaded.game, seat) {
+            Some(side) => ctx.say_in(lang, &Sentence::new(side_key(side))),
+            None => ctx.say_in(
+                lang,
+                &Sentence::new(match seat {
+                    Seat::First => "seat-first",
+                    Seat::Second => "seat-second",
+                }),
+            ),
+        };
+        let mut text = ctx.say_in(
+            lang,
+            &Sentence::new("dm-game-started")
+                .arg("game", id.as_str())
+                .arg(
+                    "variant",
+                    ctx.say_in(lang, &Sentence::new(variant_key(loaded.record.variant))),
+                )
+                .arg("opponent", opponent)
+                .arg("side", side),
+        );
+        if loaded.record.variant == Variant::Jieqi {
+            text.push('\n');
+            text.push_str(&ctx.say_in(lang, &Sentence::new("dm-reveals-here")));
+        }
+        let message = Message::text(
+            Destination::Private(user.id.clone()),
+            MessageKind::GameStarted,
+            text,
+        )
+        .about(&id);
+        ctx.post(message, Some(challenge.chat.clone()))?;
+    }
+    ctx.count(Event::GameStarted);
+    ctx.save_loaded(loaded);
+    Ok(id)
+}
+
+/// After a move was played on `loaded.game` (already in `loaded.record.moves`): the public
+/// board, the capturer's private reveal, or the end of the game.
+pub(crate) fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
+    let ply = loaded.game.ply().saturating_sub(1);
+    ctx.count(Event::Move);
+    if let Some((capturer, piece)) = loaded.game.captured_covered_by(ply)
+        && loaded.game.rules().captured_covered_visible_to == CapturedCoveredVisibleTo::Capturer
+        && let Some(seat) = seat_of(&loaded.game, capturer)
+        && !is_engine_seat(&loaded.record, seat)
+    {
+        let user = loaded.record.player(seat).clone();
+        let chat_settings = ctx.chat_record(&loaded.record.chat)?.settings;
+        let lang = Ctx::lang_of(&user, chat_settings.language);
+        let settings = ChatSettings {
+            language: lang,
+            ..chat_settings
+        };
+        let piece_name = ctx.say_in(
+            lang,
+            &Sentence::new("piece-name")
+                .arg(
+                    "side",
+                    ctx.say_in(lang, &Sentence::new(side_key(piece.side))),
+                )
+                .arg(
+                    "role",
+                    ctx.say_in(lang, &Sentence::new(role_key(piece.role))),
+                ),
+        );
+        let text = ctx.say_in(
+            lang,
+            &Sentence::new("dm-reveal")
+                .arg("game", loaded.record.id.as_str())
+                .arg("number", move_number(ply))
+                .arg(
+                    "move",
+                    move_text(
+                        &loaded.game,
+                        ply,
+                        settings.notation,
+                        Viewer::Player(capturer),
+                    ),
+                )
+                .arg("piece", piece_name),
+        );
+        let picture = private_picture(ctx, &loaded, capturer, &settings);
+        let message = Message::text(
+            Destination::Private(user.id.clone()),
+            MessageKind::Reveal,
+            text,
+        )
+        .about(&loaded.record.id);
+        ctx.post_picture(message, picture, Some(loaded.record.chat.clone()))?;
+    }
+    if loaded.game.outcome().is_some() {
+        if loaded.record.ending.is_none() {
+            loaded.record.ending = Some(Ending::ByPlay);
+        }
+        return finish_game(ctx, loaded);
+    }
+    let head = move |ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame| {
+        let mover = announce::our_seat(if ply.is_multiple_of(2) {
+            jieqi_rules::game::Seat::First
+        } else {
+            jieqi_rules::game::Seat::Second
+        });
+        ctx.say_in(
+            settings.language,
+            &Sentence::new("board-moved")
+                .arg("game", loaded.record.id.as_str())
+                .arg("number", move_number(ply))
+                .arg(
+                    "move",
+                    move_text(&loaded.game, ply, settings.notation, Viewer::Public),
+                )
+                .arg(
+                    "player",
+                    player_label(ctx, settings.language, loaded, mover),
+                ),
+        )
+    };
+    post_boards(ctx, &mut loaded, &head)?;
+    ctx.save_loaded(loaded);
+    Ok(())
+}
+
+/// True if the built-in engine plays `seat` (it never gets private messages).
+pub(crate) fn is_engine_seat(record: &GameRecord, seat: Seat) -> bool {
+    record.engine.as_ref().is_some_and(|e| e.seat == seat)
+}
+
+pub(crate) fn role_key(role: jieqi_rules::Role) -> &'static str {
+    use jieqi_rules::Role;
+    match role {
+        Role::General => "role-general",
+        Role::Advisor => "role-advisor",
+        Role::Elephant => "role-elephant",
+        Role::Chariot => "role-chariot",
+        Role::Cannon => "role-cannon",
+        Role::Horse => "role-horse",
+        Role::Soldier => "role-soldier",
+    }
+}
+
+/// Settles a pending draw offer: its post loses the button and says how it ended.
+pub(crate) fn settle_draw_offer(
+    ctx: &mut Ctx<'_>,
+    loaded: &mut LoadedGame,
+    how: &'static str,
+) -> Step {
+    let Some(offer) = loaded.record.draw_offer.take() else {
+        return Ok(());
+    };
+    if let Some(post) = offer.post {
+        let settings = ctx.chat_record(&loaded.record.chat)?.settings;
+        let text = ctx.say_in(
+            settings.language,
+            &Sentence::new(how)
+                .arg("game", loaded.record.id.as_str())
+                .arg("player", loaded.record.player(offer.by).name.clone()),
+        );
+        let edit = Message::text(
+            Destination::Chat(loaded.record.chat.clone()),
+            MessageKind::DrawOffer,
+            text,
+        )
+        .about(&loaded.record.id)
+        .replacing(Some(post));
+        ctx.post(edit, None)?;
+    }
+    Ok(())
+}
+
+/// The end: result posts, proof, record, ratings, indexes. `loaded.game` has its outcome and
+/// `loaded.record.ending` says how it came.
+pub(crate) fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
+    let Some(outcome) = loaded.game.outcome() else {
+        return Ok(());
+    };
+    loaded.record.deadline = None;
+    loaded.record.finished_at = Some(ctx.now);
+    settle_draw_offer(ctx, &mut loaded, "draw-offer-closed")?;
+    let id = loaded.record.id.clone();
+    let reveal =
+        loaded.game.rules().reveal_deal_at_end && loaded.record.variant != Variant::Xiangqi;
+
+    let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
+    for chat in chats {
+        let settings = ctx.chat_record(&chat)?.settings;
+        let lang = settings.language;
+        let home = chat == loaded.record.chat;
+        let picture = public_picture(ctx, &loaded, &settings);
+        if let Some(i) = loaded.record.posts.iter().position(|p| p.chat == chat) {
+            let post = loaded.record.posts[i].clone();
+            match settings.board {
+                BoardMode::PerMove => strip_buttons(ctx, &post, &id, home)?,
+                BoardMode::Edited => {
+                    let edit = Message::text(
+                        Destination::Chat(chat.clone()),
+                        MessageKind::Board,
+                        ctx.say_in(lang, &Sentence::new("board-final").arg("game", id.as_str())),
+                    )
+                    .about(&id)
+                    .replacing(Some(post.post));
+                    ctx.post_picture(edit, picture.clone(), None)?;
+                }
+            }
+        }
+        let mut text = ctx.say_in(lang, &Sentence::new("result-head").arg("game", id.as_str()));
+        text.push('\n');
+        text.push_str(&announce::outcome_text(ctx, lang, &loaded, outcome));
+        if reveal {
+            text.push('\n');
+            text.push_str(
+                &ctx.say_in(
+                    lang,
+                    &Sentence::new("result-proof")
+                        .arg("deal", &loaded.record.deal)
+                        .arg("salt", &loaded.record.salt)
+                        .arg("commitment", &loaded.record.commitment),
+                ),
+            );
+        }
+        let mentions = [Seat::First, Seat::Second]
+            .into_iter()
+            .filter(|&seat| !is_engine_seat(&loaded.record, seat))
+            .map(|seat| loaded.record.player(seat).id.clone())
+            .collect();
+        let result = Message::text(Destination::Chat(chat.clone()), MessageKind::Result, text)
+            .about(&id)
+            .with_mentions(mentions);
+        ctx.post_picture(result, picture, None)?;
+        if loaded.game.history_len() > 0 {
+            let record = if reveal {
+                announce::full_record_text(&loaded.record)
+            } else {
+                announce::record_text(&loaded.game, settings.notation, Viewer::Public)
+            };
+            let text = ctx.say_in(
+                lang,
+                &Sentence::new("result-record")
+                    .arg("game", id.as_str())
+                    .arg("moves", record),
+            );
+            ctx.post(
+                Message::text(Destination::Chat(chat.clone()), MessageKind::History, text)
+                    .about(&id),
+                None,
+            )?;
+        }
+        // Watchers stop following a finished game.
+        if !home {
+            let mut watcher = ctx.chat_record(&chat)?;
+            if watcher.watching.contains(&id) {
+                watcher.watching.retain(|g| *g != id);
+                ctx.save_chat(watcher);
+            }
+        }
+    }
+
+    // Indexes: the chat's running games, its finished list and leaderboard, the players.
+    // Games against the built-in engine are not rated.
+    let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();
+    let mut chat = ctx.chat_record(&loaded.record.chat)?;
+    chat.games.retain(|g| *g != id);
+    chat.finished.retain(|g| *g != id);
+    chat.finished.push(id.clone());
+    if chat.finished.len() > 20 {
+        chat.finished.remove(0);
+    }
+    if rated {
+        for user in [&loaded.record.first.id, &loaded.record.second.id] {
+            if !chat.players.contains(user) {
+                chat.players.push(user.clone());
+            }
+        }
+    }
+    ctx.save_chat(chat);
+    let mut first = ctx.player_record(&loaded.record.first)?;
+    let mut second = ctx.player_record(&loaded.record.second)?;
+    first.games.retain(|g| *g != id);
+    second.games.retain(|g| *g != id);
+    if rated {
+        let first_score = match outcome.winner() {
+            None => ratings::Score::Draw,
+            Some(winner) if seat_of(&loaded.game, winner) == Some(Seat::First) => {
+                ratings::Score::Win
+            }
+            Some(_) => ratings::Score::Loss,
+        };
+        let variant = loaded.record.variant;
+        let (a, b) = ratings::update(first.stats(variant), second.stats(variant), first_score);
+        *first.stats_mut(variant) = a;
+        *second.stats_mut(variant) = b;
+    }
+    ctx.save_player(first);
+    ctx.save_player(second);
+    ctx.count(Event::GameFinished);
+    ctx.save_loaded(loaded);
+    Ok(())
+}

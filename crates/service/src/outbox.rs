@@ -1,0 +1,206 @@
+//! The service's side of delivery: handing out pending messages (with their pictures),
+//! and recording what happened to them. An undeliverable private message makes the game's
+//! chat hear that the player could not be reached privately, and how to fix it.
+
+use std::time::SystemTime;
+
+use tokio::sync::watch;
+
+use crate::context::unix;
+use crate::error::ServiceError;
+use crate::ids::{ChatId, GameId, Platform, UserId};
+use crate::message::{Destination, Message, MessageKind, OutboxEntry, OutboxId};
+use crate::metrics::Event;
+use crate::pictures;
+use crate::service::{MAX_DELIVERY_ROUNDS, Service, commit_error, lock};
+use crate::store::{Change, PendingMessage, SentRecord, StoreError};
+
+impl Service {
+    /// Undelivered messages of every platform, oldest first.
+    pub fn pending(&self, limit: usize) -> Result<Vec<OutboxEntry>, ServiceError> {
+        self.with_pictures(self.inner.store.pending(None, limit)?)
+    }
+
+    /// Undelivered messages of one platform, oldest first.
+    pub fn pending_for(
+        &self,
+        platform: Platform,
+        limit: usize,
+    ) -> Result<Vec<OutboxEntry>, ServiceError> {
+        self.with_pictures(self.inner.store.pending(Some(platform), limit)?)
+    }
+
+    /// Puts the pictures into pending messages: from memory, or drawn again from the recipe.
+    fn with_pictures(
+        &self,
+        pending: Vec<PendingMessage>,
+    ) -> Result<Vec<OutboxEntry>, ServiceError> {
+        let mut entries = Vec::with_capacity(pending.len());
+        for PendingMessage { mut entry, picture } in pending {
+            if let Some(spec) = picture {
+                let cached = lock(&self.inner.pictures).get(entry.id);
+                entry.message.image = match cached {
+                    Some(image) => Some(image),
+                    None => {
+                        let image = pictures::redraw(self.inner.store.as_ref(), &spec)?;
+                        if let Some(image) = &image {
+                            lock(&self.inner.pictures).insert(entry.id, image.clone());
+                        }
+                        image
+                    }
+                };
+            }
+            entries.push(entry);
+        }
+        Ok(entries)
+    }
+
+    /// A watch that changes whenever messages are queued (delivery loops wait on it).
+    pub fn outbox_changes(&self) -> watch::Receiver<u64> {
+        self.inner.outbox_signal.subscribe()
+    }
+
+    /// Marks a message delivered, remembering the platform's reference for later edits.
+    pub async fn delivered(
+        &self,
+        id: OutboxId,
+        platform_message_ref: Option<String>,
+    ) -> Result<(), ServiceError> {
+        let change = Change {
+            sent: vec![(
+                id,
+                SentRecord {
+                    platform_ref: platform_message_ref,
+                    at: unix(SystemTime::now()),
+                },
+            )],
+            ..Change::default()
+        };
+        self.inner
+            .store
+            .commit(change)
+            .await
+            .map_err(commit_error)?;
+        lock(&self.inner.pictures).remove(id);
+        self.inner.metrics.count(Event::Delivered);
+        Ok(())
+    }
+
+    /// Records a failed delivery round; after too many the message is dropped (a private
+    /// one as [`Service::undeliverable`]). Returns true if it was dropped.
+    pub async fn delivery_failed(&self, id: OutboxId) -> Result<bool, ServiceError> {
+        self.inner.metrics.count(Event::DeliveryFailure);
+        let Some(record) = self.inner.store.outbox_record(id)? else {
+            return Ok(true);
+        };
+        let attempts = record.attempts + 1;
+        if attempts >= MAX_DELIVERY_ROUNDS {
+            self.undeliverable(id).await?;
+            return Ok(true);
+        }
+        let change = Change {
+            attempts: vec![(id, attempts)],
+            ..Change::default()
+        };
+        self.inner
+            .store
+            .commit(change)
+            .await
+            .map_err(commit_error)?;
+        Ok(false)
+    }
+
+    /// A message that cannot reach its destination (DMs closed, bot blocked or removed). It
+    /// is dropped; for a private message the game's chat is told that the player could not be
+    /// reached privately and how to fix it (never what the message said).
+    pub async fn undeliverable(&self, id: OutboxId) -> Result<(), ServiceError> {
+        self.inner.metrics.count(Event::Undeliverable);
+        let Some(record) = self.inner.store.outbox_record(id)? else {
+            return Ok(());
+        };
+        let now = unix(SystemTime::now());
+        let mut change = Change {
+            sent: vec![(
+                id,
+                SentRecord {
+                    platform_ref: None,
+                    at: now,
+                },
+            )],
+            durable: true,
+            ..Change::default()
+        };
+        if let (Destination::Private(user), Some(chat)) =
+            (&record.message.to, &record.fallback_chat)
+        {
+            let notice = self.unreachable_notice(user, chat, record.message.game.as_ref())?;
+            let notice_id = self
+                .inner
+                .store
+                .allocate_outbox_ids(1)?
+                .into_iter()
+                .next()
+                .ok_or_else(|| StoreError::Backend("no outbox id".to_owned()))?;
+            change.outbox.push((
+                notice_id,
+                crate::store::OutboxRecord {
+                    message: notice,
+                    attempts: 0,
+                    created_at: now,
+                    fallback_chat: None,
+                    picture: None,
+                },
+            ));
+        }
+        lock(&self.inner.pictures).remove(id);
+        self.commit(change, Vec::new(), Vec::new(), Vec::new())
+            .await
+            .map_err(commit_error)
+    }
+
+    fn unreachable_notice(
+        &self,
+        user: &UserId,
+        chat: &ChatId,
+        game: Option<&GameId>,
+    ) -> Result<Message, ServiceError> {
+        let store = &self.inner.store;
+        let name = match game.map(|g| store.game(g)).transpose()?.flatten() {
+            Some(record) => record
+                .seat_of(user)
+                .map(|seat| record.player(seat).name.clone()),
+            None => None,
+        }
+        .or_else(|| store.player(user).ok().flatten().map(|p| p.name))
+        .unwrap_or_else(|| user.id.clone());
+        let language = store
+            .chat(chat)?
+            .map(|c| c.settings.language)
+            .unwrap_or(self.inner.config.default_language);
+        let fix_key = match user.platform {
+            Platform::Telegram => "unreachable-fix-telegram",
+            Platform::Discord => "unreachable-fix-discord",
+            Platform::Local => "unreachable-fix-local",
+        };
+        let bot = self
+            .inner
+            .config
+            .bot_username
+            .clone()
+            .unwrap_or_else(|| "the bot".to_owned());
+        let tr = &self.inner.translations;
+        let fix = tr.text(language, fix_key, &[("bot", bot.as_str().into())]);
+        let text = tr.text(
+            language,
+            "unreachable-player",
+            &[
+                ("player", name.as_str().into()),
+                ("fix", fix.as_str().into()),
+            ],
+        );
+        let mut message = Message::text(Destination::Chat(chat.clone()), MessageKind::Notice, text)
+            .with_mentions(vec![user.clone()]);
+        message.game = game.cloned();
+        Ok(message)
+    }
+}

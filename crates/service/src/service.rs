@@ -1,0 +1,376 @@
+//! The service: one small shared type (`Service`, an `Arc` inside) that handles requests,
+//! runs timers, and hands the outbox to delivery loops.
+//!
+//! `handle` never panics and is durable before it returns: the request's whole effect (game
+//! records, outbox messages, the answer under its idempotency key) is one committed change.
+//! A conflicting change (another request or process changed the same records first) is
+//! recomputed from fresh reads.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use jieqi_rules::Game;
+use tokio::sync::watch;
+
+use crate::commands::{self, Parsed};
+use crate::config::ServiceConfig;
+use crate::context::{Ctx, Halt, LoadedGame, Locks, rebuild};
+use crate::error::ServiceError;
+use crate::fairness::{Randomness, Secret};
+use crate::i18n::{Language, Translations};
+use crate::ids::{ChallengeId, ChatId, GameId, UserId};
+use crate::message::{Answer, Destination, Image, Message, MessageKind, OutboxId};
+use crate::metrics::{Event, Metrics, MetricsSnapshot};
+use crate::pictures::PictureCache;
+use crate::request::Request;
+use crate::store::{Change, CommitError, GameStore, RequestKey, SledStore, StoreError};
+
+/// How often a change is recomputed after conflicts before giving up.
+pub(crate) const ATTEMPTS: usize = 8;
+/// Games kept rebuilt in memory (a cache: games are always loadable from the store).
+const CACHED_GAMES: usize = 512;
+/// Failed delivery rounds after which a message is dropped.
+pub(crate) const MAX_DELIVERY_ROUNDS: u32 = 12;
+
+/// The commands a chat client lists, with their description keys.
+const COMMAND_MENU: [(&str, &str); 19] = [
+    ("challenge", "command-challenge"),
+    ("accept", "command-accept"),
+    ("decline", "command-decline"),
+    ("cancel", "command-cancel"),
+    ("move", "command-move"),
+    ("board", "command-board"),
+    ("resign", "command-resign"),
+    ("draw", "command-draw"),
+    ("games", "command-games"),
+    ("watch", "command-watch"),
+    ("unwatch", "command-unwatch"),
+    ("history", "command-history"),
+    ("peek", "command-peek"),
+    ("play", "command-play"),
+    ("rules", "command-rules"),
+    ("help", "command-help"),
+    ("stats", "command-stats"),
+    ("leaderboard", "command-leaderboard"),
+    ("settings", "command-settings"),
+];
+
+/// The shared state behind every clone of a [`Service`].
+pub(crate) struct Inner {
+    pub store: Arc<dyn GameStore>,
+    pub config: ServiceConfig,
+    pub translations: Translations,
+    pub locks: Locks,
+    pub metrics: Metrics,
+    randomness: Mutex<Randomness>,
+    cache: Mutex<HashMap<GameId, (u64, Game)>>,
+    /// Drawn pictures of undelivered messages.
+    pub pictures: Mutex<PictureCache>,
+    /// Bumped after every commit that queued messages (wakes delivery loops).
+    pub outbox_signal: watch::Sender<u64>,
+    /// Games where this process's engine is choosing a move.
+    pub thinking: Mutex<HashSet<GameId>>,
+}
+
+impl Inner {
+    pub(crate) fn secret(&self, variant: jieqi_rules::Variant) -> Secret {
+        lock(&self.randomness).secret(variant)
+    }
+
+    pub(crate) fn game_id(&self) -> GameId {
+        lock(&self.randomness).game_id()
+    }
+
+    pub(crate) fn challenge_id(&self) -> ChallengeId {
+        lock(&self.randomness).challenge_id()
+    }
+
+    pub(crate) fn coin(&self) -> bool {
+        lock(&self.randomness).coin()
+    }
+
+    pub(crate) fn engine_seed(&self) -> u64 {
+        lock(&self.randomness).engine_seed()
+    }
+
+    pub(crate) fn cached_game(&self, id: &GameId, revision: u64) -> Option<Game> {
+        let cache = lock(&self.cache);
+        cache
+            .get(id)
+            .filter(|(r, _)| *r == revision)
+            .map(|(_, g)| g.clone())
+    }
+
+    fn remember(&self, loaded: Vec<LoadedGame>) {
+        let mut cache = lock(&self.cache);
+        for LoadedGame { record, game } in loaded {
+            if !record.is_active() {
+                cache.remove(&record.id);
+                continue;
+            }
+            if cache.len() >= CACHED_GAMES && !cache.contains_key(&record.id) {
+                // Any entry will do: a miss costs one replay.
+                if let Some(evict) = cache.keys().next().cloned() {
+                    cache.remove(&evict);
+                }
+            }
+            cache.insert(record.id, (record.revision, game));
+        }
+    }
+}
+
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match mutex.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// The bot without a platform. Cheap to clone.
+#[derive(Clone)]
+pub struct Service {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field("store", &self.inner.store)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Service {
+    /// Opens the sled store in `config.data_dir` and starts the service on it.
+    pub fn open(config: ServiceConfig) -> Result<Service, ServiceError> {
+        let store = SledStore::open(&config.data_dir)?;
+        Service::open_with_store(Arc::new(store), config)
+    }
+
+    /// Starts the service on a store of the caller's choosing.
+    pub fn open_with_store(
+        store: Arc<dyn GameStore>,
+        config: ServiceConfig,
+    ) -> Result<Service, ServiceError> {
+        if !(jieqi_render::MIN_WIDTH..=jieqi_render::MAX_WIDTH).contains(&config.board_width) {
+            return Err(ServiceError::Config(format!(
+                "board_width must be {} to {} pixels, not {}",
+                jieqi_render::MIN_WIDTH,
+                jieqi_render::MAX_WIDTH,
+                config.board_width
+            )));
+        }
+        let randomness = Randomness::new(&config.deal_source);
+        let service = Service {
+            inner: Arc::new(Inner {
+                store,
+                config,
+                translations: Translations::load(),
+                locks: Locks::default(),
+                metrics: Metrics::default(),
+                randomness: Mutex::new(randomness),
+                cache: Mutex::new(HashMap::new()),
+                pictures: Mutex::new(PictureCache::default()),
+                outbox_signal: watch::Sender::new(0),
+                thinking: Mutex::new(HashSet::new()),
+            }),
+        };
+        // Games left waiting for the engine's move (a restart) are picked up again.
+        service.resume_engines();
+        Ok(service)
+    }
+
+    /// The configuration it runs with.
+    pub fn config(&self) -> &ServiceConfig {
+        &self.inner.config
+    }
+
+    /// Handles one request: carries it out (or refuses it, saying why) and records the answer
+    /// under the request's key. Durable before it returns. A key seen before returns the
+    /// earlier answer and changes nothing.
+    pub async fn handle(&self, request: Request) -> Answer {
+        let started = Instant::now();
+        let answer = self.handle_inner(&request).await;
+        self.inner.metrics.request_took(started.elapsed());
+        answer
+    }
+
+    async fn handle_inner(&self, request: &Request) -> Answer {
+        let key = RequestKey::new(request.chat.platform, &request.key);
+        match self.inner.store.answer(&key) {
+            Ok(Some(earlier)) => return earlier,
+            Ok(None) => {}
+            Err(e) => return self.store_failure(request, &e),
+        }
+        let command =
+            match commands::parse(&request.input, self.inner.config.bot_username.as_deref()) {
+                Parsed::Command(command) => command,
+                Parsed::Ignore => return Answer::default(),
+            };
+        for _ in 0..ATTEMPTS {
+            let mut ctx = Ctx::for_request(&self.inner, request, key.clone());
+            match command.apply(&mut ctx).await {
+                Ok(()) => {}
+                Err(Halt::Refuse(sentence)) => {
+                    ctx.discard_changes();
+                    ctx.count(Event::Refusal);
+                    let text = ctx.say(&sentence);
+                    ctx.reply(Message::text(
+                        Destination::ReplyToRequester { ephemeral: true },
+                        MessageKind::Refusal,
+                        text,
+                    ));
+                }
+                Err(Halt::Store(e)) => return self.store_failure(request, &e),
+            }
+            let change = ctx.take_change();
+            let answer = Answer {
+                replies: std::mem::take(&mut ctx.replies),
+            };
+            match self
+                .commit(change, ctx.events, ctx.loaded, ctx.pictures)
+                .await
+            {
+                Ok(()) => return answer,
+                Err(CommitError::Conflict) => continue,
+                Err(CommitError::Duplicate(earlier)) => return earlier,
+                Err(CommitError::Store(e)) => return self.store_failure(request, &e),
+            }
+        }
+        self.busy(request)
+    }
+
+    pub(crate) async fn commit(
+        &self,
+        change: Change,
+        events: Vec<Event>,
+        loaded: Vec<LoadedGame>,
+        pictures: Vec<(OutboxId, Image)>,
+    ) -> Result<(), CommitError> {
+        let queued = !change.outbox.is_empty();
+        let engine_turns: Vec<GameId> = loaded
+            .iter()
+            .filter(|l| crate::engine_play::engine_to_move(l))
+            .map(|l| l.record.id.clone())
+            .collect();
+        self.inner.store.commit(change).await?;
+        if !pictures.is_empty() {
+            let mut cache = lock(&self.inner.pictures);
+            for (id, image) in pictures {
+                cache.insert(id, image);
+            }
+        }
+        for event in events {
+            self.inner.metrics.count(event);
+        }
+        self.inner.remember(loaded);
+        if queued {
+            self.inner
+                .outbox_signal
+                .send_modify(|n| *n = n.wrapping_add(1));
+        }
+        for id in engine_turns {
+            self.think_later(id);
+        }
+        Ok(())
+    }
+
+    fn reply_language(&self, request: &Request) -> Language {
+        let chat = self.inner.store.chat(&request.chat).ok().flatten();
+        chat.map(|c| c.settings.language)
+            .or_else(|| {
+                request
+                    .user
+                    .language
+                    .as_deref()
+                    .and_then(Language::from_tag)
+            })
+            .unwrap_or(self.inner.config.default_language)
+    }
+
+    fn store_failure(&self, request: &Request, error: &StoreError) -> Answer {
+        tracing::error!(%error, chat = %request.chat, "store failure");
+        self.inner.metrics.count(Event::StoreError);
+        let text = self
+            .inner
+            .translations
+            .text(self.reply_language(request), "error-store", &[]);
+        Answer::reply(Message::text(
+            Destination::ReplyToRequester { ephemeral: true },
+            MessageKind::Refusal,
+            text,
+        ))
+    }
+
+    fn busy(&self, request: &Request) -> Answer {
+        let text = self
+            .inner
+            .translations
+            .text(self.reply_language(request), "error-busy", &[]);
+        Answer::reply(Message::text(
+            Destination::ReplyToRequester { ephemeral: true },
+            MessageKind::Refusal,
+            text,
+        ))
+    }
+
+    /// The legal moves (as typed: coordinates, Banqi squares) of the caller's game in this
+    /// chat when it is their turn; empty otherwise. For Discord's autocomplete.
+    pub fn legal_move_texts(&self, chat: &ChatId, user: &UserId) -> Vec<String> {
+        let store = &self.inner.store;
+        let Ok(Some(chat)) = store.chat(chat) else {
+            return Vec::new();
+        };
+        let mut mine = chat
+            .games
+            .iter()
+            .filter_map(|id| store.game(id).ok().flatten())
+            .filter(|g| g.is_active() && g.seat_of(user).is_some());
+        let (Some(record), None) = (mine.next(), mine.next()) else {
+            return Vec::new();
+        };
+        let game = match self.inner.cached_game(&record.id, record.revision) {
+            Some(game) => game,
+            None => match rebuild(&record) {
+                Ok(game) => game,
+                Err(_) => return Vec::new(),
+            },
+        };
+        let to_move = crate::announce::our_seat(game.seat_to_move());
+        if record.seat_of(user) != Some(to_move) {
+            return Vec::new();
+        }
+        game.legal_move_texts()
+    }
+
+    /// Writes everything to disk (call before exiting).
+    pub async fn shutdown(&self) -> Result<(), ServiceError> {
+        Ok(self.inner.store.flush().await?)
+    }
+
+    /// The chat commands with a one-line description each in `language`, for command menus
+    /// (Telegram `setMyCommands`, Discord slash command descriptions).
+    pub fn command_menu(&self, language: Language) -> Vec<(&'static str, String)> {
+        COMMAND_MENU
+            .iter()
+            .map(|(name, key)| (*name, self.inner.translations.text(language, key, &[])))
+            .collect()
+    }
+
+    /// Counters since start.
+    pub fn metrics(&self) -> MetricsSnapshot {
+        self.inner.metrics.snapshot()
+    }
+}
+
+pub(crate) fn commit_error(e: CommitError) -> ServiceError {
+    match e {
+        CommitError::Store(e) => ServiceError::Store(e),
+        other => ServiceError::Store(StoreError::Backend(other.to_string())),
+    }
+}
+
+/// How long a delivery loop waits for new messages before looking again anyway (other
+/// processes may have queued some).
+pub(crate) const IDLE_POLL: Duration = Duration::from_secs(2);

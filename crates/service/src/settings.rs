@@ -1,0 +1,198 @@
+//! A chat's presentation choices (`/settings`): language, piece style, board orientation,
+//! move notation, and whether each move gets a new board message or one message is edited.
+
+use std::fmt;
+use std::str::FromStr;
+
+use jieqi_render::PieceStyle;
+use jieqi_rules::Side;
+use jieqi_rules::notation::MoveNotation;
+use serde::{Deserialize, Serialize};
+
+use crate::i18n::Language;
+
+/// Piece pictures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Style {
+    /// Traditional characters (帥仕相俥傌炮兵 / 將士象車馬砲卒).
+    #[default]
+    Characters,
+    /// Symbols for people who do not read the characters.
+    Symbols,
+}
+
+/// From whose side public boards are drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Orientation {
+    /// Red at the bottom.
+    #[default]
+    Red,
+    /// Black at the bottom.
+    Black,
+}
+
+/// How moves are written in captions and records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Notation {
+    /// `h2e2`.
+    Coordinates,
+    /// `C2.5`.
+    Wxf,
+    /// `炮二平五`.
+    Chinese,
+}
+
+/// One board message per move, or one message edited after each move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BoardMode {
+    /// A new board message after every move (the earlier one loses its buttons).
+    #[default]
+    PerMove,
+    /// One board message, edited after every move.
+    Edited,
+}
+
+/// A chat's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ChatSettings {
+    /// Language of everything the bot says there.
+    pub language: Language,
+    /// Piece pictures.
+    pub style: Style,
+    /// Public board orientation.
+    pub orientation: Orientation,
+    /// Move notation in captions.
+    pub notation: Notation,
+    /// Board messages.
+    pub board: BoardMode,
+}
+
+impl ChatSettings {
+    /// Defaults for a chat whose language is `language` (Chinese chats get Chinese notation).
+    pub fn for_language(language: Language) -> ChatSettings {
+        ChatSettings {
+            language,
+            style: Style::default(),
+            orientation: Orientation::default(),
+            notation: if language == Language::Zh {
+                Notation::Chinese
+            } else {
+                Notation::Wxf
+            },
+            board: BoardMode::default(),
+        }
+    }
+}
+
+impl Style {
+    pub(crate) fn piece_style(self) -> PieceStyle {
+        match self {
+            Style::Characters => PieceStyle::Characters,
+            Style::Symbols => PieceStyle::Symbols,
+        }
+    }
+}
+
+impl Orientation {
+    pub(crate) fn side(self) -> Side {
+        match self {
+            Orientation::Red => Side::Red,
+            Orientation::Black => Side::Black,
+        }
+    }
+}
+
+impl Notation {
+    pub(crate) fn move_notation(self) -> MoveNotation {
+        match self {
+            Notation::Coordinates => MoveNotation::Coordinates,
+            Notation::Wxf => MoveNotation::Wxf,
+            Notation::Chinese => MoveNotation::Chinese,
+        }
+    }
+}
+
+macro_rules! named_choices {
+    ($ty:ident { $($variant:ident => [$($name:literal),+]),+ $(,)? }) => {
+        impl $ty {
+            /// Every choice.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+
+            /// The name used in `/settings`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => named_choices!(@first $($name),+)),+
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = ();
+
+            fn from_str(s: &str) -> Result<$ty, ()> {
+                let s = s.trim().to_lowercase();
+                $(if [$($name),+].contains(&s.as_str()) {
+                    return Ok($ty::$variant);
+                })+
+                Err(())
+            }
+        }
+    };
+    (@first $first:literal $(, $rest:literal)*) => { $first };
+}
+
+named_choices!(Style {
+    Characters => ["characters", "chars", "chinese", "traditional"],
+    Symbols => ["symbols", "symbol", "icons"],
+});
+named_choices!(Orientation {
+    Red => ["red"],
+    Black => ["black"],
+});
+named_choices!(Notation {
+    Coordinates => ["coordinates", "coords", "uci", "iccs"],
+    Wxf => ["wxf"],
+    Chinese => ["chinese", "zh"],
+});
+named_choices!(BoardMode {
+    PerMove => ["new", "per-move", "each"],
+    Edited => ["edit", "edited", "one"],
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_names_round_trip() {
+        for style in Style::ALL {
+            assert_eq!(style.name().parse::<Style>(), Ok(*style));
+        }
+        for mode in BoardMode::ALL {
+            assert_eq!(mode.name().parse::<BoardMode>(), Ok(*mode));
+        }
+        for notation in Notation::ALL {
+            assert_eq!(notation.name().parse::<Notation>(), Ok(*notation));
+        }
+        assert_eq!("BLACK".parse::<Orientation>(), Ok(Orientation::Black));
+        assert!("purple".parse::<Orientation>().is_err());
+    }
+
+    #[test]
+    fn chinese_chats_default_to_chinese_notation() {
+        assert_eq!(
+            ChatSettings::for_language(Language::Zh).notation,
+            Notation::Chinese
+        );
+        assert_eq!(
+            ChatSettings::for_language(Language::Vi).notation,
+            Notation::Wxf
+        );
+    }
+}

@@ -1,0 +1,392 @@
+//! What the store keeps: games, challenges, chats, players, outbox entries and request
+//! answers. Plain serde data with a revision each, so any backend can check that a change
+//! was computed from the latest version (optimistic concurrency across processes).
+//!
+//! A game is kept as its rules (variant and preset), players, deal letters, salt, the move
+//! list in coordinates with reveal suffixes, and its deadlines; the position is rebuilt by
+//! replaying the moves.
+
+use jieqi_rules::Variant;
+use jieqi_rules::game::Preset;
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{ChallengeId, ChatId, GameId, User, UserId};
+use crate::message::{Answer, Message, OutboxId};
+use crate::settings::ChatSettings;
+
+/// Seconds since the Unix epoch: the store's clock unit.
+pub type UnixTime = u64;
+
+/// Which player: the one who moves first (Red in Xiangqi and Jieqi; in Banqi whoever flips
+/// first) or the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Seat {
+    /// Moves first.
+    First,
+    /// Moves second.
+    Second,
+}
+
+impl std::ops::Not for Seat {
+    type Output = Seat;
+    fn not(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+}
+
+/// How a game ended beyond what its moves decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ending {
+    /// The moves ended it (mate, no move, repetition, no progress).
+    ByPlay,
+    /// That player resigned.
+    Resigned(Seat),
+    /// Both agreed to a draw.
+    DrawAgreed,
+    /// That player ran out of time (an abort if fewer than two plies were played).
+    TimedOut(Seat),
+}
+
+/// A draw offer waiting for the opponent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DrawOffer {
+    /// Who offered.
+    pub by: Seat,
+    /// The chat post carrying the accept button (edited when the offer is settled).
+    pub post: Option<OutboxId>,
+}
+
+/// The latest board post in one chat (home chat or a watcher), so that the next one can edit
+/// it (one-message mode) or strip its buttons (one message per move).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BoardPost {
+    /// Which chat.
+    pub chat: ChatId,
+    /// The outbox entry of the post.
+    pub post: OutboxId,
+    /// Its caption (repeated when the buttons are stripped).
+    pub caption: String,
+}
+
+/// One game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Its id.
+    pub id: GameId,
+    /// 1 when created, +1 per change.
+    pub revision: u64,
+    /// Where it is played.
+    pub chat: ChatId,
+    /// Which game.
+    #[serde(with = "variant_name")]
+    pub variant: Variant,
+    /// Rule preset (the full rules are `Rules::new(variant, preset)`).
+    #[serde(with = "preset_name")]
+    pub preset: Preset,
+    /// The player who moves first.
+    pub first: User,
+    /// The other player.
+    pub second: User,
+    /// The secret deal (`GameDeal::letters`); empty for Xiangqi.
+    pub deal: String,
+    /// The secret salt (hex).
+    pub salt: String,
+    /// `sha256(deal ‖ salt)` in hex, published at the start.
+    pub commitment: String,
+    /// Every move in coordinates with reveal suffixes (server-only).
+    pub moves: Vec<String>,
+    /// Set once the game is over.
+    pub ending: Option<Ending>,
+    /// Seconds allowed per move.
+    pub move_time: u64,
+    /// When the player to move loses on time (None once over).
+    pub deadline: Option<UnixTime>,
+    /// A pending draw offer.
+    pub draw_offer: Option<DrawOffer>,
+    /// The latest board post per chat.
+    pub posts: Vec<BoardPost>,
+    /// Other chats that follow this game (`/watch`).
+    pub watchers: Vec<ChatId>,
+    /// When it started.
+    pub started_at: UnixTime,
+    /// When it ended.
+    pub finished_at: Option<UnixTime>,
+    /// The built-in engine's seat, level and seed in a game against it (`/play bot`).
+    /// Last, so a record of schema 1 reads as a game between people (see `codec`).
+    #[serde(default)]
+    pub engine: Option<EngineSeat>,
+}
+
+/// The built-in engine as a player of one game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EngineSeat {
+    /// Where it sits.
+    pub seat: Seat,
+    /// Its level's name (`novice`, `casual`, `club`, `master`).
+    pub level: String,
+    /// The seed of its choices, drawn once per game, so a restart resumes the same play.
+    pub seed: u64,
+}
+
+impl GameRecord {
+    /// The user in `seat`.
+    pub fn player(&self, seat: Seat) -> &User {
+        match seat {
+            Seat::First => &self.first,
+            Seat::Second => &self.second,
+        }
+    }
+
+    /// The seat of `user`, if they play in this game.
+    pub fn seat_of(&self, user: &UserId) -> Option<Seat> {
+        if self.first.id == *user {
+            Some(Seat::First)
+        } else if self.second.id == *user {
+            Some(Seat::Second)
+        } else {
+            None
+        }
+    }
+
+    /// True until the game is over.
+    pub fn is_active(&self) -> bool {
+        self.ending.is_none()
+    }
+
+    /// Every chat that shows this game's boards: its own first, then watchers.
+    pub fn audience(&self) -> impl Iterator<Item = &ChatId> {
+        std::iter::once(&self.chat).chain(self.watchers.iter())
+    }
+}
+
+/// The challenger's colour choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ColourChoice {
+    /// Challenger plays Red (moves first; in Banqi: flips first).
+    Red,
+    /// Challenger plays Black.
+    Black,
+    /// Decided by a coin toss when the challenge is accepted.
+    #[default]
+    Random,
+}
+
+/// An open challenge.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeRecord {
+    /// Its id.
+    pub id: ChallengeId,
+    /// 1 when created, +1 per change.
+    pub revision: u64,
+    /// Where it was posted.
+    pub chat: ChatId,
+    /// Who challenged.
+    pub challenger: User,
+    /// Who may accept: one person, or anyone (`None`).
+    pub challenged: Option<User>,
+    /// Which game.
+    #[serde(with = "variant_name")]
+    pub variant: Variant,
+    /// Rule preset.
+    #[serde(with = "preset_name")]
+    pub preset: Preset,
+    /// The challenger's colour.
+    pub colour: ColourChoice,
+    /// Seconds per move.
+    pub move_time: u64,
+    /// When it was posted.
+    pub created_at: UnixTime,
+    /// When it lapses.
+    pub expires_at: UnixTime,
+    /// The chat post with its buttons.
+    pub post: Option<OutboxId>,
+    /// Its text (repeated when the buttons are removed).
+    pub text: String,
+}
+
+/// A chat: its settings and what is going on in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatRecord {
+    /// Which chat.
+    pub chat: ChatId,
+    /// 1 when created, +1 per change.
+    pub revision: u64,
+    /// Its settings.
+    pub settings: ChatSettings,
+    /// Games being played here.
+    pub games: Vec<GameId>,
+    /// Open challenges posted here.
+    pub challenges: Vec<ChallengeId>,
+    /// Games of other chats this chat follows.
+    pub watching: Vec<GameId>,
+    /// Everyone who finished a rated game here (the leaderboard).
+    pub players: Vec<UserId>,
+    /// Recently finished games here, newest last (for `/history`).
+    pub finished: Vec<GameId>,
+}
+
+impl ChatRecord {
+    /// A chat seen for the first time.
+    pub fn new(chat: ChatId, settings: ChatSettings) -> ChatRecord {
+        ChatRecord {
+            chat,
+            revision: 0,
+            settings,
+            games: Vec::new(),
+            challenges: Vec::new(),
+            watching: Vec::new(),
+            players: Vec::new(),
+            finished: Vec::new(),
+        }
+    }
+}
+
+/// A rating and record in one variant.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantStats {
+    /// Glicko-2 rating.
+    pub rating: f64,
+    /// Glicko-2 rating deviation.
+    pub deviation: f64,
+    /// Glicko-2 volatility.
+    pub volatility: f64,
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
+impl Default for VariantStats {
+    fn default() -> Self {
+        let start = skillratings::glicko2::Glicko2Rating::new();
+        VariantStats {
+            rating: start.rating,
+            deviation: start.deviation,
+            volatility: start.volatility,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+        }
+    }
+}
+
+impl VariantStats {
+    /// Rated games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+}
+
+impl Eq for VariantStats {}
+
+/// A player: their games in progress and ratings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// Who.
+    pub user: UserId,
+    /// 1 when created, +1 per change.
+    pub revision: u64,
+    /// Last display name seen.
+    pub name: String,
+    /// Games in progress anywhere.
+    pub games: Vec<GameId>,
+    /// Ratings: Xiangqi, Jieqi, Banqi (in `Variant::ALL` order).
+    pub stats: [VariantStats; 3],
+}
+
+impl PlayerRecord {
+    /// A player seen for the first time.
+    pub fn new(user: &User) -> PlayerRecord {
+        PlayerRecord {
+            user: user.id.clone(),
+            revision: 0,
+            name: user.name.clone(),
+            games: Vec::new(),
+            stats: [VariantStats::default(); 3],
+        }
+    }
+
+    /// Their stats in `variant`.
+    pub fn stats(&self, variant: Variant) -> &VariantStats {
+        &self.stats[variant_index(variant)]
+    }
+
+    /// Their stats in `variant`, to change.
+    pub fn stats_mut(&mut self, variant: Variant) -> &mut VariantStats {
+        &mut self.stats[variant_index(variant)]
+    }
+}
+
+fn variant_index(variant: Variant) -> usize {
+    match variant {
+        Variant::Xiangqi => 0,
+        Variant::Jieqi => 1,
+        Variant::Banqi => 2,
+    }
+}
+
+/// A message in the outbox, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutboxRecord {
+    /// What to deliver.
+    pub message: Message,
+    /// Failed delivery rounds so far.
+    pub attempts: u32,
+    /// When it was written.
+    pub created_at: UnixTime,
+    /// The chat to tell if a private message cannot be delivered.
+    pub fallback_chat: Option<ChatId>,
+    /// How to draw the message's picture (the bytes are not stored).
+    pub picture: Option<crate::pictures::PictureSpec>,
+}
+
+/// What is remembered of a delivered message: its platform reference, for later edits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentRecord {
+    /// The adapter's reference (message id), if it gave one.
+    pub platform_ref: Option<String>,
+    /// When it was delivered (or given up).
+    pub at: UnixTime,
+}
+
+/// The answer given to a request, kept so a repeated request gets it again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerRecord {
+    /// When the request was handled.
+    pub at: UnixTime,
+    /// What was answered.
+    pub answer: Answer,
+}
+
+mod variant_name {
+    use jieqi_rules::Variant;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(D::Error::custom)
+    }
+}
+
+mod preset_name {
+    use jieqi_rules::game::Preset;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(p: &Preset, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(p.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Preset, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(D::Error::custom)
+    }
+}

@@ -1,0 +1,630 @@
+//! The embedded store: one sled tree with prefixed keys, one sled transaction per change,
+//! and group commit: concurrent changes that ask to be durable share one flush.
+//!
+//! Keys: `g` game id, `c` challenge id, `h` chat, `p` player, `r` request key (answers),
+//! `R` time + request key (pruning index), `o` outbox id (pending messages), `s` outbox id
+//! (delivered messages' platform refs), `d` kind + time + id (deadlines).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use async_trait::async_trait;
+use sled::transaction::{
+    ConflictableTransactionError, TransactionError, TransactionalTree, UnabortableTransactionError,
+};
+use tokio::sync::watch;
+
+use super::codec::{decode, encode};
+use super::records::{
+    AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord, SentRecord,
+    UnixTime,
+};
+use super::{Change, CommitError, Due, GameStore, PendingMessage, RequestKey, StoreError};
+use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
+use crate::message::{Answer, OutboxEntry, OutboxId};
+
+const GAME: u8 = b'g';
+const CHALLENGE: u8 = b'c';
+const CHAT: u8 = b'h';
+const PLAYER: u8 = b'p';
+const ANSWER: u8 = b'r';
+const ANSWER_BY_TIME: u8 = b'R';
+const OUTBOX: u8 = b'o';
+const SENT: u8 = b's';
+const DEADLINE: u8 = b'd';
+
+fn key(prefix: u8, rest: &[u8]) -> Vec<u8> {
+    let mut k = Vec::with_capacity(rest.len() + 1);
+    k.push(prefix);
+    k.extend_from_slice(rest);
+    k
+}
+
+fn game_key(id: &GameId) -> Vec<u8> {
+    key(GAME, id.as_str().as_bytes())
+}
+
+fn challenge_key(id: &ChallengeId) -> Vec<u8> {
+    key(CHALLENGE, id.as_str().as_bytes())
+}
+
+fn chat_key(chat: &ChatId) -> Vec<u8> {
+    key(CHAT, chat.to_string().as_bytes())
+}
+
+fn player_key(user: &UserId) -> Vec<u8> {
+    key(PLAYER, user.to_string().as_bytes())
+}
+
+fn outbox_key(id: OutboxId) -> Vec<u8> {
+    key(OUTBOX, &id.0.to_be_bytes())
+}
+
+fn sent_key(id: OutboxId) -> Vec<u8> {
+    key(SENT, &id.0.to_be_bytes())
+}
+
+fn answer_time_key(at: UnixTime, request: &RequestKey) -> Vec<u8> {
+    let mut k = key(ANSWER_BY_TIME, &at.to_be_bytes());
+    k.extend_from_slice(request.0.as_bytes());
+    k
+}
+
+fn deadline_key(kind: u8, at: UnixTime, id: &str) -> Vec<u8> {
+    let mut k = vec![DEADLINE, kind];
+    k.extend_from_slice(&at.to_be_bytes());
+    k.extend_from_slice(id.as_bytes());
+    k
+}
+
+fn backend(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+/// Why a sled transaction stopped on purpose.
+enum Abort {
+    Conflict,
+    Duplicate(Answer),
+    Corrupt(StoreError),
+}
+
+type TxResult<T> = Result<T, ConflictableTransactionError<Abort>>;
+
+fn abort<T>(why: Abort) -> TxResult<T> {
+    Err(ConflictableTransactionError::Abort(why))
+}
+
+fn tx_decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> TxResult<T> {
+    decode(bytes).map_err(|e| ConflictableTransactionError::Abort(Abort::Corrupt(e)))
+}
+
+fn tx_encode<T: serde::Serialize>(value: &T) -> TxResult<Vec<u8>> {
+    encode(value).map_err(|e| ConflictableTransactionError::Abort(Abort::Corrupt(e)))
+}
+
+fn lift(e: UnabortableTransactionError) -> ConflictableTransactionError<Abort> {
+    e.into()
+}
+
+/// Checks that `revision` follows the stored record's and writes it; returns the old record.
+fn put_revised<T>(
+    tx: &TransactionalTree,
+    k: &[u8],
+    record: &T,
+    revision: u64,
+    stored_revision: impl Fn(&T) -> u64,
+) -> TxResult<Option<T>>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let old: Option<T> = match tx.get(k).map_err(lift)? {
+        Some(bytes) => Some(tx_decode(&bytes)?),
+        None => None,
+    };
+    if revision != old.as_ref().map_or(0, &stored_revision) + 1 {
+        return abort(Abort::Conflict);
+    }
+    tx.insert(k, tx_encode(record)?).map_err(lift)?;
+    Ok(old)
+}
+
+/// Lets concurrent committers share flushes: whoever finds no flush running starts one that
+/// covers every change applied so far; the others wait for a flush that covers theirs.
+#[derive(Debug)]
+struct GroupFlush {
+    applied: AtomicU64,
+    flushing: AtomicBool,
+    flushed: watch::Sender<u64>,
+}
+
+impl GroupFlush {
+    fn new() -> GroupFlush {
+        GroupFlush {
+            applied: AtomicU64::new(0),
+            flushing: AtomicBool::new(false),
+            flushed: watch::Sender::new(0),
+        }
+    }
+
+    /// A ticket for a change just applied in memory.
+    fn ticket(&self) -> u64 {
+        self.applied.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    async fn wait_durable(&self, db: &sled::Db, ticket: u64) -> Result<(), StoreError> {
+        let mut flushed = self.flushed.subscribe();
+        loop {
+            if *flushed.borrow_and_update() >= ticket {
+                return Ok(());
+            }
+            if self
+                .flushing
+                .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                let covers = self.applied.load(Ordering::SeqCst);
+                let db = db.clone();
+                let result = tokio::task::spawn_blocking(move || db.flush())
+                    .await
+                    .map_err(backend)
+                    .and_then(|r| r.map_err(backend));
+                // Clear the flag before waking waiters, so one of them can start the next flush.
+                self.flushing.store(false, Ordering::SeqCst);
+                match result {
+                    Ok(_) => self.flushed.send_modify(|f| *f = (*f).max(covers)),
+                    Err(e) => {
+                        self.flushed.send_modify(|_| {});
+                        return Err(e);
+                    }
+                }
+                continue;
+            }
+            if flushed.changed().await.is_err() {
+                return Err(StoreError::Backend("the store is closing".to_owned()));
+            }
+        }
+    }
+}
+
+/// The sled-backed [`GameStore`] (the `DATA_DIR` folder).
+#[derive(Clone, Debug)]
+pub struct SledStore {
+    db: sled::Db,
+    tree: sled::Tree,
+    flush: Arc<GroupFlush>,
+}
+
+impl SledStore {
+    /// Opens (or creates) the store in `dir`. Only one process may open a folder at a time.
+    pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
+        let db = sled::Config::new()
+            .path(dir)
+            .mode(sled::Mode::LowSpace)
+            .open()
+            .map_err(|e| {
+                StoreError::Backend(format!(
+                    "cannot open the data folder {}: {e}",
+                    dir.display()
+                ))
+            })?;
+        SledStore::from_db(db)
+    }
+
+    /// A store that lives in a temporary folder, removed when dropped (tests, benchmarks).
+    pub fn temporary() -> Result<SledStore, StoreError> {
+        let db = sled::Config::new()
+            .temporary(true)
+            .open()
+            .map_err(backend)?;
+        SledStore::from_db(db)
+    }
+
+    fn from_db(db: sled::Db) -> Result<SledStore, StoreError> {
+        let tree = db.open_tree("jieqi").map_err(backend)?;
+        Ok(SledStore {
+            db,
+            tree,
+            flush: Arc::new(GroupFlush::new()),
+        })
+    }
+
+    /// Bytes the database occupies on disk.
+    pub fn size_on_disk(&self) -> Result<u64, StoreError> {
+        self.db.size_on_disk().map_err(backend)
+    }
+
+    fn read<T: serde::de::DeserializeOwned>(&self, k: &[u8]) -> Result<Option<T>, StoreError> {
+        match self.tree.get(k).map_err(backend)? {
+            Some(bytes) => decode(&bytes).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn apply(&self, change: &Change) -> TxResult<()> {
+        self.tree
+            .transaction(|tx| {
+                if let Some((request, record)) = &change.request {
+                    let k = key(ANSWER, request.0.as_bytes());
+                    if let Some(bytes) = tx.get(&k)? {
+                        let earlier: AnswerRecord = tx_decode(&bytes)?;
+                        return abort(Abort::Duplicate(earlier.answer));
+                    }
+                    tx.insert(k, tx_encode(record)?)?;
+                    tx.insert(answer_time_key(record.at, request), &[])?;
+                }
+                for game in &change.games {
+                    let old = put_revised(
+                        tx,
+                        &game_key(&game.id),
+                        game,
+                        game.revision,
+                        |g: &GameRecord| g.revision,
+                    )?;
+                    if let Some(at) = old.and_then(|g| g.deadline) {
+                        tx.remove(deadline_key(GAME, at, game.id.as_str()))?;
+                    }
+                    if let Some(at) = game.deadline {
+                        tx.insert(deadline_key(GAME, at, game.id.as_str()), &[])?;
+                    }
+                }
+                for challenge in &change.challenges {
+                    let old = put_revised(
+                        tx,
+                        &challenge_key(&challenge.id),
+                        challenge,
+                        challenge.revision,
+                        |c: &ChallengeRecord| c.revision,
+                    )?;
+                    if let Some(old) = old {
+                        tx.remove(deadline_key(CHALLENGE, old.expires_at, old.id.as_str()))?;
+                    }
+                    tx.insert(
+                        deadline_key(CHALLENGE, challenge.expires_at, challenge.id.as_str()),
+                        &[],
+                    )?;
+                }
+                for (id, revision) in &change.removed_challenges {
+                    let k = challenge_key(id);
+                    let Some(bytes) = tx.get(&k)? else {
+                        return abort(Abort::Conflict);
+                    };
+                    let old: ChallengeRecord = tx_decode(&bytes)?;
+                    if old.revision != *revision {
+                        return abort(Abort::Conflict);
+                    }
+                    tx.remove(k)?;
+                    tx.remove(deadline_key(CHALLENGE, old.expires_at, old.id.as_str()))?;
+                }
+                for chat in &change.chats {
+                    put_revised(
+                        tx,
+                        &chat_key(&chat.chat),
+                        chat,
+                        chat.revision,
+                        |c: &ChatRecord| c.revision,
+                    )?;
+                }
+                for player in &change.players {
+                    put_revised(
+                        tx,
+                        &player_key(&player.user),
+                        player,
+                        player.revision,
+                        |p: &PlayerRecord| p.revision,
+                    )?;
+                }
+                for (id, record) in &change.outbox {
+                    tx.insert(outbox_key(*id), tx_encode(record)?)?;
+                }
+                for (id, attempts) in &change.attempts {
+                    let k = outbox_key(*id);
+                    if let Some(bytes) = tx.get(&k)? {
+                        let mut record: OutboxRecord = tx_decode(&bytes)?;
+                        record.attempts = *attempts;
+                        tx.insert(k, tx_encode(&record)?)?;
+                    }
+                }
+                for (id, sent) in &change.sent {
+                    if tx.remove(outbox_key(*id))?.is_some() {
+                        tx.insert(sent_key(*id), tx_encode(sent)?)?;
+                    }
+                }
+                Ok(())
+            })
+            .map_err(|e| match e {
+                TransactionError::Abort(why) => ConflictableTransactionError::Abort(why),
+                TransactionError::Storage(e) => ConflictableTransactionError::Storage(e),
+            })
+    }
+}
+
+#[async_trait]
+impl GameStore for SledStore {
+    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
+        self.read(&game_key(id))
+    }
+
+    fn challenge(&self, id: &ChallengeId) -> Result<Option<ChallengeRecord>, StoreError> {
+        self.read(&challenge_key(id))
+    }
+
+    fn chat(&self, chat: &ChatId) -> Result<Option<ChatRecord>, StoreError> {
+        self.read(&chat_key(chat))
+    }
+
+    fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError> {
+        self.read(&player_key(user))
+    }
+
+    fn answer(&self, request: &RequestKey) -> Result<Option<Answer>, StoreError> {
+        Ok(self
+            .read::<AnswerRecord>(&key(ANSWER, request.0.as_bytes()))?
+            .map(|r| r.answer))
+    }
+
+    fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError> {
+        let mut due = Vec::new();
+        for kind in [GAME, CHALLENGE] {
+            for item in self.tree.scan_prefix([DEADLINE, kind]) {
+                let (k, _) = item.map_err(backend)?;
+                let Some(at_bytes) = k.get(2..10) else {
+                    continue;
+                };
+                let at = u64::from_be_bytes(at_bytes.try_into().unwrap_or_default());
+                if at > now || due.len() >= limit * 2 {
+                    break;
+                }
+                let id = String::from_utf8_lossy(k.get(10..).unwrap_or_default()).into_owned();
+                let item = match kind {
+                    GAME => id.parse().ok().map(Due::Game),
+                    _ => id.parse().ok().map(Due::Challenge),
+                };
+                if let Some(item) = item {
+                    due.push((at, item));
+                }
+            }
+        }
+        due.sort_by_key(|(at, _)| *at);
+        Ok(due.into_iter().take(limit).map(|(_, d)| d).collect())
+    }
+
+    fn pending(
+        &self,
+        platform: Option<Platform>,
+        limit: usize,
+    ) -> Result<Vec<PendingMessage>, StoreError> {
+        let mut entries = Vec::new();
+        for item in self.tree.scan_prefix([OUTBOX]) {
+            if entries.len() >= limit {
+                break;
+            }
+            let (k, v) = item.map_err(backend)?;
+            let Some(id_bytes) = k.get(1..9) else {
+                continue;
+            };
+            let id = OutboxId(u64::from_be_bytes(id_bytes.try_into().unwrap_or_default()));
+            let record: OutboxRecord = decode(&v)?;
+            if platform.is_some() && record.message.to.platform() != platform {
+                continue;
+            }
+            let replaces_ref = match record.message.replaces {
+                Some(earlier) => self
+                    .read::<SentRecord>(&sent_key(earlier))?
+                    .and_then(|s| s.platform_ref),
+                None => None,
+            };
+            entries.push(PendingMessage {
+                entry: OutboxEntry {
+                    id,
+                    message: record.message,
+                    attempts: record.attempts,
+                    replaces_ref,
+                },
+                picture: record.picture,
+            });
+        }
+        Ok(entries)
+    }
+
+    fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError> {
+        self.read(&outbox_key(id))
+    }
+
+    fn allocate_outbox_ids(&self, n: usize) -> Result<Vec<OutboxId>, StoreError> {
+        (0..n)
+            .map(|_| {
+                self.db
+                    .generate_id()
+                    .map(|id| OutboxId(id + 1))
+                    .map_err(backend)
+            })
+            .collect()
+    }
+
+    async fn commit(&self, change: Change) -> Result<(), CommitError> {
+        if change.is_empty() {
+            return Ok(());
+        }
+        // A sled transaction only touches memory (the log is written by flushes), so it runs
+        // right here; only the flush waits on the disk, off the async workers.
+        let result = self.apply(&change);
+        let ticket = self.flush.ticket();
+        match result {
+            Ok(()) => {}
+            Err(ConflictableTransactionError::Abort(Abort::Conflict)) => {
+                return Err(CommitError::Conflict);
+            }
+            Err(ConflictableTransactionError::Abort(Abort::Duplicate(answer))) => {
+                return Err(CommitError::Duplicate(answer));
+            }
+            Err(ConflictableTransactionError::Abort(Abort::Corrupt(e))) => {
+                return Err(CommitError::Store(e));
+            }
+            Err(ConflictableTransactionError::Storage(e)) => {
+                return Err(CommitError::Store(backend(e)));
+            }
+            Err(ConflictableTransactionError::Conflict) => return Err(CommitError::Conflict),
+        }
+        if change.durable {
+            self.flush.wait_durable(&self.db, ticket).await?;
+        }
+        Ok(())
+    }
+
+    fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
+        let mut removed = 0;
+        let end = answer_time_key(before, &RequestKey(String::new()));
+        for item in self.tree.range(vec![ANSWER_BY_TIME]..end) {
+            let (k, _) = item.map_err(backend)?;
+            if let Some(request) = k.get(9..) {
+                self.tree.remove(key(ANSWER, request)).map_err(backend)?;
+            }
+            self.tree.remove(k).map_err(backend)?;
+            removed += 1;
+        }
+        for item in self.tree.scan_prefix([SENT]) {
+            let (k, v) = item.map_err(backend)?;
+            let sent: SentRecord = decode(&v)?;
+            // Sent ids grow with time: stop at the first one still young enough.
+            if sent.at >= before {
+                break;
+            }
+            self.tree.remove(k).map_err(backend)?;
+            removed += 1;
+        }
+        Ok(removed)
+    }
+
+    async fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush_async().await.map_err(backend).map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{Platform, User};
+    use crate::message::{Destination, Message, MessageKind};
+    use crate::settings::ChatSettings;
+    use crate::store::OutboxRecord;
+
+    fn chat(revision: u64) -> ChatRecord {
+        let mut record = ChatRecord::new(
+            ChatId::new(Platform::Local, "room"),
+            ChatSettings::for_language(crate::i18n::Language::En),
+        );
+        record.revision = revision;
+        record
+    }
+
+    fn answered(key: &str) -> Change {
+        Change {
+            request: Some((
+                RequestKey(key.to_owned()),
+                AnswerRecord {
+                    at: 5,
+                    answer: Answer::default(),
+                },
+            )),
+            durable: true,
+            ..Change::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_change_computed_from_a_stale_revision_is_refused_whole() {
+        let store = SledStore::temporary().unwrap();
+        let first = Change {
+            chats: vec![chat(1)],
+            ..answered("local:1")
+        };
+        store.commit(first).await.unwrap();
+        // Another writer read revision 0 too: its change must not land, not even in part.
+        let ids = store.allocate_outbox_ids(1).unwrap();
+        let stale = Change {
+            chats: vec![chat(1)],
+            outbox: vec![(
+                ids[0],
+                OutboxRecord {
+                    message: Message::text(
+                        Destination::Chat(ChatId::new(Platform::Local, "room")),
+                        MessageKind::Notice,
+                        "hi",
+                    ),
+                    attempts: 0,
+                    created_at: 0,
+                    fallback_chat: None,
+                    picture: None,
+                },
+            )],
+            ..answered("local:2")
+        };
+        assert_eq!(store.commit(stale).await, Err(CommitError::Conflict));
+        assert!(store.pending(None, 10).unwrap().is_empty());
+        assert_eq!(store.answer(&RequestKey("local:2".into())).unwrap(), None);
+        store
+            .commit(Change {
+                chats: vec![chat(2)],
+                ..Change::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(store.chat(&chat(0).chat).unwrap().unwrap().revision, 2);
+    }
+
+    #[tokio::test]
+    async fn a_request_key_answers_once() {
+        let store = SledStore::temporary().unwrap();
+        store.commit(answered("telegram:9")).await.unwrap();
+        assert_eq!(
+            store.commit(answered("telegram:9")).await,
+            Err(CommitError::Duplicate(Answer::default()))
+        );
+        assert_eq!(store.prune(6).unwrap(), 1);
+        assert_eq!(
+            store.answer(&RequestKey("telegram:9".into())).unwrap(),
+            None
+        );
+    }
+
+    #[tokio::test]
+    async fn players_and_deadlines_are_indexed() {
+        let store = SledStore::temporary().unwrap();
+        let user = User::new(UserId::new(Platform::Discord, "1"), "ann");
+        let mut player = crate::store::PlayerRecord::new(&user);
+        player.revision = 1;
+        store
+            .commit(Change {
+                players: vec![player.clone()],
+                ..Change::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(store.player(&user.id).unwrap(), Some(player));
+        assert!(store.due(u64::MAX, 10).unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn concurrent_durable_commits_share_flushes_and_all_land() {
+        let store = SledStore::temporary().unwrap();
+        let mut tasks = Vec::new();
+        for i in 0..32 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                store.commit(answered(&format!("local:{i}"))).await
+            }));
+        }
+        for task in tasks {
+            task.await.unwrap().unwrap();
+        }
+        for i in 0..32 {
+            assert!(
+                store
+                    .answer(&RequestKey(format!("local:{i}")))
+                    .unwrap()
+                    .is_some()
+            );
+        }
+    }
+}

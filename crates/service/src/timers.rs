@@ -1,0 +1,121 @@
+//! Timers: players who run out of time and challenges nobody takes. Deadlines are stored
+//! with the games and challenges, so they keep working across restarts and across several
+//! processes; [`Service::tick`] settles whatever is due, each in its own transaction.
+
+use std::time::SystemTime;
+
+use crate::context::{Ctx, Halt, Sentence, Step, unix};
+use crate::ids::{ChallengeId, GameId};
+use crate::lifecycle::{apply_ending, finish_game};
+use crate::service::{ATTEMPTS, Service};
+use crate::store::{CommitError, Due, Ending, StoreError};
+
+/// How long request answers and delivered-message references are kept.
+const KEEP_ANSWERS: u64 = 3 * 24 * 60 * 60;
+
+impl Service {
+    /// Runs the timers due at `now`: players who ran out of time lose (a game abandoned in its
+    /// first two plies is aborted), challenges expire, the engine resumes thinking where it is
+    /// to move. Deadlines are stored, so this works
+    /// across restarts; call it every few seconds.
+    pub async fn tick(&self, now: SystemTime) {
+        let now = unix(now);
+        // A game waiting for the engine (one that failed to move, say) is picked up again.
+        self.resume_engines();
+        // Bounded, so a deadline that cannot be settled never keeps a tick running.
+        for _ in 0..64 {
+            let due = match self.inner.store.due(now, 64) {
+                Ok(due) => due,
+                Err(error) => {
+                    tracing::error!(%error, "cannot read deadlines");
+                    return;
+                }
+            };
+            let count = due.len();
+            for item in due {
+                let result = self.run_timer(now, &item).await;
+                if let Err(error) = result {
+                    tracing::error!(%error, ?item, "a timer failed");
+                    return;
+                }
+            }
+            if count < 64 {
+                break;
+            }
+        }
+        if let Err(error) = self.inner.store.prune(now.saturating_sub(KEEP_ANSWERS)) {
+            tracing::warn!(%error, "cannot prune old answers");
+        }
+    }
+
+    async fn run_timer(&self, now: u64, due: &Due) -> Result<(), StoreError> {
+        for _ in 0..ATTEMPTS {
+            let mut ctx = Ctx::for_timer(&self.inner, now);
+            let step = match due {
+                Due::Game(id) => time_out(&mut ctx, id.clone()).await,
+                Due::Challenge(id) => expire(&mut ctx, id.clone()).await,
+            };
+            match step {
+                Ok(()) => {}
+                Err(Halt::Refuse(_)) => return Ok(()),
+                Err(Halt::Store(e)) => return Err(e),
+            }
+            let change = ctx.take_change();
+            match self
+                .commit(change, ctx.events, ctx.loaded, ctx.pictures)
+                .await
+            {
+                Ok(()) => return Ok(()),
+                Err(CommitError::Conflict | CommitError::Duplicate(_)) => continue,
+                Err(CommitError::Store(e)) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A game whose player to move is out of time.
+async fn time_out(ctx: &mut Ctx<'_>, id: GameId) -> Step {
+    ctx.lock_game(&id).await;
+    let Some(mut loaded) = ctx.load_game(&id)? else {
+        return Err(Halt::Refuse(Sentence::new("error-internal")));
+    };
+    let expired = loaded.record.deadline.is_some_and(|d| d <= ctx.now);
+    if !loaded.record.is_active() || !expired {
+        // Stale index entry: rewrite the record so its deadline entry is corrected.
+        if !loaded.record.is_active() && loaded.record.deadline.is_some() {
+            loaded.record.deadline = None;
+            ctx.save_game(loaded.record);
+        }
+        return Ok(());
+    }
+    let seat = crate::announce::our_seat(loaded.game.seat_to_move());
+    loaded.record.ending = Some(Ending::TimedOut(seat));
+    apply_ending(&loaded.record, &mut loaded.game);
+    finish_game(ctx, loaded)
+}
+
+/// A challenge nobody took in time.
+async fn expire(ctx: &mut Ctx<'_>, id: ChallengeId) -> Step {
+    let Some(found) = ctx.challenge_record(&id)? else {
+        return Ok(());
+    };
+    ctx.lock_chat(&found.chat).await;
+    let Some(challenge) = ctx.challenge_record(&id)? else {
+        return Ok(());
+    };
+    if challenge.expires_at > ctx.now {
+        return Ok(());
+    }
+    let mut chat = ctx.chat_record(&challenge.chat)?;
+    chat.challenges.retain(|c| *c != id);
+    ctx.save_chat(chat);
+    ctx.remove_challenge(&challenge);
+    crate::commands::close_challenge_post(
+        ctx,
+        &challenge,
+        "challenge-expired",
+        &challenge.challenger.name,
+        None,
+    )
+}

@@ -1,0 +1,91 @@
+//! Whatever people type or whatever button data arrives, `handle` answers (a refusal says
+//! why) and never panics; a refusal never queues a message.
+
+mod common;
+
+use common::*;
+use jieqi_service::{ButtonAction, DealSource, Input, MessageKind};
+use proptest::prelude::*;
+
+const COMMANDS: [&str; 20] = [
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "move",
+    "board",
+    "resign",
+    "draw",
+    "games",
+    "history",
+    "peek",
+    "watch",
+    "unwatch",
+    "rules",
+    "help",
+    "settings",
+    "start",
+    "stats",
+    "leaderboard",
+    "nonsense",
+];
+
+fn line() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        "[a-z0-9@#._+=-]{0,12}",
+        Just("@bob".to_owned()),
+        Just("jieqi".to_owned()),
+        Just("h2e2".to_owned()),
+        Just("炮二平五".to_owned()),
+        "\\PC{0,20}",
+    ];
+    (
+        prop::sample::select(&COMMANDS[..]),
+        prop::collection::vec(word, 0..4),
+    )
+        .prop_map(|(command, words)| format!("/{command} {}", words.join(" ")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_command_line_gets_an_answer_and_refusals_change_nothing(lines in prop::collection::vec(line(), 1..8)) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let mut h = Harness::new(DealSource::Seeded(30));
+            let (alice, bob) = (user("alice"), user("bob"));
+            let chat = group("-800");
+            h.say_mentioning(&alice, &chat, "/challenge @bob xiangqi", vec![bob.clone()]).await;
+            h.say(&bob, &chat, "/accept").await;
+            h.deliver().await;
+            for (i, text) in lines.iter().enumerate() {
+                let who = if i % 2 == 0 { &alice } else { &bob };
+                let answer = h.say_mentioning(who, &chat, text, vec![bob.clone()]).await;
+                let out = h.deliver().await;
+                if answer.replies.iter().any(|r| r.kind == MessageKind::Refusal) {
+                    prop_assert!(out.is_empty(), "{text}: a refusal queued {out:#?}");
+                    prop_assert!(answer.replies.iter().all(|r| !r.text.is_empty()));
+                }
+            }
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn foreign_button_data_never_reaches_the_service_as_an_action(data in "\\PC{0,80}") {
+        if let Ok(action) = ButtonAction::decode(&data) {
+            // Only our own encodings decode, and they decode to themselves.
+            prop_assert_eq!(ButtonAction::decode(&action.encode()), Ok(action));
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let mut h = Harness::new(DealSource::Seeded(31));
+            let action = ButtonAction::Resign("zzzz".parse().unwrap());
+            let request = h.request(&user("eve"), &group("-801"), Input::Button(action), vec![]);
+            let answer = h.service.handle(request).await;
+            prop_assert_eq!(answer.replies.len(), 1);
+            Ok(())
+        })?;
+    }
+}

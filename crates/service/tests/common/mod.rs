@@ -1,0 +1,176 @@
+//! A chat simulator for the scenario tests: users, chats, requests with fresh idempotency
+//! keys and a fake clock, and a delivery that collects every outbox message.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use jieqi_service::{
+    Answer, ButtonAction, ChatId, DealSource, Destination, IdempotencyKey, Input, Message,
+    MessageKind, OutboxEntry, Platform, Request, Service, ServiceConfig, SledStore, User, UserId,
+};
+
+/// The start of the fake clock.
+pub const T0: u64 = 1_700_000_000;
+
+pub struct Harness {
+    pub service: Service,
+    pub store: Arc<SledStore>,
+    pub dir: Option<tempfile::TempDir>,
+    pub config: ServiceConfig,
+    next_key: u64,
+    pub now: SystemTime,
+    /// Every message delivered so far, in order.
+    pub delivered: Vec<OutboxEntry>,
+}
+
+pub fn user(name: &str) -> User {
+    User::new(UserId::new(Platform::Telegram, name), name)
+}
+
+pub fn group(id: &str) -> ChatId {
+    ChatId::new(Platform::Telegram, id)
+}
+
+pub fn config(source: DealSource) -> ServiceConfig {
+    ServiceConfig {
+        deal_source: source,
+        board_width: 200,
+        bot_username: Some("jieqi_bot".to_owned()),
+        ..ServiceConfig::default()
+    }
+}
+
+impl Harness {
+    pub fn new(source: DealSource) -> Harness {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut config = config(source);
+        config.data_dir = dir.path().to_path_buf();
+        let store = Arc::new(SledStore::open(dir.path()).expect("store"));
+        let service = Service::open_with_store(store.clone(), config.clone()).expect("service");
+        Harness {
+            service,
+            store,
+            dir: Some(dir),
+            config,
+            next_key: 0,
+            now: UNIX_EPOCH + Duration::from_secs(T0),
+            delivered: Vec::new(),
+        }
+    }
+
+    /// Closes the store and opens it again from disk, with a new service.
+    pub fn restart(&mut self) {
+        let path = self.dir.as_ref().expect("dir").path().to_path_buf();
+        // Drop every handle to the database (sled then releases the folder), then reopen it.
+        let placeholder = Arc::new(SledStore::temporary().expect("temp store"));
+        self.service =
+            Service::open_with_store(placeholder.clone(), self.config.clone()).expect("service");
+        self.store = placeholder;
+        let reopened = Arc::new(SledStore::open(&path).expect("reopen store"));
+        self.service =
+            Service::open_with_store(reopened.clone(), self.config.clone()).expect("service");
+        self.store = reopened;
+    }
+
+    pub fn advance(&mut self, by: Duration) {
+        self.now += by;
+    }
+
+    pub fn request(
+        &mut self,
+        who: &User,
+        chat: &ChatId,
+        input: Input,
+        mentioned: Vec<User>,
+    ) -> Request {
+        self.next_key += 1;
+        Request {
+            key: IdempotencyKey(format!("k{}", self.next_key)),
+            chat: chat.clone(),
+            is_private_chat: chat.id.starts_with("dm-"),
+            user: who.clone(),
+            mentioned,
+            input,
+            received_at: self.now,
+        }
+    }
+
+    pub async fn say(&mut self, who: &User, chat: &ChatId, text: &str) -> Answer {
+        self.say_mentioning(who, chat, text, Vec::new()).await
+    }
+
+    pub async fn say_mentioning(
+        &mut self,
+        who: &User,
+        chat: &ChatId,
+        text: &str,
+        mentioned: Vec<User>,
+    ) -> Answer {
+        let request = self.request(who, chat, Input::Text(text.to_owned()), mentioned);
+        self.service.handle(request).await
+    }
+
+    pub async fn press(&mut self, who: &User, chat: &ChatId, action: ButtonAction) -> Answer {
+        let request = self.request(who, chat, Input::Button(action), Vec::new());
+        self.service.handle(request).await
+    }
+
+    /// Delivers everything pending (as a sender would) and returns it.
+    pub async fn deliver(&mut self) -> Vec<OutboxEntry> {
+        let pending = self.service.pending(1000).expect("pending");
+        for entry in &pending {
+            self.service
+                .delivered(entry.id, Some(format!("msg{}", entry.id.0)))
+                .await
+                .expect("delivered");
+        }
+        self.delivered.extend(pending.iter().cloned());
+        pending
+    }
+
+    pub async fn tick(&mut self) {
+        self.service.tick(self.now).await;
+    }
+}
+
+/// The refusal text of an answer (panics if the answer is not one refusal).
+pub fn refusal(answer: &Answer) -> &str {
+    assert_eq!(answer.replies.len(), 1, "expected one reply: {answer:#?}");
+    let reply = &answer.replies[0];
+    assert_eq!(
+        reply.kind,
+        MessageKind::Refusal,
+        "expected a refusal: {reply:#?}"
+    );
+    assert_eq!(reply.to, Destination::ReplyToRequester { ephemeral: true });
+    &reply.text
+}
+
+pub fn of_kind(entries: &[OutboxEntry], kind: MessageKind) -> Vec<&Message> {
+    entries
+        .iter()
+        .map(|e| &e.message)
+        .filter(|m| m.kind == kind)
+        .collect()
+}
+
+pub fn to_chat<'a>(entries: &'a [OutboxEntry], chat: &ChatId) -> Vec<&'a Message> {
+    entries
+        .iter()
+        .map(|e| &e.message)
+        .filter(|m| m.to == Destination::Chat(chat.clone()))
+        .collect()
+}
+
+pub fn private_to<'a>(entries: &'a [OutboxEntry], user: &User) -> Vec<&'a Message> {
+    entries
+        .iter()
+        .map(|e| &e.message)
+        .filter(|m| m.to == Destination::Private(user.id.clone()))
+        .collect()
+}
+
+/// The identity Jieqi deal: every covered piece is what its point says.
+pub const IDENTITY_DEAL: &str = "rheaaehrccpppppPPPPPCCRHEAAEHR";

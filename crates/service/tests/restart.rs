@@ -1,0 +1,116 @@
+//! Restarts: the store closed and reopened mid-game loses nothing, deadlines keep working,
+//! and messages not yet delivered are still in the outbox.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use jieqi_service::{DealSource, MessageKind};
+
+#[tokio::test]
+async fn a_game_survives_closing_and_reopening_the_store() {
+    let mut h = Harness::new(DealSource::Scripted {
+        seed: 2,
+        deals: vec![IDENTITY_DEAL.to_owned()],
+    });
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("-400");
+    h.say_mentioning(&alice, &chat, "/challenge @bob red 1h", vec![bob.clone()])
+        .await;
+    h.say(&bob, &chat, "/accept").await;
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.deliver().await;
+    h.say(&bob, &chat, "/move h9g7").await;
+    // Not delivered before the "crash".
+    let undelivered = h.service.pending(100).unwrap();
+    assert!(!undelivered.is_empty());
+
+    h.restart();
+    assert_eq!(
+        h.service.pending(100).unwrap(),
+        undelivered,
+        "the outbox survived"
+    );
+    h.deliver().await;
+    // The game goes on where it was: Red to move, the moves replayed.
+    let answer = h.say(&bob, &chat, "/move g7e6").await;
+    assert!(refusal(&answer).contains("not your turn"));
+    let answer = h.say(&alice, &chat, "/move b2c2").await;
+    assert!(answer.replies.is_empty(), "{answer:#?}");
+    let answer = h.say(&alice, &chat, "/history").await;
+    assert!(
+        answer.replies[0].text.contains("C2.5"),
+        "{}",
+        answer.replies[0].text
+    );
+
+    // The deadline was stored: an hour without Black moving loses (after two plies).
+    h.advance(Duration::from_secs(3600));
+    h.restart();
+    h.tick().await;
+    let out = h.deliver().await;
+    let result = of_kind(&out, MessageKind::Result);
+    assert_eq!(result.len(), 1, "{out:#?}");
+    assert!(
+        result[0]
+            .text
+            .contains("alice (Red) wins: the opponent ran out of time"),
+        "{}",
+        result[0].text
+    );
+}
+
+#[tokio::test]
+async fn time_outs_abort_early_games_and_challenges_expire() {
+    let mut h = Harness::new(DealSource::Seeded(4));
+    let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
+    let chat = group("-401");
+
+    // An open challenge nobody takes expires after the default hour.
+    h.say(&carol, &chat, "/challenge xiangqi").await;
+    h.advance(Duration::from_secs(59 * 60));
+    h.tick().await;
+    let posted = h.deliver().await;
+    assert_eq!(posted.len(), 1, "still open after 59 minutes");
+    h.advance(Duration::from_secs(60));
+    let answer = h.say(&alice, &chat, "/accept").await;
+    assert!(
+        refusal(&answer).contains("no open challenge"),
+        "{answer:#?}"
+    );
+    h.tick().await;
+    let out = h.deliver().await;
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].message.replaces, Some(posted[0].id));
+    assert!(out[0].message.buttons.is_empty());
+    assert!(
+        out[0].message.text.contains("expired"),
+        "{}",
+        out[0].message.text
+    );
+
+    // A game abandoned after one ply is aborted, not lost; it is not rated.
+    h.say_mentioning(&alice, &chat, "/challenge @bob red 30m", vec![bob.clone()])
+        .await;
+    h.say(&bob, &chat, "/accept").await;
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.advance(Duration::from_secs(29 * 60));
+    h.tick().await;
+    h.deliver().await;
+    assert!(of_kind(&h.delivered, MessageKind::Result).is_empty());
+    h.advance(Duration::from_secs(60));
+    h.tick().await;
+    let out = h.deliver().await;
+    let result = of_kind(&out, MessageKind::Result);
+    assert!(result[0].text.contains("aborted"), "{}", result[0].text);
+    let answer = h.say(&alice, &chat, "/stats").await;
+    assert!(
+        answer.replies[0].text.contains("No rated games"),
+        "{}",
+        answer.replies[0].text
+    );
+    // Ticking again changes nothing.
+    h.tick().await;
+    assert!(h.deliver().await.is_empty());
+}

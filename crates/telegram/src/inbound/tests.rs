@@ -1,0 +1,223 @@
+use super::*;
+use serde_json::{Value, json};
+
+const NOW: u64 = 1_700_000_100;
+
+fn me() -> Me {
+    serde_json::from_value(json!({
+        "id": 999, "is_bot": true, "first_name": "Jieqi", "username": "JieqiBot",
+        "can_join_groups": true, "can_read_all_group_messages": false,
+        "supports_inline_queries": false, "has_main_web_app": false
+    }))
+    .unwrap()
+}
+
+fn user(id: i64, first: &str, username: Option<&str>) -> Value {
+    let mut u = json!({"id": id, "is_bot": false, "first_name": first, "language_code": "vi"});
+    if let Some(name) = username {
+        u["username"] = json!(name);
+    }
+    u
+}
+
+fn group() -> Value {
+    json!({"id": -100_555, "type": "supergroup", "title": "Xiangqi club", "is_forum": true})
+}
+
+fn message(update_id: u32, text: &str, extra: Value) -> Update {
+    let mut message = json!({
+        "message_id": 10, "date": 1_700_000_000, "chat": group(),
+        "from": user(1, "Ann", Some("ann")), "text": text
+    });
+    if let (Some(m), Some(e)) = (message.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+    update(json!({"update_id": update_id, "message": message}))
+}
+
+/// Through text, as teloxide reads updates off the wire (its `Update` does not deserialize
+/// from a `serde_json::Value`).
+fn update(value: Value) -> Update {
+    serde_json::from_str(&value.to_string()).unwrap()
+}
+
+fn read(update: &Update, people: &People) -> Reading {
+    read_update(update, &me(), people, UNIX_EPOCH + Duration::from_secs(NOW))
+}
+
+fn request(reading: Reading) -> Inbound {
+    match reading {
+        Reading::Request(inbound) => *inbound,
+        other => panic!("expected a request, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_command_becomes_a_request_keyed_by_the_update_id() {
+    let inbound = request(read(
+        &message(42, "/move h2e2", json!({})),
+        &People::default(),
+    ));
+    let r = &inbound.request;
+    assert_eq!(r.key, IdempotencyKey("42".to_owned()));
+    assert_eq!(r.chat.to_string(), "telegram:-100555");
+    assert!(!r.is_private_chat);
+    assert_eq!(r.user.name, "@ann");
+    assert_eq!(r.user.id.to_string(), "telegram:1");
+    assert_eq!(r.user.language.as_deref(), Some("vi"));
+    assert_eq!(r.input, Input::Text("/move h2e2".to_owned()));
+    assert_eq!(
+        r.received_at,
+        UNIX_EPOCH + Duration::from_secs(1_700_000_000)
+    );
+    assert!(matches!(
+        inbound.origin,
+        Origin::Command {
+            message: MessageId(10),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn commands_for_this_bot_lose_the_suffix_and_others_pass_by() {
+    assert_eq!(
+        command_for_us("/move@JieqiBot h2e2", Some("JieqiBot")).as_deref(),
+        Some("/move h2e2")
+    );
+    assert_eq!(
+        command_for_us("/board@jieqibot", Some("JieqiBot")).as_deref(),
+        Some("/board")
+    );
+    assert_eq!(
+        command_for_us("/move@OtherBot h2e2", Some("JieqiBot")),
+        None
+    );
+    assert_eq!(command_for_us("good move!", Some("JieqiBot")), None);
+    assert_eq!(command_for_us("/@JieqiBot", Some("JieqiBot")), None);
+    assert!(matches!(
+        read(
+            &message(1, "/move@OtherBot h2e2", json!({})),
+            &People::default()
+        ),
+        Reading::Ignore
+    ));
+    assert!(matches!(
+        read(&message(1, "nice one", json!({})), &People::default()),
+        Reading::Ignore
+    ));
+}
+
+#[test]
+fn challenge_as_a_reply_names_the_author_of_the_replied_message() {
+    let reply = json!({"reply_to_message": {
+        "message_id": 7, "date": 1_699_999_000, "chat": group(),
+        "from": user(2, "Bob", None), "text": "anyone for a game?"
+    }});
+    let inbound = request(read(
+        &message(5, "/challenge jieqi", reply),
+        &People::default(),
+    ));
+    assert_eq!(inbound.request.mentioned.len(), 1);
+    assert_eq!(inbound.request.mentioned[0].name, "Bob");
+    assert_eq!(inbound.request.mentioned[0].id.to_string(), "telegram:2");
+}
+
+#[test]
+fn a_topic_message_answers_in_its_topic_and_the_topic_root_is_no_reply() {
+    let topic = json!({
+        "message_thread_id": 3, "is_topic_message": true,
+        "reply_to_message": {
+            "message_id": 3, "date": 1_699_999_000, "chat": group(),
+            "from": user(2, "Bob", None),
+            "forum_topic_created": {"name": "Games", "icon_color": 7_322_096}
+        }
+    });
+    let inbound = request(read(&message(6, "/challenge", topic), &People::default()));
+    assert_eq!(inbound.request.chat.to_string(), "telegram:-100555/3");
+    assert!(inbound.request.mentioned.is_empty());
+}
+
+#[test]
+fn a_known_username_and_a_picked_person_are_resolved() {
+    let people = People::default();
+    // Bob wrote before, so his @username is known.
+    request(read(
+        &update(json!({"update_id": 1, "message": {
+            "message_id": 1, "date": 1_700_000_000, "chat": group(),
+            "from": user(2, "Bob", Some("bob")), "text": "/games"
+        }})),
+        &people,
+    ));
+    let inbound = request(read(
+        &message(
+            2,
+            "/challenge @bob red",
+            json!({"entities": [{"type": "mention", "offset": 11, "length": 4}]}),
+        ),
+        &people,
+    ));
+    assert_eq!(inbound.request.mentioned[0].name, "@bob");
+    assert!(inbound.request.mentioned[0].answers_to("@bob"));
+    // Carol has no username: the client inserts her name as a text mention.
+    let inbound = request(read(
+        &message(
+            3,
+            "/challenge Carol Li black",
+            json!({"entities": [{"type": "text_mention", "offset": 11, "length": 8, "user": user(3, "Carol", None)}]}),
+        ),
+        &people,
+    ));
+    assert_eq!(
+        inbound.request.input,
+        Input::Text("/challenge   black".to_owned())
+    );
+    assert_eq!(inbound.request.mentioned[0].id.to_string(), "telegram:3");
+}
+
+#[test]
+fn a_button_press_carries_its_action_and_the_chat_of_its_message() {
+    let update = update(json!({"update_id": 9, "callback_query": {
+        "id": "cbq1", "from": user(2, "Bob", None), "chat_instance": "ci", "data": "res_g7k2",
+        "message": {"message_id": 50, "date": 1_700_000_000, "chat": group(),
+                    "from": {"id": 999, "is_bot": true, "first_name": "Jieqi", "username": "JieqiBot"},
+                    "caption": "Game g7k2"}
+    }}));
+    let inbound = request(read(&update, &People::default()));
+    assert_eq!(
+        inbound.request.input,
+        Input::Button(ButtonAction::Resign("g7k2".parse().unwrap()))
+    );
+    assert_eq!(inbound.request.chat.to_string(), "telegram:-100555");
+    assert_eq!(
+        inbound.request.received_at,
+        UNIX_EPOCH + Duration::from_secs(NOW)
+    );
+    assert!(matches!(inbound.origin, Origin::Button { .. }));
+}
+
+#[test]
+fn a_button_that_is_not_ours_is_answered_not_handled() {
+    let update = update(json!({"update_id": 9, "callback_query": {
+        "id": "cbq2", "from": user(2, "Bob", None), "chat_instance": "ci", "data": "vote_42",
+        "message": {"message_id": 50, "date": 1_700_000_000, "chat": group(), "text": "poll"}
+    }}));
+    match read(&update, &People::default()) {
+        Reading::ForeignButton { query, text } => {
+            assert_eq!(query.0, "cbq2");
+            assert!(text.contains("/help"), "{text}");
+        }
+        other => panic!("expected a foreign button, got {other:?}"),
+    }
+}
+
+#[test]
+fn messages_from_bots_are_ignored() {
+    let update = update(json!({"update_id": 4, "message": {
+        "message_id": 1, "date": 1_700_000_000, "chat": group(),
+        "from": {"id": 77, "is_bot": true, "first_name": "Other"}, "text": "/challenge"
+    }}));
+    assert!(matches!(read(&update, &People::default()), Reading::Ignore));
+}

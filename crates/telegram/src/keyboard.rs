@@ -1,0 +1,102 @@
+//! Buttons: the service's [`Button`]s as an inline keyboard.
+//!
+//! Callback data is [`ButtonAction::encode`]: ids only, at most 64 bytes, nothing hidden. An
+//! Accept button that should open the private chat first is a `t.me/<bot>?start=<data>` deep
+//! link: pressing it starts the private chat (so the bot may send reveals there) and the
+//! `/start <data>` that follows accepts.
+
+use jieqi_service::{Button, ButtonAction};
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+use url::Url;
+
+/// Telegram's limit on callback data.
+const CALLBACK_DATA_LIMIT: usize = 64;
+
+/// The keyboard for `buttons` (an empty keyboard removes an earlier one when editing).
+/// `bot_username` is needed for deep links; without it they become plain buttons.
+pub(crate) fn keyboard(buttons: &[Button], bot_username: Option<&str>) -> InlineKeyboardMarkup {
+    let row: Vec<InlineKeyboardButton> = buttons
+        .iter()
+        .filter_map(|button| key(button, bot_username))
+        .collect();
+    if row.is_empty() {
+        InlineKeyboardMarkup::default()
+    } else {
+        InlineKeyboardMarkup::new([row])
+    }
+}
+
+fn key(button: &Button, bot_username: Option<&str>) -> Option<InlineKeyboardButton> {
+    let data = button.action.encode();
+    if data.len() > CALLBACK_DATA_LIMIT {
+        // Cannot happen with the service's ids; a button Telegram would refuse is left out
+        // rather than losing the whole message.
+        tracing::error!(len = data.len(), "button data longer than Telegram allows");
+        return None;
+    }
+    if button.deep_link_accept
+        && matches!(button.action, ButtonAction::Accept(_))
+        && let Some(url) = bot_username.and_then(|bot| deep_link(bot, &data))
+    {
+        return Some(InlineKeyboardButton::url(button.label.clone(), url));
+    }
+    Some(InlineKeyboardButton::callback(button.label.clone(), data))
+}
+
+/// `https://t.me/<bot>?start=<data>`.
+pub(crate) fn deep_link(bot_username: &str, data: &str) -> Option<Url> {
+    let mut url = Url::parse("https://t.me/").ok()?;
+    url.set_path(bot_username.trim_start_matches('@'));
+    url.query_pairs_mut().append_pair("start", data);
+    Some(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use teloxide::types::InlineKeyboardButtonKind;
+
+    fn button(action: ButtonAction, deep_link_accept: bool) -> Button {
+        Button {
+            label: "Accept".to_owned(),
+            action,
+            deep_link_accept,
+        }
+    }
+
+    #[test]
+    fn accept_becomes_a_deep_link_into_the_private_chat() {
+        let accept = ButtonAction::Accept("c4f7k".parse().unwrap());
+        let decline = ButtonAction::Decline("c4f7k".parse().unwrap());
+        let markup = keyboard(
+            &[button(accept, true), button(decline, false)],
+            Some("JieqiBot"),
+        );
+        let row = &markup.inline_keyboard[0];
+        match &row[0].kind {
+            InlineKeyboardButtonKind::Url(url) => {
+                assert_eq!(url.as_str(), "https://t.me/JieqiBot?start=acc_c4f7k")
+            }
+            other => panic!("expected a link, got {other:?}"),
+        }
+        match &row[1].kind {
+            InlineKeyboardButtonKind::CallbackData(data) => assert_eq!(data, "dec_c4f7k"),
+            other => panic!("expected a callback, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn without_a_known_username_accept_stays_a_plain_button() {
+        let accept = ButtonAction::Accept("c4f7k".parse().unwrap());
+        let markup = keyboard(&[button(accept, true)], None);
+        assert!(matches!(
+            &markup.inline_keyboard[0][0].kind,
+            InlineKeyboardButtonKind::CallbackData(data) if data == "acc_c4f7k"
+        ));
+    }
+
+    #[test]
+    fn no_buttons_make_an_empty_keyboard() {
+        assert!(keyboard(&[], Some("JieqiBot")).inline_keyboard.is_empty());
+    }
+}

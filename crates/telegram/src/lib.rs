@@ -1,0 +1,176 @@
+//! # jieqi-telegram
+//!
+//! The Telegram adapter of the Jieqi bot, built on teloxide. It turns Telegram updates into the
+//! service's [`Request`](jieqi_service::Request)s and delivers the service's messages; no game
+//! rule lives here.
+//!
+//! Where to start: [`Telegram`] (what `jieqi-bot run` starts), `inbound.rs` (an update becomes
+//! a request), `outbound.rs` (a message becomes `sendPhoto` / `sendMessage` / edits, and the
+//! service's [`Sender`](jieqi_service::Sender)), `replies.rs` (answers only the requester
+//! sees), `polling.rs` and `webhook.rs` (the two ways updates arrive).
+//!
+//! Promises kept here:
+//! - An update is confirmed to Telegram (next `getUpdates` offset, or the webhook's HTTP
+//!   answer) only after the service handled it; its `update_id` is the idempotency key, so a
+//!   redelivery changes nothing.
+//! - Button data is [`ButtonAction::encode`](jieqi_service::ButtonAction::encode): ids only.
+//! - Sending stays within Telegram's rate limits (teloxide's `Throttle`); a 429's
+//!   `retry_after` is honoured by the service's delivery loop; a private chat that refuses
+//!   the bot (blocked, never started) is reported as undeliverable, never retried forever.
+
+mod address;
+mod client;
+mod config;
+mod handler;
+mod inbound;
+mod keyboard;
+mod menu;
+mod outbound;
+mod polling;
+mod replies;
+mod text;
+mod webhook;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use backon::{ExponentialBuilder, Retryable};
+use jieqi_service::{Platform, Sender, Service};
+use teloxide::ApiError;
+use teloxide::RequestError;
+use thiserror::Error;
+use tokio_util::sync::CancellationToken;
+
+pub use crate::config::{Receiving, SendLimits, TelegramConfig};
+pub use crate::outbound::TelegramSender;
+pub use crate::webhook::SECRET_HEADER;
+
+use crate::client::Client;
+use crate::handler::Handler;
+use crate::outbound::Poster;
+
+/// Why the Telegram adapter cannot run.
+#[derive(Debug, Error)]
+pub enum TelegramError {
+    /// Telegram does not know the token.
+    #[error("Telegram refused the bot token: check TELEGRAM_TOKEN (the token @BotFather gave you)")]
+    InvalidToken,
+    /// The Bot API server could not be reached at start.
+    #[error("cannot reach the Telegram Bot API ({reason}): check the network and TELEGRAM_API_URL")]
+    Unreachable {
+        /// What went wrong.
+        reason: String,
+    },
+    /// The bot account has no username (every bot account has one; a fake server may not).
+    #[error(
+        "the Bot API says this bot has no username; check TELEGRAM_API_URL points at a real Bot API server"
+    )]
+    NoUsername,
+    /// The webhook's HTTP server could not listen.
+    #[error(
+        "cannot serve the Telegram webhook on {addr} ({error}): choose a free address and port"
+    )]
+    WebhookListen {
+        /// Where it tried.
+        addr: SocketAddr,
+        /// What failed.
+        error: std::io::Error,
+    },
+    /// Telegram refused the webhook.
+    #[error(
+        "Telegram refused the webhook {url} ({reason}): it must be a public https URL on port 443, 80, 88 or 8443"
+    )]
+    Webhook {
+        /// The URL given.
+        url: String,
+        /// Telegram's words.
+        reason: String,
+    },
+}
+
+/// The Telegram adapter: receives updates for the service and delivers its messages.
+#[derive(Debug)]
+pub struct Telegram {
+    config: TelegramConfig,
+    client: Arc<Client>,
+}
+
+impl Telegram {
+    /// The adapter for `config`. Nothing is sent until it is used (so it can be built before
+    /// the async runtime starts).
+    pub fn new(config: TelegramConfig) -> Telegram {
+        let client = Arc::new(Client::new(&config));
+        Telegram { config, client }
+    }
+
+    /// Always [`Platform::Telegram`].
+    pub fn platform(&self) -> Platform {
+        Platform::Telegram
+    }
+
+    /// Delivers the service's Telegram messages (give it to `run_delivery`).
+    pub fn sender(&self) -> Arc<dyn Sender> {
+        Arc::new(TelegramSender {
+            poster: Poster {
+                client: self.client.clone(),
+            },
+        })
+    }
+
+    /// The bot's username (`getMe`), e.g. for the service's `bot_username`.
+    pub async fn bot_username(&self) -> Result<String, TelegramError> {
+        let me = self.client.me().await.map_err(start_error)?;
+        me.user.username.clone().ok_or(TelegramError::NoUsername)
+    }
+
+    /// Receives updates for `service` until `shutdown` is cancelled, then returns after
+    /// finishing the updates at hand. Publishes the command menu first.
+    pub async fn receive(
+        self,
+        service: Service,
+        shutdown: CancellationToken,
+    ) -> Result<(), TelegramError> {
+        self.client.ensure_running();
+        let username = tokio::select! {
+            () = shutdown.cancelled() => return Ok(()),
+            name = self.learn_username() => name?,
+        };
+        tracing::info!(bot = %username, "Telegram bot connected");
+        menu::publish(&self.client).await;
+        let handler = Handler {
+            poster: Poster {
+                client: self.client.clone(),
+            },
+            service,
+        };
+        match self.config.receiving.clone() {
+            Receiving::Polling => polling::poll(handler, self.config.poll_timeout, shutdown).await,
+            Receiving::Webhook { url, listen } => {
+                webhook::serve(handler, url, listen, shutdown).await
+            }
+        }
+    }
+
+    /// `getMe`, retried while the network is down (a bot started before its network is up
+    /// should wait, not fail); a refused token fails at once.
+    async fn learn_username(&self) -> Result<String, TelegramError> {
+        let backoff = ExponentialBuilder::default()
+            .with_max_delay(Duration::from_secs(30))
+            .without_max_times();
+        (|| self.bot_username())
+            .retry(backoff)
+            .when(|e| matches!(e, TelegramError::Unreachable { .. }))
+            .notify(|error, delay| tracing::warn!(%error, ?delay, "cannot reach Telegram yet"))
+            .await
+    }
+}
+
+fn start_error(error: RequestError) -> TelegramError {
+    match error {
+        RequestError::Api(ApiError::InvalidToken) => TelegramError::InvalidToken,
+        other => TelegramError::Unreachable {
+            reason: other.to_string(),
+        },
+    }
+}

@@ -1,0 +1,107 @@
+//! Webhook mode: Telegram posts each update to `TELEGRAM_WEBHOOK_URL`; a proxy that terminates
+//! TLS forwards it to the adapter's HTTP server. The server answers only after the update is
+//! handled, so an update whose handling was cut short by a crash is posted again. Telegram
+//! signs each post with the secret token set at start; posts without it are refused.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use rand::Rng;
+use rand::distributions::Alphanumeric;
+use teloxide::payloads::SetWebhookSetters;
+use teloxide::prelude::*;
+use teloxide::types::Update;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use url::Url;
+
+use crate::TelegramError;
+use crate::handler::Handler;
+use crate::polling::ALLOWED;
+
+/// The header in which Telegram repeats the secret token.
+pub const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
+
+/// Parallel posts Telegram may make (the service orders changes to one game itself).
+const MAX_CONNECTIONS: u8 = 8;
+
+struct Hook {
+    handler: Handler,
+    secret: String,
+}
+
+/// Registers the webhook and serves it until `shutdown`.
+pub(crate) async fn serve(
+    handler: Handler,
+    url: Url,
+    listen: SocketAddr,
+    shutdown: CancellationToken,
+) -> Result<(), TelegramError> {
+    let listener =
+        TcpListener::bind(listen)
+            .await
+            .map_err(|error| TelegramError::WebhookListen {
+                addr: listen,
+                error,
+            })?;
+    let secret: String = rand::rngs::OsRng
+        .sample_iter(&Alphanumeric)
+        .take(48)
+        .map(char::from)
+        .collect();
+    handler
+        .poster
+        .client
+        .bot
+        .set_webhook(url.clone())
+        .secret_token(secret.clone())
+        .allowed_updates(ALLOWED)
+        .max_connections(MAX_CONNECTIONS)
+        .await
+        .map_err(|error| TelegramError::Webhook {
+            url: url.to_string(),
+            reason: error.to_string(),
+        })?;
+    let path = if url.path().is_empty() {
+        "/"
+    } else {
+        url.path()
+    };
+    let app = Router::new()
+        .route(path, post(receive))
+        .with_state(Arc::new(Hook { handler, secret }));
+    tracing::info!(%listen, %url, "receiving Telegram updates by webhook");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await
+        .map_err(|error| TelegramError::WebhookListen {
+            addr: listen,
+            error,
+        })
+}
+
+async fn receive(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes) -> StatusCode {
+    let signed = headers
+        .get(SECRET_HEADER)
+        .is_some_and(|value| value.as_bytes() == hook.secret.as_bytes());
+    if !signed {
+        return StatusCode::UNAUTHORIZED;
+    }
+    match serde_json::from_slice::<Update>(&body) {
+        Ok(update) => {
+            hook.handler.handle(&update).await;
+            StatusCode::OK
+        }
+        Err(error) => {
+            // Not something Telegram will ever send in a way we can read: accept it, so it is
+            // not posted again and again.
+            tracing::warn!(%error, "an update that cannot be read");
+            StatusCode::OK
+        }
+    }
+}

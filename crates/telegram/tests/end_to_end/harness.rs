@@ -1,0 +1,184 @@
+//! The Telegram side of `jieqi-bot run`, wired as the binary wires it (service, adapter,
+//! delivery loop), against the fake Bot API.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jieqi_service::{DealSource, Platform, RetryPolicy, Service, ServiceConfig, run_delivery_with};
+use jieqi_telegram::{Receiving, SendLimits, Telegram, TelegramConfig, TelegramError};
+use tempfile::TempDir;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::fake_bot_api::{BOT_USERNAME, FakeBotApi, Post, TOKEN};
+
+pub const GROUP: i64 = -100_555;
+pub const ALICE: i64 = 11;
+pub const BOB: i64 = 22;
+pub const CAROL: i64 = 33;
+
+/// How long one step may take (a debug build draws pictures slowly, and CI machines are busy).
+pub const STEP: Duration = Duration::from_secs(120);
+
+/// The deal of the start position with every piece where its type starts (FEN letters,
+/// covered pieces in reading order).
+pub const IDENTITY_DEAL: &str = "rheaaehrccpppppPPPPPCCRHEAAEHR";
+
+/// A running adapter.
+pub struct Adapter {
+    shutdown: CancellationToken,
+    receiver: JoinHandle<Result<(), TelegramError>>,
+    delivery: JoinHandle<()>,
+}
+
+pub struct Harness {
+    pub fake: FakeBotApi,
+    pub service: Service,
+    pub adapter: Option<Adapter>,
+    _data: TempDir,
+}
+
+pub fn config(fake: &FakeBotApi) -> TelegramConfig {
+    let mut config = TelegramConfig::new(TOKEN);
+    config.api_url = Some(fake.url.clone());
+    config.poll_timeout = Duration::from_secs(2);
+    // Generous limits: the throttle is in the path, but a test game need not wait minutes.
+    config.limits = SendLimits {
+        per_chat_per_second: 50,
+        per_chat_per_minute: 3000,
+        per_group_per_minute: 3000,
+        overall_per_second: 100,
+    };
+    config
+}
+
+impl Harness {
+    /// A fresh service (deals from `deals`, ids and salts from `seed`) and a polling adapter.
+    pub async fn start(seed: u64, deals: &[&str]) -> Harness {
+        let fake = FakeBotApi::start().await;
+        fake.add_group(GROUP, "Xiangqi club");
+        fake.add_user(ALICE, "Alice", Some("alice"));
+        fake.add_user(BOB, "Bob", Some("bob"));
+        fake.add_user(CAROL, "Carol", None);
+        let data = tempfile::tempdir().expect("temp dir");
+        let service = Service::open(ServiceConfig {
+            data_dir: data.path().to_path_buf(),
+            bot_username: Some(BOT_USERNAME.to_owned()),
+            board_width: 240,
+            deal_source: DealSource::Scripted {
+                seed,
+                deals: deals.iter().map(|d| (*d).to_owned()).collect(),
+            },
+            ..ServiceConfig::default()
+        })
+        .expect("service");
+        let mut harness = Harness {
+            fake,
+            service,
+            adapter: None,
+            _data: data,
+        };
+        let adapter = harness.start_adapter(Receiving::Polling);
+        harness.adapter = Some(adapter);
+        harness
+    }
+
+    /// Starts an adapter (and its delivery loop) as `jieqi-bot run` does.
+    pub fn start_adapter(&self, receiving: Receiving) -> Adapter {
+        let mut config = config(&self.fake);
+        config.receiving = receiving;
+        let telegram = Telegram::new(config);
+        let shutdown = CancellationToken::new();
+        let policy = RetryPolicy {
+            min_delay: Duration::from_millis(100),
+            max_delay: Duration::from_secs(2),
+            retries: 5,
+            round_pause: Duration::from_secs(1),
+        };
+        let delivery = tokio::spawn(run_delivery_with(
+            self.service.clone(),
+            telegram.sender(),
+            Platform::Telegram,
+            shutdown.clone(),
+            policy,
+        ));
+        let receiver = tokio::spawn(telegram.receive(self.service.clone(), shutdown.clone()));
+        Adapter {
+            shutdown,
+            receiver,
+            delivery,
+        }
+    }
+
+    /// Kills the adapter mid-flight, as a crash would: nothing gets to finish.
+    pub async fn crash_adapter(&mut self) {
+        if let Some(adapter) = self.adapter.take() {
+            adapter.receiver.abort();
+            adapter.delivery.abort();
+            let _ = adapter.receiver.await;
+            let _ = adapter.delivery.await;
+        }
+    }
+
+    /// Stops the adapter the orderly way; its receive loop must end without error.
+    pub async fn stop_adapter(&mut self) {
+        if let Some(adapter) = self.adapter.take() {
+            adapter.shutdown.cancel();
+            let received = tokio::time::timeout(STEP, adapter.receiver)
+                .await
+                .expect("adapter stops");
+            assert!(
+                matches!(received, Ok(Ok(()))),
+                "adapter ended badly: {received:?}"
+            );
+            tokio::time::timeout(STEP, adapter.delivery)
+                .await
+                .expect("delivery stops")
+                .expect("delivery");
+        }
+    }
+
+    /// Posts the bot made in `chat` so far.
+    pub fn posts(&self, chat: i64) -> Vec<Post> {
+        self.fake.posts_in(chat)
+    }
+
+    /// Waits until a post in `chat` contains `needle`; returns it.
+    pub async fn post_containing(&self, chat: i64, needle: &str) -> Post {
+        self.fake
+            .wait_for(&format!("a post in {chat} with {needle:?}"), STEP, |fake| {
+                fake.posts_in(chat).iter().any(|p| p.text.contains(needle))
+            })
+            .await;
+        self.posts(chat)
+            .into_iter()
+            .rev()
+            .find(|p| p.text.contains(needle))
+            .expect("post")
+    }
+
+    /// Every request body sent to `chat`, as readable text (texts, captions, buttons).
+    pub fn texts_to(&self, chat: i64) -> Vec<String> {
+        self.fake
+            .calls()
+            .iter()
+            .filter(|c| c.chat() == Some(chat))
+            .map(|c| c.visible_text())
+            .collect()
+    }
+
+    /// Every picture uploaded to `chat`, in order.
+    pub fn pictures_to(&self, chat: i64) -> Vec<Vec<u8>> {
+        self.fake
+            .calls()
+            .into_iter()
+            .filter(|c| c.chat() == Some(chat) && c.status == 200)
+            .flat_map(|c| c.files.into_iter().map(|(_, bytes)| bytes))
+            .collect()
+    }
+}
+
+/// Shared by tests that need the sender without the whole harness.
+pub fn sender_for(fake: &FakeBotApi) -> Arc<dyn jieqi_service::Sender> {
+    Telegram::new(config(fake)).sender()
+}

@@ -1,0 +1,515 @@
+//! The fake's HTTP side: each Bot API method, answered as Telegram answers it.
+
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+use url::Url;
+
+use super::{
+    BOT_ID, BOT_USERNAME, Call, Fault, Post, Shared, TOKEN, World, as_i64, bot_user, chat_json,
+    now, ok, photo_sizes, refuse,
+};
+
+pub(super) async fn api(
+    State(shared): State<Shared>,
+    Path((bot, method)): Path<(String, String)>,
+    request: Request,
+) -> Response {
+    let (params, files) = match read_body(request).await {
+        Ok(body) => body,
+        Err(reason) => return reply(refuse(400, &format!("Bad Request: {reason}"))),
+    };
+    if bot != format!("bot{TOKEN}") {
+        return reply(refuse(401, "Unauthorized"));
+    }
+    // Method names are case-insensitive (teloxide writes `SendMessage`).
+    let method = canonical(&method);
+    if method == "getUpdates" {
+        return reply(get_updates(&shared, &params).await);
+    }
+    let (status, body) = {
+        let mut w = shared.world.lock().unwrap_or_else(|p| p.into_inner());
+        let answer = match take_fault(&mut w, &method, &params) {
+            Some(fault) => (fault.status, fault.body),
+            None => answer(&mut w, &method, &params, &files),
+        };
+        w.calls.push(Call {
+            method: method.clone(),
+            params: params.clone(),
+            files,
+            status: answer.0,
+            at: Instant::now(),
+        });
+        answer
+    };
+    shared.changed.notify_waiters();
+    reply((status, body))
+}
+
+const METHODS: [&str; 13] = [
+    "getMe",
+    "getUpdates",
+    "setMyCommands",
+    "deleteWebhook",
+    "setWebhook",
+    "sendMessage",
+    "sendPhoto",
+    "answerCallbackQuery",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageReplyMarkup",
+    "editMessageMedia",
+    "logOut",
+];
+
+fn canonical(method: &str) -> String {
+    METHODS
+        .iter()
+        .find(|m| m.eq_ignore_ascii_case(method))
+        .map_or_else(|| method.to_owned(), |m| (*m).to_owned())
+}
+
+fn reply((status, body): (u16, Value)) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+async fn read_body(
+    request: Request,
+) -> Result<(Map<String, Value>, Vec<(String, Vec<u8>)>), String> {
+    let multipart = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    let mut params = Map::new();
+    let mut files = Vec::new();
+    if multipart {
+        let mut form = Multipart::from_request(request, &())
+            .await
+            .map_err(|e| e.to_string())?;
+        while let Some(field) = form.next_field().await.map_err(|e| e.to_string())? {
+            let name = field.name().unwrap_or_default().to_owned();
+            let is_file = field.file_name().is_some();
+            let bytes = field.bytes().await.map_err(|e| e.to_string())?;
+            if is_file {
+                files.push((name, bytes.to_vec()));
+            } else {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let value = if matches!(name.as_str(), "text" | "caption") {
+                    Value::String(text)
+                } else {
+                    serde_json::from_str(&text).unwrap_or(Value::String(text))
+                };
+                params.insert(name, value);
+            }
+        }
+    } else {
+        let bytes = Bytes::from_request(request, &())
+            .await
+            .map_err(|e| e.to_string())?;
+        if !bytes.is_empty() {
+            match serde_json::from_slice::<Value>(&bytes).map_err(|e| e.to_string())? {
+                Value::Object(map) => params = map,
+                _ => return Err("the body is not a JSON object".to_owned()),
+            }
+        }
+    }
+    Ok((params, files))
+}
+
+fn take_fault(w: &mut World, method: &str, params: &Map<String, Value>) -> Option<Fault> {
+    let chat = params.get("chat_id").and_then(as_i64);
+    let i = w
+        .faults
+        .iter()
+        .position(|f| f.method == method && f.times > 0 && (f.chat.is_none() || f.chat == chat))?;
+    w.faults[i].times -= 1;
+    let fault = w.faults[i].clone();
+    if w.faults[i].times == 0 {
+        w.faults.remove(i);
+    }
+    Some(fault)
+}
+
+async fn get_updates(shared: &Shared, params: &Map<String, Value>) -> (u16, Value) {
+    let offset = params.get("offset").and_then(as_i64);
+    let timeout = params
+        .get("timeout")
+        .and_then(as_i64)
+        .unwrap_or(0)
+        .clamp(0, 60) as u64;
+    let limit = params
+        .get("limit")
+        .and_then(as_i64)
+        .unwrap_or(100)
+        .clamp(1, 100) as usize;
+    let deadline = Instant::now() + Duration::from_secs(timeout);
+    loop {
+        let changed = shared.changed.notified();
+        {
+            let mut w = shared.world.lock().unwrap_or_else(|p| p.into_inner());
+            if let (Some(offset), Some(barrier)) = (offset, w.confirm_barrier)
+                && offset > i64::from(barrier)
+            {
+                return refuse_retry(&mut w, params);
+            }
+            if let Some(offset) = offset {
+                // An offset confirms every update before it.
+                w.updates.retain(|(id, _)| i64::from(*id) >= offset);
+            }
+            let batch: Vec<(u32, Value)> = w.updates.iter().take(limit).cloned().collect();
+            if !batch.is_empty() || Instant::now() >= deadline {
+                for (id, _) in &batch {
+                    *w.handed_out.entry(*id).or_default() += 1;
+                }
+                let batch: Vec<Value> = batch.into_iter().map(|(_, u)| u).collect();
+                w.calls.push(Call {
+                    method: "getUpdates".to_owned(),
+                    params: params.clone(),
+                    files: Vec::new(),
+                    status: 200,
+                    at: Instant::now(),
+                });
+                return ok(Value::Array(batch));
+            }
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        let _ = tokio::time::timeout(left, changed).await;
+    }
+}
+
+fn refuse_retry(w: &mut World, params: &Map<String, Value>) -> (u16, Value) {
+    let answer = Fault::too_many_requests("getUpdates", None, 1, 1);
+    w.calls.push(Call {
+        method: "getUpdates".to_owned(),
+        params: params.clone(),
+        files: Vec::new(),
+        status: answer.status,
+        at: Instant::now(),
+    });
+    (answer.status, answer.body)
+}
+
+fn answer(
+    w: &mut World,
+    method: &str,
+    p: &Map<String, Value>,
+    files: &[(String, Vec<u8>)],
+) -> (u16, Value) {
+    match method {
+        "getMe" => ok(json!({
+            "id": BOT_ID, "is_bot": true, "first_name": "Jieqi", "username": BOT_USERNAME,
+            "can_join_groups": true, "can_read_all_group_messages": false,
+            "supports_inline_queries": false, "can_connect_to_business": false, "has_main_web_app": false
+        })),
+        "setMyCommands" => {
+            let Some(commands) = p.get("commands").and_then(Value::as_array) else {
+                return refuse(400, "Bad Request: parameter \"commands\" is required");
+            };
+            let fine = commands.iter().all(|c| {
+                let name = c.get("command").and_then(Value::as_str).unwrap_or_default();
+                let description = c
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                !name.is_empty()
+                    && name.len() <= 32
+                    && name
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                    && (1..=256).contains(&description.chars().count())
+            });
+            if fine {
+                ok(json!(true))
+            } else {
+                refuse(400, "Bad Request: BOT_COMMAND_INVALID")
+            }
+        }
+        "deleteWebhook" => {
+            w.webhook = None;
+            ok(json!(true))
+        }
+        "setWebhook" => {
+            let url = p
+                .get("url")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let secret = p
+                .get("secret_token")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            w.webhook = Some((url, secret));
+            ok(json!(true))
+        }
+        "sendMessage" => send(w, p, None),
+        "sendPhoto" => match attached(p.get("photo"), "photo", files) {
+            Some((_, bytes)) => send(w, p, Some(bytes.clone())),
+            None => refuse(
+                400,
+                &format!(
+                    "Bad Request: there is no photo in the request (fields {:?}, files {:?})",
+                    p.keys().collect::<Vec<_>>(),
+                    files.iter().map(|(n, _)| n).collect::<Vec<_>>()
+                ),
+            ),
+        },
+        "answerCallbackQuery" => {
+            let id = p
+                .get("callback_query_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let text_len = p
+                .get("text")
+                .and_then(Value::as_str)
+                .map(|t| t.chars().count())
+                .unwrap_or(0);
+            if text_len > 200 {
+                return refuse(400, "Bad Request: MESSAGE_TOO_LONG");
+            }
+            match w.queries.get_mut(id) {
+                Some(answered @ false) => {
+                    *answered = true;
+                    ok(json!(true))
+                }
+                _ => refuse(
+                    400,
+                    "Bad Request: query is too old and response timeout expired or query ID is invalid",
+                ),
+            }
+        }
+        "editMessageText"
+        | "editMessageCaption"
+        | "editMessageReplyMarkup"
+        | "editMessageMedia" => edit(w, method, p, files),
+        other => refuse(
+            404,
+            &format!("Not Found: method {other} is not in this fake"),
+        ),
+    }
+}
+
+/// The file a parameter names: `attach://<part>`, or a file part of the parameter's own name.
+fn attached<'f>(
+    param: Option<&Value>,
+    name: &str,
+    files: &'f [(String, Vec<u8>)],
+) -> Option<&'f (String, Vec<u8>)> {
+    match param
+        .and_then(Value::as_str)
+        .and_then(|v| v.strip_prefix("attach://"))
+    {
+        Some(part) => files.iter().find(|(n, _)| n == part),
+        None => files.iter().find(|(n, _)| n == name),
+    }
+}
+
+/// Checks that the chat takes messages from the bot.
+fn reachable(w: &World, chat: i64) -> Result<Value, (u16, Value)> {
+    if w.groups.contains_key(&chat) {
+        return chat_json(w, chat).ok_or_else(|| refuse(400, "Bad Request: chat not found"));
+    }
+    if !w.users.contains_key(&chat) {
+        return Err(refuse(400, "Bad Request: chat not found"));
+    }
+    if w.blocked.contains(&chat) {
+        return Err(refuse(403, "Forbidden: bot was blocked by the user"));
+    }
+    if !w.started.contains(&chat) {
+        return Err(refuse(
+            403,
+            "Forbidden: bot can't initiate conversation with a user",
+        ));
+    }
+    chat_json(w, chat).ok_or_else(|| refuse(400, "Bad Request: chat not found"))
+}
+
+fn check_markup(p: &Map<String, Value>) -> Result<Value, (u16, Value)> {
+    let Some(markup) = p.get("reply_markup") else {
+        return Ok(json!({}));
+    };
+    let rows = markup
+        .get("inline_keyboard")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for row in &rows {
+        for button in row.as_array().into_iter().flatten() {
+            let data = button.get("callback_data").and_then(Value::as_str);
+            let url = button.get("url").and_then(Value::as_str);
+            match (data, url) {
+                (Some(d), None) if !d.is_empty() && d.len() <= 64 => {}
+                (None, Some(u)) if Url::parse(u).is_ok() => {}
+                _ => return Err(refuse(400, "Bad Request: BUTTON_DATA_INVALID")),
+            }
+        }
+    }
+    Ok(markup.clone())
+}
+
+fn send(w: &mut World, p: &Map<String, Value>, photo: Option<Vec<u8>>) -> (u16, Value) {
+    let Some(chat) = p.get("chat_id").and_then(as_i64) else {
+        return refuse(400, "Bad Request: chat_id is empty");
+    };
+    let chat_json = match reachable(w, chat) {
+        Ok(c) => c,
+        Err(refusal) => return refusal,
+    };
+    let markup = match check_markup(p) {
+        Ok(m) => m,
+        Err(refusal) => return refusal,
+    };
+    let text = if photo.is_some() {
+        let caption = p
+            .get("caption")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if caption.encode_utf16().count() > 1024 {
+            return refuse(400, "Bad Request: message caption is too long");
+        }
+        caption
+    } else {
+        let text = p
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if text.trim().is_empty() {
+            return refuse(400, "Bad Request: message text is empty");
+        }
+        if text.encode_utf16().count() > 4096 {
+            return refuse(400, "Bad Request: message is too long");
+        }
+        text
+    };
+    let thread = p.get("message_thread_id").and_then(as_i64);
+    let reply_to = p
+        .get("reply_parameters")
+        .and_then(|r| r.get("message_id"))
+        .and_then(as_i64);
+    w.next_message += 1;
+    let post = Post {
+        chat,
+        message_id: w.next_message,
+        thread,
+        text,
+        photo,
+        markup,
+        reply_to,
+    };
+    let result = message_json(&post, chat_json);
+    w.posts.push(post);
+    ok(result)
+}
+
+fn message_json(post: &Post, chat: Value) -> Value {
+    let mut m =
+        json!({"message_id": post.message_id, "date": now(), "chat": chat, "from": bot_user()});
+    match &post.photo {
+        Some(bytes) => {
+            m["photo"] = photo_sizes(bytes);
+            if !post.text.is_empty() {
+                m["caption"] = json!(post.text);
+            }
+        }
+        None => m["text"] = json!(post.text),
+    }
+    if post
+        .markup
+        .get("inline_keyboard")
+        .is_some_and(|k| k.as_array().is_some_and(|a| !a.is_empty()))
+    {
+        m["reply_markup"] = post.markup.clone();
+    }
+    if let Some(thread) = post.thread {
+        m["message_thread_id"] = json!(thread);
+        m["is_topic_message"] = json!(true);
+    }
+    m
+}
+
+fn edit(
+    w: &mut World,
+    method: &str,
+    p: &Map<String, Value>,
+    files: &[(String, Vec<u8>)],
+) -> (u16, Value) {
+    let chat = p.get("chat_id").and_then(as_i64).unwrap_or_default();
+    let id = p.get("message_id").and_then(as_i64).unwrap_or_default();
+    let markup = match check_markup(p) {
+        Ok(m) => m,
+        Err(refusal) => return refusal,
+    };
+    let Some(chat_json) = chat_json(w, chat) else {
+        return refuse(400, "Bad Request: chat not found");
+    };
+    let Some(post) = w
+        .posts
+        .iter_mut()
+        .find(|post| post.chat == chat && post.message_id == id)
+    else {
+        return refuse(400, "Bad Request: message to edit not found");
+    };
+    let mut edited = post.clone();
+    edited.markup = markup;
+    match method {
+        "editMessageText" => {
+            if post.photo.is_some() {
+                return refuse(400, "Bad Request: there is no text in the message to edit");
+            }
+            edited.text = p
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+        }
+        "editMessageCaption" => {
+            if post.photo.is_none() {
+                return refuse(
+                    400,
+                    "Bad Request: there is no caption in the message to edit",
+                );
+            }
+            edited.text = p
+                .get("caption")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+        }
+        "editMessageMedia" => {
+            let media = p.get("media").cloned().unwrap_or_default();
+            let Some((_, bytes)) = attached(media.get("media"), "media", files) else {
+                return refuse(400, "Bad Request: there is no media in the request");
+            };
+            edited.photo = Some(bytes.clone());
+            edited.text = media
+                .get("caption")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+        }
+        _ => {}
+    }
+    let same =
+        edited.text == post.text && edited.photo == post.photo && edited.markup == post.markup;
+    if same {
+        return refuse(
+            400,
+            "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+        );
+    }
+    *post = edited.clone();
+    ok(message_json(&edited, chat_json))
+}

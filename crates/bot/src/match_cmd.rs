@@ -276,7 +276,8 @@ fn elo_text(fraction: f64) -> String {
     if fraction <= 0.0 || fraction >= 1.0 {
         return String::new();
     }
-    let elo = -400.0 * (1.0 / fraction - 1.0).log10();
+    // `+ 0.0` turns the -0 of an even score into 0.
+    let elo = -400.0 * (1.0 / fraction - 1.0).log10() + 0.0;
     format!(" (about {elo:+.0} Elo)")
 }
 

@@ -1,8 +1,7 @@
 //! `/draw [id]` (and the draw button): offers a draw, or accepts the opponent's offer. An
 //! offer stands until the opponent accepts it or makes a move.
 
-use super::{my_game, optional_game};
-use crate::announce::outcome_text;
+use super::{my_running_game, optional_game};
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::lifecycle::{apply_ending, finish_game, settle_draw_offer};
@@ -23,24 +22,8 @@ impl Draw {
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let found = my_game(ctx, self.game.as_ref(), "/draw <id>")?;
-        ctx.lock_game(&found.id).await;
-        let Some(mut loaded) = ctx.load_game(&found.id)? else {
-            return refuse(Sentence::new("refuse-no-such-game").arg("game", found.id.as_str()));
-        };
+        let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), "/draw <id>").await?;
         let user = ctx.user()?;
-        let Some(seat) = loaded.record.seat_of(&user.id) else {
-            return refuse(Sentence::new("refuse-not-a-player").arg("game", found.id.as_str()));
-        };
-        if let Some(outcome) = loaded.game.outcome() {
-            let lang = ctx.lang();
-            let result = outcome_text(ctx, lang, &loaded, outcome);
-            return refuse(
-                Sentence::new("refuse-game-over")
-                    .arg("game", found.id.as_str())
-                    .arg("result", result),
-            );
-        }
         match &loaded.record.draw_offer {
             Some(offer) if offer.by == seat => refuse(
                 Sentence::new("refuse-draw-already-offered")
@@ -59,15 +42,15 @@ impl Draw {
                 let text = ctx.say_in(
                     lang,
                     &Sentence::new("draw-offered")
-                        .arg("game", found.id.as_str())
+                        .arg("game", loaded.record.id.as_str())
                         .arg("player", &user.name)
                         .arg("opponent", &opponent.name),
                 );
                 let message = Message::text(Destination::Chat(chat), MessageKind::DrawOffer, text)
-                    .about(&found.id)
+                    .about(&loaded.record.id)
                     .with_buttons(vec![Button {
                         label: ctx.say_in(lang, &Sentence::new("button-accept-draw")),
-                        action: ButtonAction::OfferDraw(found.id.clone()),
+                        action: ButtonAction::OfferDraw(loaded.record.id.clone()),
                         deep_link_accept: false,
                     }])
                     .with_mentions(

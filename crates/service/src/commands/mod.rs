@@ -25,9 +25,11 @@ mod watch;
 
 use crate::context::{Ctx, Halt, Sentence, Step, refuse};
 
+use crate::announce::outcome_text;
+use crate::context::LoadedGame;
 use crate::ids::{GameId, User};
 use crate::request::{ButtonAction, Input};
-use crate::store::GameRecord;
+use crate::store::{GameRecord, Seat};
 pub(crate) use accept::close_post as close_challenge_post;
 
 /// A request, understood.
@@ -194,6 +196,35 @@ fn game_line(record: &GameRecord) -> String {
         "{} ({} – {})",
         record.id, record.first.name, record.second.name
     )
+}
+
+/// The caller's game, locked for this request and still running, with the caller's seat:
+/// where `/move`, `/resign` and `/draw` all start. Refuses when the game is gone, the
+/// caller does not play in it, or it is already over.
+async fn my_running_game(
+    ctx: &mut Ctx<'_>,
+    explicit: Option<&GameId>,
+    usage: &'static str,
+) -> Step<(LoadedGame, Seat)> {
+    let found = my_game(ctx, explicit, usage)?;
+    ctx.lock_game(&found.id).await;
+    let Some(loaded) = ctx.load_game(&found.id)? else {
+        return refuse(Sentence::new("refuse-no-such-game").arg("game", found.id.as_str()));
+    };
+    let user = ctx.user()?;
+    let Some(seat) = loaded.record.seat_of(&user.id) else {
+        return refuse(Sentence::new("refuse-not-a-player").arg("game", found.id.as_str()));
+    };
+    if let Some(outcome) = loaded.game.outcome() {
+        let lang = ctx.lang();
+        let result = outcome_text(ctx, lang, &loaded, outcome);
+        return refuse(
+            Sentence::new("refuse-game-over")
+                .arg("game", found.id.as_str())
+                .arg("result", result),
+        );
+    }
+    Ok((loaded, seat))
 }
 
 /// The game a player means: the id they gave, or their only running game in this chat (in a

@@ -6,7 +6,7 @@ use jieqi_rules::banqi::BanqiError;
 use jieqi_rules::notation::MoveInputError;
 use jieqi_rules::{GameError, Variant};
 
-use super::my_game;
+use super::my_running_game;
 use crate::announce::{our_seat, player_label};
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
@@ -37,24 +37,7 @@ impl Move {
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let found = my_game(ctx, self.game.as_ref(), USAGE)?;
-        ctx.lock_game(&found.id).await;
-        let Some(mut loaded) = ctx.load_game(&found.id)? else {
-            return refuse(Sentence::new("refuse-no-such-game").arg("game", found.id.as_str()));
-        };
-        let user = ctx.user()?;
-        let Some(seat) = loaded.record.seat_of(&user.id) else {
-            return refuse(Sentence::new("refuse-not-a-player").arg("game", found.id.as_str()));
-        };
-        if let Some(outcome) = loaded.game.outcome() {
-            let lang = ctx.lang();
-            let result = crate::announce::outcome_text(ctx, lang, &loaded, outcome);
-            return refuse(
-                Sentence::new("refuse-game-over")
-                    .arg("game", found.id.as_str())
-                    .arg("result", result),
-            );
-        }
+        let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), USAGE).await?;
         let to_move = our_seat(loaded.game.seat_to_move());
         if to_move != seat {
             let lang = ctx.lang();

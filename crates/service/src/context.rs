@@ -324,19 +324,14 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub(crate) fn save_challenge(&mut self, mut record: ChallengeRecord) {
-        if let Some(slot) = self
-            .change
-            .challenges
-            .iter_mut()
-            .find(|c| c.id == record.id)
-        {
-            record.revision = slot.revision;
-            *slot = record;
-        } else {
-            record.revision += 1;
-            self.change.challenges.push(record);
-        }
+    pub(crate) fn save_challenge(&mut self, record: ChallengeRecord) {
+        let id = record.id.clone();
+        upsert(
+            &mut self.change.challenges,
+            record,
+            |c| c.id == id,
+            |c| &mut c.revision,
+        );
     }
 
     pub(crate) fn remove_challenge(&mut self, record: &ChallengeRecord) {
@@ -346,29 +341,24 @@ impl<'a> Ctx<'a> {
             .push((record.id.clone(), record.revision));
     }
 
-    pub(crate) fn save_chat(&mut self, mut record: ChatRecord) {
-        if let Some(slot) = self.change.chats.iter_mut().find(|c| c.chat == record.chat) {
-            record.revision = slot.revision;
-            *slot = record;
-        } else {
-            record.revision += 1;
-            self.change.chats.push(record);
-        }
+    pub(crate) fn save_chat(&mut self, record: ChatRecord) {
+        let chat = record.chat.clone();
+        upsert(
+            &mut self.change.chats,
+            record,
+            |c| c.chat == chat,
+            |c| &mut c.revision,
+        );
     }
 
-    pub(crate) fn save_player(&mut self, mut record: PlayerRecord) {
-        if let Some(slot) = self
-            .change
-            .players
-            .iter_mut()
-            .find(|p| p.user == record.user)
-        {
-            record.revision = slot.revision;
-            *slot = record;
-        } else {
-            record.revision += 1;
-            self.change.players.push(record);
-        }
+    pub(crate) fn save_player(&mut self, record: PlayerRecord) {
+        let user = record.user.clone();
+        upsert(
+            &mut self.change.players,
+            record,
+            |p| p.user == user,
+            |p| &mut p.revision,
+        );
     }
 
     /// Queues a message in the outbox; returns its id (for later edits).
@@ -531,5 +521,23 @@ impl Locks {
             map.entry(key).or_default().clone()
         };
         mutex.lock_owned().await
+    }
+}
+
+/// Puts `record` into a change's list, replacing an earlier save of the same record in this
+/// request. The revision is bumped once per request: a second save keeps the revision the
+/// first one set, so the store's revision check sees one change, not two.
+fn upsert<T>(
+    list: &mut Vec<T>,
+    mut record: T,
+    same: impl Fn(&T) -> bool,
+    revision: fn(&mut T) -> &mut u64,
+) {
+    if let Some(slot) = list.iter_mut().find(|r| same(r)) {
+        *revision(&mut record) = *revision(slot);
+        *slot = record;
+    } else {
+        *revision(&mut record) += 1;
+        list.push(record);
     }
 }

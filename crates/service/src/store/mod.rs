@@ -2,12 +2,19 @@
 //! is one [`Change`] committed atomically by a [`GameStore`].
 //!
 //! A change carries the records it rewrites (each with its next revision, so a backend shared
-//! by several processes can refuse a change computed from stale data), the messages it causes
-//! (the outbox), and the request's idempotency key with its answer. `SledStore` is the
-//! embedded backend; a PostgreSQL one can implement the same trait with a row per record and a
-//! `revision = $old` condition on each update.
+//! by several processes refuses a change computed from stale data), the messages it causes
+//! (the outbox), and the request's idempotency key with its answer.
+//!
+//! Delivery goes by *lanes* ([`Lane`]): one chat, or one person's private messages. Order is
+//! kept within a lane and never across lanes, so one chat's trouble holds back nobody else.
+//! A delivery loop [claims](GameStore::claim) the oldest message of each free lane for a
+//! while (a lease); a process that dies leaves its claims to expire, and another process
+//! takes them over.
+//!
+//! Backends: [`SledStore`] (embedded, one process, the default) and [`PgStore`] (PostgreSQL,
+//! shared by several processes).
 
-mod codec;
+pub mod codec;
 pub mod records;
 mod sled_store;
 
@@ -15,11 +22,12 @@ use async_trait::async_trait;
 use thiserror::Error;
 
 use crate::ids::{ChallengeId, ChatId, GameId, IdempotencyKey, Platform, UserId};
-use crate::message::{Answer, OutboxEntry, OutboxId};
+use crate::message::{Destination, OutboxEntry, OutboxId};
 
 pub use records::{
     AnswerRecord, BoardPost, ChallengeRecord, ChatRecord, ColourChoice, DrawOffer, Ending,
-    EngineSeat, GameRecord, OutboxRecord, PlayerRecord, Seat, SentRecord, UnixTime, VariantStats,
+    EngineSeat, GameRecord, ImageRecipe, OutboxRecord, PlayerRecord, Seat, SentRecord,
+    StoredReply, UnixTime, VariantStats,
 };
 pub use sled_store::SledStore;
 
@@ -63,8 +71,9 @@ pub struct Change {
     pub outbox: Vec<(OutboxId, OutboxRecord)>,
     /// Outbox messages done with (delivered or given up), with what to remember of them.
     pub sent: Vec<(OutboxId, SentRecord)>,
-    /// Outbox messages whose failed-attempt count changes.
-    pub attempts: Vec<(OutboxId, u32)>,
+    /// Outbox messages that failed a delivery round: their new attempt count, and when their
+    /// lane may be tried again. Their claim ends.
+    pub deferred: Vec<(OutboxId, Deferral)>,
     /// Wait until the change is on disk before returning (moves, game changes). Delivery
     /// bookkeeping does not need to: a crash there resends, never loses.
     pub durable: bool,
@@ -81,7 +90,7 @@ impl Change {
             && self.players.is_empty()
             && self.outbox.is_empty()
             && self.sent.is_empty()
-            && self.attempts.is_empty()
+            && self.deferred.is_empty()
     }
 }
 
@@ -95,6 +104,64 @@ pub struct PendingMessage {
     pub picture: Option<crate::pictures::PictureSpec>,
 }
 
+/// Milliseconds since the Unix epoch: the unit of delivery claims and deferrals, which need
+/// finer steps than [`UnixTime`] (a platform's "retry after 1.5 s").
+pub type UnixMillis = u64;
+
+/// One delivery lane: a chat, or one person's private messages. Messages of a lane are
+/// delivered in the order they were queued; lanes are independent of each other.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lane(pub String);
+
+impl Lane {
+    /// The lane of a message to `to` (`None` for replies, which never enter the outbox).
+    pub fn of(to: &Destination) -> Option<Lane> {
+        match to {
+            Destination::Chat(chat) => Some(Lane(format!("c:{chat}"))),
+            Destination::Private(user) => Some(Lane(format!("u:{user}"))),
+            Destination::ReplyToRequester { .. } => None,
+        }
+    }
+}
+
+/// A failed delivery round's consequence for one message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deferral {
+    /// Failed rounds so far.
+    pub attempts: u32,
+    /// Its lane is not claimed again before this time.
+    pub not_before: UnixMillis,
+}
+
+/// Who claims outbox messages, and for how long.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The claiming process (unique per process run).
+    pub holder: String,
+    /// Now, as the claimant sees it.
+    pub now: UnixMillis,
+    /// When the claim lapses if the claimant has not finished by then (it died, say).
+    pub until: UnixMillis,
+}
+
+/// A role only one process may play at a time (Telegram long polling), held until dropped or
+/// lost. With PostgreSQL it is a session advisory lock: it goes with the process that holds
+/// it, so a dead leader's role is free again at once.
+pub struct Leadership {
+    /// Cancelled when the role is lost (the database connection that holds it broke).
+    pub lost: tokio_util::sync::CancellationToken,
+    /// Whatever keeps the role held (a database connection); dropped to give it up.
+    pub hold: Box<dyn std::any::Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for Leadership {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Leadership")
+            .field("lost", &self.lost.is_cancelled())
+            .finish_non_exhaustive()
+    }
+}
+
 /// A store that failed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum StoreError {
@@ -104,6 +171,17 @@ pub enum StoreError {
     /// A stored record could not be read back.
     #[error("a stored record could not be read ({0})")]
     Corrupt(String),
+    /// The store was written by a newer version of the bot.
+    #[error(
+        "the store has schema version {found}, newer than this bot's {supported}: run the newer \
+         bot, or restore a backup made for this version"
+    )]
+    TooNew {
+        /// The store's schema version.
+        found: u32,
+        /// The newest this binary knows.
+        supported: u32,
+    },
 }
 
 /// Why a change was not committed.
@@ -114,7 +192,7 @@ pub enum CommitError {
     Conflict,
     /// The request key was answered already; this is the earlier answer.
     #[error("this request was handled already")]
-    Duplicate(Answer),
+    Duplicate(AnswerRecord),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -127,31 +205,39 @@ pub enum CommitError {
 #[async_trait]
 pub trait GameStore: Send + Sync + std::fmt::Debug {
     /// A game.
-    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError>;
+    async fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError>;
     /// A challenge.
-    fn challenge(&self, id: &ChallengeId) -> Result<Option<ChallengeRecord>, StoreError>;
+    async fn challenge(&self, id: &ChallengeId) -> Result<Option<ChallengeRecord>, StoreError>;
     /// A chat.
-    fn chat(&self, chat: &ChatId) -> Result<Option<ChatRecord>, StoreError>;
+    async fn chat(&self, chat: &ChatId) -> Result<Option<ChatRecord>, StoreError>;
     /// A player.
-    fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError>;
+    async fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError>;
     /// The answer given earlier to this request key.
-    fn answer(&self, key: &RequestKey) -> Result<Option<Answer>, StoreError>;
+    async fn answer(&self, key: &RequestKey) -> Result<Option<AnswerRecord>, StoreError>;
     /// Games and challenges whose deadline is at or before `now`, oldest first.
-    fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError>;
-    /// Undelivered messages for `platform` (all platforms if `None`), oldest first.
-    fn pending(
+    async fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError>;
+    /// Claims, for `claim.holder` until `claim.until`, the oldest undelivered message of up to
+    /// `limit` lanes of `platform` (all platforms if `None`): lanes whose oldest message is
+    /// neither claimed by a live claim nor deferred past `claim.now`. Never two messages of
+    /// one lane at once. Oldest first.
+    async fn claim(
         &self,
         platform: Option<Platform>,
+        claim: &Claim,
         limit: usize,
     ) -> Result<Vec<PendingMessage>, StoreError>;
+    /// Every undelivered message (claimed or not), oldest first: for tests and tools.
+    async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError>;
     /// One undelivered message.
-    fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError>;
+    async fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError>;
     /// `n` fresh outbox ids, increasing.
-    fn allocate_outbox_ids(&self, n: usize) -> Result<Vec<OutboxId>, StoreError>;
+    async fn allocate_outbox_ids(&self, n: usize) -> Result<Vec<OutboxId>, StoreError>;
     /// Applies `change` atomically (durably if `change.durable`).
     async fn commit(&self, change: Change) -> Result<(), CommitError>;
     /// Forgets request answers and delivered-message references older than `before`.
-    fn prune(&self, before: UnixTime) -> Result<usize, StoreError>;
+    async fn prune(&self, before: UnixTime) -> Result<usize, StoreError>;
     /// Writes everything to disk.
     async fn flush(&self) -> Result<(), StoreError>;
+    /// Tries to take `role` for this process; `None` if another process holds it.
+    async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError>;
 }

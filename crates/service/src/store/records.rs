@@ -11,7 +11,7 @@ use jieqi_rules::game::Preset;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{ChallengeId, ChatId, GameId, User, UserId};
-use crate::message::{Answer, Message, OutboxId};
+use crate::message::{Message, OutboxId};
 use crate::settings::ChatSettings;
 
 /// Seconds since the Unix epoch: the store's clock unit.
@@ -343,6 +343,8 @@ pub struct OutboxRecord {
     pub fallback_chat: Option<ChatId>,
     /// How to draw the message's picture (the bytes are not stored).
     pub picture: Option<crate::pictures::PictureSpec>,
+    /// Its lane is not tried again before this time (after a failed round).
+    pub not_before: super::UnixMillis,
 }
 
 /// What is remembered of a delivered message: its platform reference, for later edits.
@@ -354,13 +356,54 @@ pub struct SentRecord {
     pub at: UnixTime,
 }
 
-/// The answer given to a request, kept so a repeated request gets it again.
+/// The answer given to a request, kept so a repeated request gets it again. Pictures are
+/// kept as recipes, never as bytes: a repeat draws them again (the same game gives the same
+/// picture).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnswerRecord {
     /// When the request was handled.
     pub at: UnixTime,
-    /// What was answered.
-    pub answer: Answer,
+    /// What was answered, in order.
+    pub replies: Vec<StoredReply>,
+}
+
+/// One reply of a stored answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredReply {
+    /// The reply without its picture.
+    pub message: Message,
+    /// How to draw its picture again.
+    pub picture: Option<ImageRecipe>,
+}
+
+/// How to draw a reply's picture again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ImageRecipe {
+    /// A board of a game.
+    Board(crate::pictures::PictureSpec),
+    /// A variant's start position (`/rules`).
+    Start {
+        /// Which game.
+        #[serde(with = "variant_name")]
+        variant: Variant,
+        /// Which side is at the bottom.
+        orientation: crate::settings::Orientation,
+        /// Piece pictures.
+        style: crate::settings::Style,
+        /// Width in pixels.
+        width: u32,
+    },
+    /// A finished game as an animation (`/history`).
+    Animation {
+        /// Which game.
+        game: GameId,
+        /// Which side is at the bottom.
+        orientation: crate::settings::Orientation,
+        /// Piece pictures.
+        style: crate::settings::Style,
+        /// Width in pixels.
+        width: u32,
+    },
 }
 
 mod variant_name {

@@ -48,7 +48,7 @@ async fn healthz(State(endpoint): State<Endpoint>) -> impl IntoResponse {
             "shutting down\n".to_owned(),
         );
     }
-    match endpoint.service.pending(1) {
+    match endpoint.service.pending(1).await {
         Ok(_) => (StatusCode::OK, "ok\n".to_owned()),
         Err(error) => (StatusCode::SERVICE_UNAVAILABLE, format!("store: {error}\n")),
     }

@@ -128,10 +128,17 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
     // Not cleared when a tick interrupts a read: the bytes read so far stay in it and the
     // next read goes on from there.
     let mut bytes = Vec::new();
+    // Messages queued outside a request (the engine's reply, say) are printed as soon as
+    // they are committed, not at the next tick.
+    let mut queued = service.outbox_changes();
     loop {
         let read = tokio::select! {
             read = input.read_until(b'\n', &mut bytes) => read.context("cannot read standard input")?,
             () = shutdown.cancelled() => break,
+            Ok(()) = queued.changed() => {
+                session.deliver().await?;
+                continue;
+            }
             _ = ticks.tick() => {
                 service.tick(SystemTime::now()).await;
                 session.deliver().await?;
@@ -211,6 +218,7 @@ impl Session {
             let local = self
                 .service
                 .pending_for(Platform::Local, BATCH)
+                .await
                 .context("cannot read the outbox")?;
             if local.is_empty() {
                 return Ok(());

@@ -165,7 +165,7 @@ fn check(seed: u64, resend: Resend) {
             ..ServiceConfig::default()
         })
         .expect("the store opens after the crashes");
-        let pending = service.pending(16).expect("the outbox is readable");
+        let pending = service.pending(16).await.expect("the outbox is readable");
         assert!(
             pending.is_empty(),
             "seed {seed}: everything was delivered: {pending:?}"

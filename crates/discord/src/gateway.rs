@@ -132,7 +132,8 @@ impl Handler {
             );
             let legal = self
                 .service
-                .legal_move_texts(&origin.chat(), &origin.user.id);
+                .legal_move_texts(&origin.chat(), &origin.user.id)
+                .await;
             commands::move_choices(legal, focused.value)
         } else {
             Vec::new()

@@ -175,7 +175,7 @@ impl Fleet {
     /// Marks every pending message delivered, as a sender would.
     async fn deliver_all(&self) {
         loop {
-            let pending = self.service.pending(512).expect("pending");
+            let pending = self.service.pending(512).await.expect("pending");
             if pending.is_empty() {
                 return;
             }

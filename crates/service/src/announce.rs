@@ -6,13 +6,11 @@
 
 use std::time::Duration;
 
-use jieqi_render::RenderOptions;
 use jieqi_rules::game::Seat as RulesSeat;
-use jieqi_rules::{DrawReason, Game, Outcome, Side, Variant, View, Viewer, WinReason};
+use jieqi_rules::{DrawReason, Game, Outcome, Side, Variant, Viewer, WinReason};
 
 use crate::context::{Ctx, LoadedGame, Sentence};
 use crate::i18n::Language;
-use crate::message::Image;
 use crate::pictures::{self, Picture};
 use crate::settings::{ChatSettings, Notation};
 use crate::store::{GameRecord, Seat};
@@ -43,28 +41,6 @@ pub(crate) fn seat_of(game: &Game, side: Side) -> Option<Seat> {
     [Seat::First, Seat::Second]
         .into_iter()
         .find(|&seat| side_of(game, seat) == Some(side))
-}
-
-/// Draws `view` as a PNG, or nothing if drawing fails (the text still goes out).
-pub(crate) fn picture(
-    ctx: &Ctx<'_>,
-    view: &View,
-    orientation: Side,
-    settings: &ChatSettings,
-    file_name: String,
-) -> Option<Image> {
-    let options = RenderOptions {
-        width: ctx.inner.config.board_width,
-        orientation,
-        style: settings.style.piece_style(),
-    };
-    match jieqi_render::render(view, &options) {
-        Ok(bytes) => Some(Image { bytes, file_name }),
-        Err(e) => {
-            tracing::warn!(error = %e, "a board picture could not be drawn");
-            None
-        }
-    }
 }
 
 /// The public picture of a game for a chat with `settings`.

@@ -17,14 +17,21 @@ use crate::request::Request;
 use crate::service::Inner;
 use crate::settings::ChatSettings;
 use crate::store::{
-    AnswerRecord, ChallengeRecord, Change, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
-    RequestKey, StoreError, UnixTime,
+    AnswerRecord, ChallengeRecord, Change, ChatRecord, GameRecord, ImageRecipe, OutboxRecord,
+    PlayerRecord, RequestKey, StoreError, StoredReply, UnixTime,
 };
 
 /// Seconds since the epoch (0 for times before it).
 pub(crate) fn unix(time: SystemTime) -> UnixTime {
     time.duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Milliseconds since the epoch (0 for times before it).
+pub(crate) fn unix_millis(time: SystemTime) -> crate::store::UnixMillis {
+    time.duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
         .unwrap_or(0)
 }
 
@@ -137,10 +144,19 @@ pub(crate) struct Ctx<'a> {
     pub pictures: Vec<(OutboxId, Image)>,
     guards: Vec<OwnedMutexGuard<()>>,
     answer_key: Option<RequestKey>,
+    /// The request's chat as stored when the request began (its settings and language).
+    stored_chat: Option<ChatRecord>,
+    /// Recipes of the replies' pictures, by reply index (kept with the answer for repeats).
+    pub reply_pictures: Vec<(usize, ImageRecipe)>,
 }
 
 impl<'a> Ctx<'a> {
-    pub(crate) fn for_request(inner: &'a Inner, request: &'a Request, key: RequestKey) -> Ctx<'a> {
+    pub(crate) fn for_request(
+        inner: &'a Inner,
+        request: &'a Request,
+        key: RequestKey,
+        stored_chat: Option<ChatRecord>,
+    ) -> Ctx<'a> {
         Ctx {
             inner,
             request: Some(request),
@@ -155,6 +171,8 @@ impl<'a> Ctx<'a> {
             pictures: Vec::new(),
             guards: Vec::new(),
             answer_key: Some(key),
+            stored_chat,
+            reply_pictures: Vec::new(),
         }
     }
 
@@ -173,6 +191,8 @@ impl<'a> Ctx<'a> {
             pictures: Vec::new(),
             guards: Vec::new(),
             answer_key: None,
+            stored_chat: None,
+            reply_pictures: Vec::new(),
         }
     }
 
@@ -212,9 +232,22 @@ impl<'a> Ctx<'a> {
                 key,
                 AnswerRecord {
                     at: self.now,
-                    answer: crate::message::Answer {
-                        replies: self.replies.clone(),
-                    },
+                    replies: self
+                        .replies
+                        .iter()
+                        .enumerate()
+                        .map(|(i, reply)| StoredReply {
+                            message: crate::message::Message {
+                                image: None,
+                                ..reply.clone()
+                            },
+                            picture: self
+                                .reply_pictures
+                                .iter()
+                                .find(|(at, _)| *at == i)
+                                .map(|(_, recipe)| recipe.clone()),
+                        })
+                        .collect(),
                 },
             ));
         }
@@ -237,16 +270,16 @@ impl<'a> Ctx<'a> {
 
     // ----- reads (seeing this request's own writes first) -----
 
-    pub(crate) fn game_record(&self, id: &GameId) -> Step<Option<GameRecord>> {
+    pub(crate) async fn game_record(&self, id: &GameId) -> Step<Option<GameRecord>> {
         if let Some(g) = self.change.games.iter().find(|g| g.id == *id) {
             return Ok(Some(g.clone()));
         }
-        Ok(self.inner.store.game(id)?)
+        Ok(self.inner.store.game(id).await?)
     }
 
     /// The game rebuilt from its record (from the replay cache when it is current).
-    pub(crate) fn load_game(&self, id: &GameId) -> Step<Option<LoadedGame>> {
-        let Some(record) = self.game_record(id)? else {
+    pub(crate) async fn load_game(&self, id: &GameId) -> Step<Option<LoadedGame>> {
+        let Some(record) = self.game_record(id).await? else {
             return Ok(None);
         };
         if let Some(game) = self.inner.cached_game(id, record.revision) {
@@ -256,23 +289,27 @@ impl<'a> Ctx<'a> {
         Ok(Some(LoadedGame { record, game }))
     }
 
-    pub(crate) fn challenge_record(&self, id: &ChallengeId) -> Step<Option<ChallengeRecord>> {
+    pub(crate) async fn challenge_record(&self, id: &ChallengeId) -> Step<Option<ChallengeRecord>> {
         if self.change.removed_challenges.iter().any(|(c, _)| c == id) {
             return Ok(None);
         }
         if let Some(c) = self.change.challenges.iter().find(|c| c.id == *id) {
             return Ok(Some(c.clone()));
         }
-        Ok(self.inner.store.challenge(id)?)
+        Ok(self.inner.store.challenge(id).await?)
     }
 
     /// A chat's record, or a fresh one (not stored until saved) with default settings in the
     /// requester's language.
-    pub(crate) fn chat_record(&self, chat: &ChatId) -> Step<ChatRecord> {
+    pub(crate) async fn chat_record(&self, chat: &ChatId) -> Step<ChatRecord> {
         if let Some(c) = self.change.chats.iter().find(|c| c.chat == *chat) {
             return Ok(c.clone());
         }
-        if let Some(c) = self.inner.store.chat(chat)? {
+        if self.request.is_some_and(|r| r.chat == *chat) {
+            if let Some(c) = &self.stored_chat {
+                return Ok(c.clone());
+            }
+        } else if let Some(c) = self.inner.store.chat(chat).await? {
             return Ok(c);
         }
         Ok(ChatRecord::new(
@@ -281,22 +318,23 @@ impl<'a> Ctx<'a> {
         ))
     }
 
-    pub(crate) fn player_record(&self, user: &User) -> Step<PlayerRecord> {
+    pub(crate) async fn player_record(&self, user: &User) -> Step<PlayerRecord> {
         if let Some(p) = self.change.players.iter().find(|p| p.user == user.id) {
             return Ok(p.clone());
         }
         Ok(self
             .inner
             .store
-            .player(&user.id)?
+            .player(&user.id)
+            .await?
             .unwrap_or_else(|| PlayerRecord::new(user)))
     }
 
-    pub(crate) fn player_record_by_id(&self, user: &UserId) -> Step<Option<PlayerRecord>> {
+    pub(crate) async fn player_record_by_id(&self, user: &UserId) -> Step<Option<PlayerRecord>> {
         if let Some(p) = self.change.players.iter().find(|p| p.user == *user) {
             return Ok(Some(p.clone()));
         }
-        Ok(self.inner.store.player(user)?)
+        Ok(self.inner.store.player(user).await?)
     }
 
     // ----- writes -----
@@ -362,30 +400,32 @@ impl<'a> Ctx<'a> {
     }
 
     /// Queues a message in the outbox; returns its id (for later edits).
-    pub(crate) fn post(
+    pub(crate) async fn post(
         &mut self,
         message: Message,
         fallback_chat: Option<ChatId>,
     ) -> Step<OutboxId> {
-        self.post_record(message, None, fallback_chat)
+        self.post_record(message, None, fallback_chat).await
     }
 
     /// Queues a message with a board picture: the store keeps the picture's recipe, the
     /// drawn bytes wait in memory for delivery.
-    pub(crate) fn post_picture(
+    pub(crate) async fn post_picture(
         &mut self,
         message: Message,
         picture: Picture,
         fallback_chat: Option<ChatId>,
     ) -> Step<OutboxId> {
-        let id = self.post_record(message, Some(picture.spec), fallback_chat)?;
+        let id = self
+            .post_record(message, Some(picture.spec), fallback_chat)
+            .await?;
         if let Some(image) = picture.image {
             self.pictures.push((id, image));
         }
         Ok(id)
     }
 
-    fn post_record(
+    async fn post_record(
         &mut self,
         mut message: Message,
         picture: Option<PictureSpec>,
@@ -397,7 +437,8 @@ impl<'a> Ctx<'a> {
         let id = self
             .inner
             .store
-            .allocate_outbox_ids(1)?
+            .allocate_outbox_ids(1)
+            .await?
             .into_iter()
             .next()
             .ok_or_else(|| StoreError::Backend("no outbox id".to_owned()))?;
@@ -409,6 +450,7 @@ impl<'a> Ctx<'a> {
                 created_at: self.now,
                 fallback_chat,
                 picture,
+                not_before: 0,
             },
         ));
         Ok(id)
@@ -417,6 +459,19 @@ impl<'a> Ctx<'a> {
     /// Adds a reply for the requester.
     pub(crate) fn reply(&mut self, message: Message) {
         self.replies.push(message);
+    }
+
+    /// Adds a reply with a picture, remembering how to draw it again for a repeated request.
+    pub(crate) fn reply_with_picture(
+        &mut self,
+        message: Message,
+        image: Option<Image>,
+        recipe: ImageRecipe,
+    ) {
+        if image.is_some() {
+            self.reply_pictures.push((self.replies.len(), recipe));
+        }
+        self.replies.push(message.with_image(image));
     }
 
     /// Counts `event` once the change is committed.
@@ -437,8 +492,14 @@ impl<'a> Ctx<'a> {
 
     /// The settings of the request's chat (defaults if it was never stored).
     pub(crate) fn settings(&self) -> ChatSettings {
-        self.request
-            .and_then(|r| self.chat_record(&r.chat).ok())
+        let Some(request) = self.request else {
+            return ChatSettings::for_language(self.fresh_chat_language());
+        };
+        self.change
+            .chats
+            .iter()
+            .find(|c| c.chat == request.chat)
+            .or(self.stored_chat.as_ref())
             .map(|c| c.settings)
             .unwrap_or_else(|| ChatSettings::for_language(self.fresh_chat_language()))
     }

@@ -2,9 +2,14 @@
 //! retrying with exponential backoff (the `backon` crate), honouring the platform's
 //! "retry after" hints, and reporting each message delivered or undeliverable.
 //!
-//! Messages go out in outbox order; a message that keeps failing holds the ones behind it
-//! back for a while (so a chat never sees move 6 before move 5) and is dropped after
-//! [`crate::service::MAX_DELIVERY_ROUNDS`] rounds.
+//! The outbox is delivered by lanes (a chat, or one person's private messages): within a lane
+//! messages go out in order, one at a time, so a chat never sees move 6 before move 5; lanes
+//! go out side by side, each on its own task, so one chat's rate limit, failures or slow
+//! answers add nothing to another chat's latency. A message that keeps failing holds back
+//! only its own lane, and is dropped after [`crate::service::MAX_DELIVERY_ROUNDS`] rounds.
+//!
+//! Each message is claimed in the store for a lease before it is sent, so several processes
+//! can drain one outbox; the delivered mark is durable as soon as the platform has answered.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +17,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use backon::{ExponentialBuilder, Retryable};
 use thiserror::Error;
+use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::ids::Platform;
@@ -52,7 +58,7 @@ pub struct RetryPolicy {
     pub max_delay: Duration,
     /// Retries of one message within a round.
     pub retries: usize,
-    /// Pause after a round that failed, before the message is tried again.
+    /// Pause of a lane after a round that failed, before its message is tried again.
     pub round_pause: Duration,
 }
 
@@ -60,12 +66,21 @@ impl Default for RetryPolicy {
     fn default() -> Self {
         RetryPolicy {
             min_delay: Duration::from_millis(500),
-            max_delay: Duration::from_secs(30),
-            retries: 5,
+            max_delay: Duration::from_secs(8),
+            retries: 4,
             round_pause: Duration::from_secs(30),
         }
     }
 }
+
+/// Lanes one process delivers at the same time.
+const LANES_AT_ONCE: usize = 64;
+/// How long a claim lasts: longer than any round (retries, waits and the send itself), so a
+/// live process never loses a message it is still sending; a dead one's claims lapse then.
+const LEASE: Duration = Duration::from_secs(120);
+/// A platform's "retry after" longer than this ends the round: the lane is deferred for that
+/// long instead of holding a claim and a task.
+const LONGEST_WAIT_IN_ROUND: Duration = Duration::from_secs(10);
 
 /// Drains `platform`'s outbox through `sender` until `shutdown` is cancelled.
 pub async fn run_delivery(
@@ -86,44 +101,43 @@ pub async fn run_delivery_with(
     policy: RetryPolicy,
 ) {
     let mut changes = service.outbox_changes();
+    let mut lanes = JoinSet::new();
     while !shutdown.is_cancelled() {
         changes.borrow_and_update();
-        let batch = match service.pending_for(platform, 32) {
-            Ok(batch) => batch,
-            Err(error) => {
-                tracing::error!(%error, %platform, "cannot read the outbox");
-                pause(&shutdown, policy.round_pause).await;
-                continue;
+        let free = LANES_AT_ONCE.saturating_sub(lanes.len());
+        let claimed = if free == 0 {
+            Vec::new()
+        } else {
+            match service.claim_for(platform, LEASE, free).await {
+                Ok(claimed) => claimed,
+                Err(error) => {
+                    tracing::error!(%error, %platform, "cannot read the outbox");
+                    pause(&shutdown, Duration::from_secs(1)).await;
+                    continue;
+                }
             }
         };
-        if batch.is_empty() {
-            tokio::select! {
-                _ = shutdown.cancelled() => break,
-                _ = changes.changed() => {}
-                _ = tokio::time::sleep(IDLE_POLL) => {}
-            }
-            continue;
+        for entry in claimed {
+            let service = service.clone();
+            let sender = sender.clone();
+            lanes.spawn(async move { deliver(&service, sender.as_ref(), &entry, policy).await });
         }
-        for entry in batch {
-            if shutdown.is_cancelled() {
-                return;
-            }
-            if !deliver(&service, sender.as_ref(), &entry, policy).await {
-                // Keep order: wait before trying this message (and those after it) again.
-                pause(&shutdown, policy.round_pause).await;
-                break;
-            }
+        // Wait for a lane to finish (its next message may be due), new messages, or a while
+        // (another process may have queued or released some).
+        tokio::select! {
+            _ = shutdown.cancelled() => break,
+            Some(_) = lanes.join_next(), if !lanes.is_empty() => {}
+            _ = changes.changed() => {}
+            _ = tokio::time::sleep(IDLE_POLL) => {}
         }
     }
+    // Messages being sent finish (a send cut off midway would be repeated after a restart);
+    // the caller bounds how long that may take.
+    while lanes.join_next().await.is_some() {}
 }
 
-/// Sends one entry with retries; false if it is still pending afterwards.
-async fn deliver(
-    service: &Service,
-    sender: &dyn Sender,
-    entry: &OutboxEntry,
-    policy: RetryPolicy,
-) -> bool {
+/// Sends one claimed entry with retries and records what happened.
+async fn deliver(service: &Service, sender: &dyn Sender, entry: &OutboxEntry, policy: RetryPolicy) {
     let backoff = ExponentialBuilder::default()
         .with_min_delay(policy.min_delay)
         .with_max_delay(policy.max_delay)
@@ -131,7 +145,10 @@ async fn deliver(
         .with_jitter();
     let result = (|| async { sender.send(entry).await })
         .retry(backoff)
-        .when(|e| matches!(e, SendError::Retry { .. }))
+        .when(|e| match e {
+            SendError::Retry { after, .. } => after.is_none_or(|a| a <= LONGEST_WAIT_IN_ROUND),
+            SendError::Undeliverable(_) => false,
+        })
         .adjust(|e, delay| {
             // A platform's own "retry after" beats our guess, while retries remain.
             delay.map(|d| match e {
@@ -146,23 +163,21 @@ async fn deliver(
         )
         .await;
     let outcome = match result {
-        Ok(platform_ref) => service
-            .delivered(entry.id, platform_ref)
-            .await
-            .map(|()| true),
+        Ok(platform_ref) => service.delivered(entry.id, platform_ref).await,
         Err(SendError::Undeliverable(reason)) => {
             tracing::info!(id = %entry.id, %reason, "a message cannot be delivered");
-            service.undeliverable(entry.id).await.map(|()| true)
+            service.undeliverable(entry.id).await
         }
-        Err(SendError::Retry { reason, .. }) => {
+        Err(SendError::Retry { reason, after }) => {
             tracing::warn!(id = %entry.id, %reason, "a message failed a delivery round");
-            service.delivery_failed(entry.id).await
+            let pause = after.map_or(policy.round_pause, |a| a.max(policy.min_delay));
+            service.delivery_failed(entry.id, pause).await.map(|_| ())
         }
     };
-    outcome.unwrap_or_else(|error| {
+    if let Err(error) = outcome {
+        // The claim lapses and the message is tried again (here or by another process).
         tracing::error!(%error, id = %entry.id, "cannot record a delivery");
-        false
-    })
+    }
 }
 
 async fn pause(shutdown: &CancellationToken, how_long: Duration) {

@@ -39,14 +39,11 @@ struct Question {
 }
 
 impl Service {
-    /// Starts the engine thinking in every running game where it is to move (on open, at
-    /// `tick`). Needs a Tokio runtime; without one it does nothing.
-    pub(crate) fn resume_engines(&self) {
-        if tokio::runtime::Handle::try_current().is_err() {
-            return;
-        }
+    /// Starts the engine thinking in every running game where it is to move (at `tick`; the
+    /// clock's first tick comes at once, so a restart resumes them).
+    pub(crate) async fn resume_engines(&self) {
         for platform in Platform::ALL {
-            let games = match self.inner.store.player(&engine_user_id(platform)) {
+            let games = match self.inner.store.player(&engine_user_id(platform)).await {
                 Ok(Some(player)) => player.games,
                 Ok(None) => continue,
                 Err(error) => {
@@ -55,7 +52,7 @@ impl Service {
                 }
             };
             for id in games {
-                if let Ok(Some(_)) = question(&self.inner, &id) {
+                if let Ok(Some(_)) = question(&self.inner, &id).await {
                     self.think_later(id);
                 }
             }
@@ -127,8 +124,8 @@ pub(crate) fn engine_to_move(loaded: &crate::context::LoadedGame) -> bool {
 }
 
 /// The engine's question in game `id`, if it is to move there.
-fn question(inner: &Inner, id: &GameId) -> Result<Option<Question>, StoreError> {
-    let Some(record) = inner.store.game(id)? else {
+async fn question(inner: &Inner, id: &GameId) -> Result<Option<Question>, StoreError> {
+    let Some(record) = inner.store.game(id).await? else {
         return Ok(None);
     };
     let game = match inner.cached_game(id, record.revision) {
@@ -167,7 +164,7 @@ async fn think_and_play(weak: &Weak<Inner>, id: &GameId) {
         let Some(inner) = weak.upgrade() else {
             return;
         };
-        question(&inner, id)
+        question(&inner, id).await
     };
     let Question {
         view,
@@ -206,7 +203,7 @@ async fn think_and_play(weak: &Weak<Inner>, id: &GameId) {
 /// The engine's move as one change, if the game still waits for it at `ply`.
 async fn engine_move(ctx: &mut Ctx<'_>, id: &GameId, ply: usize, mv: GameMove) -> Step {
     ctx.lock_game(id).await;
-    let Some(mut loaded) = ctx.load_game(id)? else {
+    let Some(mut loaded) = ctx.load_game(id).await? else {
         return Ok(());
     };
     if !engine_to_move(&loaded) || loaded.game.ply() != ply {
@@ -227,7 +224,7 @@ async fn engine_move(ctx: &mut Ctx<'_>, id: &GameId, ply: usize, mv: GameMove) -
         .as_ref()
         .is_some_and(|o| Some(o.by) != engine_seat)
     {
-        settle_draw_offer(ctx, &mut loaded, "draw-offer-lapsed")?;
+        settle_draw_offer(ctx, &mut loaded, "draw-offer-lapsed").await?;
     }
-    after_move(ctx, loaded)
+    after_move(ctx, loaded).await
 }

@@ -77,10 +77,10 @@ fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> 
 
 /// Posts the current public board to every chat following the game, each in its own
 /// language and settings. `head` writes the caption's first lines for a chat.
-fn post_boards(
+async fn post_boards(
     ctx: &mut Ctx<'_>,
     loaded: &mut LoadedGame,
-    head: &dyn Fn(&Ctx<'_>, &ChatSettings, &LoadedGame) -> String,
+    head: &(dyn Fn(&Ctx<'_>, &ChatSettings, &LoadedGame) -> String + Sync),
 ) -> Step {
     let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
     let to_move = announce::our_seat(loaded.game.seat_to_move());
@@ -91,7 +91,7 @@ fn post_boards(
         vec![loaded.record.player(to_move).id.clone()]
     };
     for chat in chats {
-        let settings = ctx.chat_record(&chat)?.settings;
+        let settings = ctx.chat_record(&chat).await?.settings;
         let mut caption = head(ctx, &settings, loaded);
         if let Some(line) = to_move_line(ctx, &settings, loaded) {
             caption.push('\n');
@@ -116,14 +116,15 @@ fn post_boards(
         let post = match (settings.board, earlier) {
             (BoardMode::Edited, Some(i)) => {
                 let original = loaded.record.posts[i].post;
-                ctx.post_picture(message.replacing(Some(original)), picture, None)?;
+                ctx.post_picture(message.replacing(Some(original)), picture, None)
+                    .await?;
                 original
             }
             (_, earlier) => {
                 if let Some(i) = earlier {
-                    strip_buttons(ctx, &loaded.record.posts[i], &loaded.record.id, home)?;
+                    strip_buttons(ctx, &loaded.record.posts[i], &loaded.record.id, home).await?;
                 }
-                ctx.post_picture(message, picture, None)?
+                ctx.post_picture(message, picture, None).await?
             }
         };
         let entry = BoardPost {
@@ -140,7 +141,12 @@ fn post_boards(
 }
 
 /// Edits an earlier board post to drop its buttons (its picture and caption stay).
-fn strip_buttons(ctx: &mut Ctx<'_>, post: &BoardPost, game: &GameId, had_buttons: bool) -> Step {
+async fn strip_buttons(
+    ctx: &mut Ctx<'_>,
+    post: &BoardPost,
+    game: &GameId,
+    had_buttons: bool,
+) -> Step {
     if !had_buttons {
         return Ok(());
     }
@@ -151,13 +157,13 @@ fn strip_buttons(ctx: &mut Ctx<'_>, post: &BoardPost, game: &GameId, had_buttons
     )
     .about(game)
     .replacing(Some(post.post));
-    ctx.post(edit, None)?;
+    ctx.post(edit, None).await?;
     Ok(())
 }
 
 /// Starts the game `challenge` asked for, with `acceptor` as the opponent. With `engine`
 /// (level and seed), the acceptor is the built-in engine (`/play bot`): it gets no DMs.
-pub(crate) fn start_game(
+pub(crate) async fn start_game(
     ctx: &mut Ctx<'_>,
     challenge: &ChallengeRecord,
     acceptor: &User,
@@ -213,12 +219,12 @@ pub(crate) fn start_game(
     let mut loaded = LoadedGame { record, game };
 
     // Index the game under its chat and both players.
-    let mut chat = ctx.chat_record(&challenge.chat)?;
+    let mut chat = ctx.chat_record(&challenge.chat).await?;
     chat.games.push(id.clone());
     ctx.save_chat(chat);
     for seat in [Seat::First, Seat::Second] {
         let user = loaded.record.player(seat).clone();
-        let mut player = ctx.player_record(&user)?;
+        let mut player = ctx.player_record(&user).await?;
         player.name = user.name.clone();
         player.games.push(id.clone());
         ctx.save_player(player);
@@ -244,10 +250,10 @@ pub(crate) fn start_game(
         }
         text
     };
-    post_boards(ctx, &mut loaded, &head)?;
+    post_boards(ctx, &mut loaded, &head).await?;
 
     // Tell both players privately, so they know their reveals will come there.
-    let chat_lang = ctx.chat_record(&challenge.chat)?.settings.language;
+    let chat_lang = ctx.chat_record(&challenge.chat).await?.settings.language;
     for seat in [Seat::First, Seat::Second] {
         if is_engine_seat(&loaded.record, seat) {
             continue;
@@ -286,7 +292,7 @@ pub(crate) fn start_game(
             text,
         )
         .about(&id);
-        ctx.post(message, Some(challenge.chat.clone()))?;
+        ctx.post(message, Some(challenge.chat.clone())).await?;
     }
     ctx.count(Event::GameStarted);
     ctx.save_loaded(loaded);
@@ -295,7 +301,7 @@ pub(crate) fn start_game(
 
 /// After a move was played on `loaded.game` (already in `loaded.record.moves`): the public
 /// board, the capturer's private reveal, or the end of the game.
-pub(crate) fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
+pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
     let ply = loaded.game.ply().saturating_sub(1);
     ctx.count(Event::Move);
     if let Some((capturer, piece)) = loaded.game.captured_covered_by(ply)
@@ -304,7 +310,7 @@ pub(crate) fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
         && !is_engine_seat(&loaded.record, seat)
     {
         let user = loaded.record.player(seat).clone();
-        let chat_settings = ctx.chat_record(&loaded.record.chat)?.settings;
+        let chat_settings = ctx.chat_record(&loaded.record.chat).await?.settings;
         let lang = Ctx::lang_of(&user, chat_settings.language);
         let settings = ChatSettings {
             language: lang,
@@ -345,13 +351,14 @@ pub(crate) fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
             text,
         )
         .about(&loaded.record.id);
-        ctx.post_picture(message, picture, Some(loaded.record.chat.clone()))?;
+        ctx.post_picture(message, picture, Some(loaded.record.chat.clone()))
+            .await?;
     }
     if loaded.game.outcome().is_some() {
         if loaded.record.ending.is_none() {
             loaded.record.ending = Some(Ending::ByPlay);
         }
-        return finish_game(ctx, loaded);
+        return finish_game(ctx, loaded).await;
     }
     let head = move |ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame| {
         let mover = announce::our_seat(if ply.is_multiple_of(2) {
@@ -374,7 +381,7 @@ pub(crate) fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
                 ),
         )
     };
-    post_boards(ctx, &mut loaded, &head)?;
+    post_boards(ctx, &mut loaded, &head).await?;
     ctx.save_loaded(loaded);
     Ok(())
 }
@@ -398,7 +405,7 @@ pub(crate) fn role_key(role: jieqi_rules::Role) -> &'static str {
 }
 
 /// Settles a pending draw offer: its post loses the button and says how it ended.
-pub(crate) fn settle_draw_offer(
+pub(crate) async fn settle_draw_offer(
     ctx: &mut Ctx<'_>,
     loaded: &mut LoadedGame,
     how: &'static str,
@@ -407,7 +414,7 @@ pub(crate) fn settle_draw_offer(
         return Ok(());
     };
     if let Some(post) = offer.post {
-        let settings = ctx.chat_record(&loaded.record.chat)?.settings;
+        let settings = ctx.chat_record(&loaded.record.chat).await?.settings;
         let text = ctx.say_in(
             settings.language,
             &Sentence::new(how)
@@ -421,34 +428,34 @@ pub(crate) fn settle_draw_offer(
         )
         .about(&loaded.record.id)
         .replacing(Some(post));
-        ctx.post(edit, None)?;
+        ctx.post(edit, None).await?;
     }
     Ok(())
 }
 
 /// The end: result posts, proof, record, ratings, indexes. `loaded.game` has its outcome and
 /// `loaded.record.ending` says how it came.
-pub(crate) fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
+pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
     let Some(outcome) = loaded.game.outcome() else {
         return Ok(());
     };
     loaded.record.deadline = None;
     loaded.record.finished_at = Some(ctx.now);
-    settle_draw_offer(ctx, &mut loaded, "draw-offer-closed")?;
+    settle_draw_offer(ctx, &mut loaded, "draw-offer-closed").await?;
     let id = loaded.record.id.clone();
     let reveal =
         loaded.game.rules().reveal_deal_at_end && loaded.record.variant != Variant::Xiangqi;
 
     let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
     for chat in chats {
-        let settings = ctx.chat_record(&chat)?.settings;
+        let settings = ctx.chat_record(&chat).await?.settings;
         let lang = settings.language;
         let home = chat == loaded.record.chat;
         let picture = public_picture(ctx, &loaded, &settings);
         if let Some(i) = loaded.record.posts.iter().position(|p| p.chat == chat) {
             let post = loaded.record.posts[i].clone();
             match settings.board {
-                BoardMode::PerMove => strip_buttons(ctx, &post, &id, home)?,
+                BoardMode::PerMove => strip_buttons(ctx, &post, &id, home).await?,
                 BoardMode::Edited => {
                     let edit = Message::text(
                         Destination::Chat(chat.clone()),
@@ -457,7 +464,7 @@ pub(crate) fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
                     )
                     .about(&id)
                     .replacing(Some(post.post));
-                    ctx.post_picture(edit, picture.clone(), None)?;
+                    ctx.post_picture(edit, picture.clone(), None).await?;
                 }
             }
         }
@@ -484,7 +491,7 @@ pub(crate) fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
         let result = Message::text(Destination::Chat(chat.clone()), MessageKind::Result, text)
             .about(&id)
             .with_mentions(mentions);
-        ctx.post_picture(result, picture, None)?;
+        ctx.post_picture(result, picture, None).await?;
         if loaded.game.history_len() > 0 {
             let record = if reveal {
                 announce::full_record_text(&loaded.record)
@@ -501,11 +508,12 @@ pub(crate) fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
                 Message::text(Destination::Chat(chat.clone()), MessageKind::History, text)
                     .about(&id),
                 None,
-            )?;
+            )
+            .await?;
         }
         // Watchers stop following a finished game.
         if !home {
-            let mut watcher = ctx.chat_record(&chat)?;
+            let mut watcher = ctx.chat_record(&chat).await?;
             if watcher.watching.contains(&id) {
                 watcher.watching.retain(|g| *g != id);
                 ctx.save_chat(watcher);
@@ -516,7 +524,7 @@ pub(crate) fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
     // Indexes: the chat's running games, its finished list and leaderboard, the players.
     // Games against the built-in engine are not rated.
     let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();
-    let mut chat = ctx.chat_record(&loaded.record.chat)?;
+    let mut chat = ctx.chat_record(&loaded.record.chat).await?;
     chat.games.retain(|g| *g != id);
     chat.finished.retain(|g| *g != id);
     chat.finished.push(id.clone());
@@ -531,8 +539,8 @@ pub(crate) fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Step {
         }
     }
     ctx.save_chat(chat);
-    let mut first = ctx.player_record(&loaded.record.first)?;
-    let mut second = ctx.player_record(&loaded.record.second)?;
+    let mut first = ctx.player_record(&loaded.record.first).await?;
+    let mut second = ctx.player_record(&loaded.record.second).await?;
     first.games.retain(|g| *g != id);
     second.games.retain(|g| *g != id);
     if rated {

@@ -2,36 +2,62 @@
 //! and recording what happened to them. An undeliverable private message makes the game's
 //! chat hear that the player could not be reached privately, and how to fix it.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use tokio::sync::watch;
 
-use crate::context::unix;
+use crate::context::{unix, unix_millis};
 use crate::error::ServiceError;
 use crate::ids::{ChatId, GameId, Platform, UserId};
 use crate::message::{Destination, Message, MessageKind, OutboxEntry, OutboxId};
 use crate::metrics::Event;
 use crate::pictures;
 use crate::service::{MAX_DELIVERY_ROUNDS, Service, commit_error, lock};
-use crate::store::{Change, PendingMessage, SentRecord, StoreError};
+use crate::store::{Change, Claim, Deferral, PendingMessage, SentRecord, StoreError};
 
 impl Service {
-    /// Undelivered messages of every platform, oldest first.
-    pub fn pending(&self, limit: usize) -> Result<Vec<OutboxEntry>, ServiceError> {
-        self.with_pictures(self.inner.store.pending(None, limit)?)
+    /// Undelivered messages of every platform (claimed or not), oldest first.
+    pub async fn pending(&self, limit: usize) -> Result<Vec<OutboxEntry>, ServiceError> {
+        let pending = self.inner.store.pending(limit).await?;
+        self.with_pictures(pending).await
     }
 
-    /// Undelivered messages of one platform, oldest first.
-    pub fn pending_for(
+    /// Undelivered messages of one platform (claimed or not), oldest first.
+    pub async fn pending_for(
         &self,
         platform: Platform,
         limit: usize,
     ) -> Result<Vec<OutboxEntry>, ServiceError> {
-        self.with_pictures(self.inner.store.pending(Some(platform), limit)?)
+        let mut pending = self.inner.store.pending(usize::MAX).await?;
+        pending.retain(|p| p.entry.message.to.platform() == Some(platform));
+        pending.truncate(limit);
+        self.with_pictures(pending).await
+    }
+
+    /// Claims the next message of up to `limit` free delivery lanes of `platform` for this
+    /// process, for `lease` (see [`GameStore::claim`](crate::store::GameStore::claim)).
+    pub async fn claim_for(
+        &self,
+        platform: Platform,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<OutboxEntry>, ServiceError> {
+        let now = unix_millis(SystemTime::now());
+        let claim = Claim {
+            holder: self.inner.instance.clone(),
+            now,
+            until: now.saturating_add(u64::try_from(lease.as_millis()).unwrap_or(u64::MAX)),
+        };
+        let claimed = self
+            .inner
+            .store
+            .claim(Some(platform), &claim, limit)
+            .await?;
+        self.with_pictures(claimed).await
     }
 
     /// Puts the pictures into pending messages: from memory, or drawn again from the recipe.
-    fn with_pictures(
+    async fn with_pictures(
         &self,
         pending: Vec<PendingMessage>,
     ) -> Result<Vec<OutboxEntry>, ServiceError> {
@@ -42,7 +68,7 @@ impl Service {
                 entry.message.image = match cached {
                     Some(image) => Some(image),
                     None => {
-                        let image = pictures::redraw(self.inner.store.as_ref(), &spec)?;
+                        let image = pictures::redraw(self.inner.store.as_ref(), &spec).await?;
                         if let Some(image) = &image {
                             lock(&self.inner.pictures).insert(entry.id, image.clone());
                         }
@@ -61,6 +87,8 @@ impl Service {
     }
 
     /// Marks a message delivered, remembering the platform's reference for later edits.
+    /// Durable before it returns: once the platform has answered, a crash must not send the
+    /// message again.
     pub async fn delivered(
         &self,
         id: OutboxId,
@@ -74,6 +102,7 @@ impl Service {
                     at: unix(SystemTime::now()),
                 },
             )],
+            durable: true,
             ..Change::default()
         };
         self.inner
@@ -86,11 +115,16 @@ impl Service {
         Ok(())
     }
 
-    /// Records a failed delivery round; after too many the message is dropped (a private
-    /// one as [`Service::undeliverable`]). Returns true if it was dropped.
-    pub async fn delivery_failed(&self, id: OutboxId) -> Result<bool, ServiceError> {
+    /// Records a failed delivery round: the message's lane waits `pause` (nobody else's
+    /// does); after too many rounds the message is dropped (a private one as
+    /// [`Service::undeliverable`]). Returns true if it was dropped.
+    pub async fn delivery_failed(
+        &self,
+        id: OutboxId,
+        pause: Duration,
+    ) -> Result<bool, ServiceError> {
         self.inner.metrics.count(Event::DeliveryFailure);
-        let Some(record) = self.inner.store.outbox_record(id)? else {
+        let Some(record) = self.inner.store.outbox_record(id).await? else {
             return Ok(true);
         };
         let attempts = record.attempts + 1;
@@ -98,8 +132,16 @@ impl Service {
             self.undeliverable(id).await?;
             return Ok(true);
         }
+        let not_before = unix_millis(SystemTime::now())
+            .saturating_add(u64::try_from(pause.as_millis()).unwrap_or(u64::MAX));
         let change = Change {
-            attempts: vec![(id, attempts)],
+            deferred: vec![(
+                id,
+                Deferral {
+                    attempts,
+                    not_before,
+                },
+            )],
             ..Change::default()
         };
         self.inner
@@ -115,7 +157,7 @@ impl Service {
     /// reached privately and how to fix it (never what the message said).
     pub async fn undeliverable(&self, id: OutboxId) -> Result<(), ServiceError> {
         self.inner.metrics.count(Event::Undeliverable);
-        let Some(record) = self.inner.store.outbox_record(id)? else {
+        let Some(record) = self.inner.store.outbox_record(id).await? else {
             return Ok(());
         };
         let now = unix(SystemTime::now());
@@ -133,11 +175,14 @@ impl Service {
         if let (Destination::Private(user), Some(chat)) =
             (&record.message.to, &record.fallback_chat)
         {
-            let notice = self.unreachable_notice(user, chat, record.message.game.as_ref())?;
+            let notice = self
+                .unreachable_notice(user, chat, record.message.game.as_ref())
+                .await?;
             let notice_id = self
                 .inner
                 .store
-                .allocate_outbox_ids(1)?
+                .allocate_outbox_ids(1)
+                .await?
                 .into_iter()
                 .next()
                 .ok_or_else(|| StoreError::Backend("no outbox id".to_owned()))?;
@@ -149,6 +194,7 @@ impl Service {
                     created_at: now,
                     fallback_chat: None,
                     picture: None,
+                    not_before: 0,
                 },
             ));
         }
@@ -158,23 +204,29 @@ impl Service {
             .map_err(commit_error)
     }
 
-    fn unreachable_notice(
+    async fn unreachable_notice(
         &self,
         user: &UserId,
         chat: &ChatId,
         game: Option<&GameId>,
     ) -> Result<Message, ServiceError> {
         let store = &self.inner.store;
-        let name = match game.map(|g| store.game(g)).transpose()?.flatten() {
-            Some(record) => record
-                .seat_of(user)
-                .map(|seat| record.player(seat).name.clone()),
+        let record = match game {
+            Some(game) => store.game(game).await?,
             None => None,
+        };
+        let mut name = record.and_then(|record| {
+            record
+                .seat_of(user)
+                .map(|seat| record.player(seat).name.clone())
+        });
+        if name.is_none() {
+            name = store.player(user).await.ok().flatten().map(|p| p.name);
         }
-        .or_else(|| store.player(user).ok().flatten().map(|p| p.name))
-        .unwrap_or_else(|| user.id.clone());
+        let name = name.unwrap_or_else(|| user.id.clone());
         let language = store
-            .chat(chat)?
+            .chat(chat)
+            .await?
             .map(|c| c.settings.language)
             .unwrap_or(self.inner.config.default_language);
         let fix_key = match user.platform {

@@ -15,7 +15,7 @@ use crate::ids::GameId;
 use crate::lifecycle::apply_ending;
 use crate::message::{Image, OutboxId};
 use crate::settings::{ChatSettings, Orientation, Style};
-use crate::store::{GameStore, StoreError};
+use crate::store::{GameRecord, GameStore, ImageRecipe, StoreError};
 
 /// Whose knowledge a picture shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -129,11 +129,11 @@ pub(crate) fn draw(
 }
 
 /// Draws a picture again from its recipe (the game is rebuilt from the store).
-pub(crate) fn redraw(
+pub(crate) async fn redraw(
     store: &dyn GameStore,
     spec: &PictureSpec,
 ) -> Result<Option<Image>, StoreError> {
-    let Some(record) = store.game(&spec.game)? else {
+    let Some(record) = store.game(&spec.game).await? else {
         return Ok(None);
     };
     let plies = usize::try_from(spec.plies).unwrap_or(usize::MAX);
@@ -156,6 +156,101 @@ pub(crate) fn redraw(
         apply_ending(&record, &mut game);
     }
     Ok(render(&game, spec))
+}
+
+/// A variant's start position as everyone sees it (`/rules`).
+pub(crate) fn start_position(
+    variant: jieqi_rules::Variant,
+    orientation: Orientation,
+    style: Style,
+    width: u32,
+) -> Option<Image> {
+    // The public start position does not depend on the deal, so any deal draws it.
+    let deal = GameDeal::shuffled(variant, &mut |_| 0);
+    let game = Game::new(Rules::new(variant, Default::default()), deal).ok()?;
+    let options = RenderOptions {
+        width,
+        orientation: orientation.side(),
+        style: style.piece_style(),
+    };
+    let bytes = jieqi_render::render(&game.view(Viewer::Public), &options)
+        .map_err(|e| tracing::warn!(error = %e, "a start position could not be drawn"))
+        .ok()?;
+    Some(Image {
+        bytes,
+        file_name: format!("{}-start.png", variant.name()),
+    })
+}
+
+/// The public view after each ply of a game (the last with its ending applied).
+fn public_views(record: &GameRecord) -> Option<Vec<jieqi_rules::View>> {
+    let deal = GameDeal::from_letters(record.variant, &record.deal).ok()?;
+    let mut game = Game::new(Rules::new(record.variant, record.preset), deal).ok()?;
+    let mut views = vec![game.view(Viewer::Public)];
+    for stored in &record.moves {
+        // The stored form carries what the move revealed; a player's form is the move alone.
+        let typed = match record.variant {
+            jieqi_rules::Variant::Banqi => stored.split('=').next().unwrap_or(stored),
+            _ => stored.get(..4).unwrap_or(stored),
+        };
+        game.play_text(typed).ok()?;
+        views.push(game.view(Viewer::Public));
+    }
+    apply_ending(record, &mut game);
+    if let Some(last) = views.last_mut() {
+        *last = game.view(Viewer::Public);
+    }
+    Some(views)
+}
+
+/// A finished game as an animated GIF (`/history`).
+pub(crate) fn animation(
+    record: &GameRecord,
+    orientation: Orientation,
+    style: Style,
+    width: u32,
+) -> Option<Image> {
+    let views = public_views(record)?;
+    let options = RenderOptions {
+        width,
+        orientation: orientation.side(),
+        style: style.piece_style(),
+    };
+    match jieqi_render::render_gif(&views, &options) {
+        Ok(bytes) => Some(Image {
+            bytes,
+            file_name: format!("{}.gif", record.id),
+        }),
+        Err(e) => {
+            tracing::warn!(error = %e, "a game animation could not be drawn");
+            None
+        }
+    }
+}
+
+/// Draws a stored reply's picture again (a repeated request gets the same bytes).
+pub(crate) async fn redraw_recipe(
+    store: &dyn GameStore,
+    recipe: &ImageRecipe,
+) -> Result<Option<Image>, StoreError> {
+    match recipe {
+        ImageRecipe::Board(spec) => redraw(store, spec).await,
+        ImageRecipe::Start {
+            variant,
+            orientation,
+            style,
+            width,
+        } => Ok(start_position(*variant, *orientation, *style, *width)),
+        ImageRecipe::Animation {
+            game,
+            orientation,
+            style,
+            width,
+        } => Ok(match store.game(game).await? {
+            Some(record) => animation(&record, *orientation, *style, *width),
+            None => None,
+        }),
+    }
 }
 
 /// Drawn pictures of undelivered messages, by outbox id (oldest dropped first when full:

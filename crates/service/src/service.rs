@@ -24,7 +24,10 @@ use crate::message::{Answer, Destination, Image, Message, MessageKind, OutboxId}
 use crate::metrics::{Event, Metrics, MetricsSnapshot};
 use crate::pictures::PictureCache;
 use crate::request::Request;
-use crate::store::{Change, CommitError, GameStore, RequestKey, SledStore, StoreError};
+use crate::store::{
+    AnswerRecord, Change, CommitError, GameRecord, GameStore, RequestKey, SledStore, StoreError,
+    StoredReply,
+};
 
 /// How often a change is recomputed after conflicts before giving up.
 pub(crate) const ATTEMPTS: usize = 8;
@@ -71,6 +74,8 @@ pub(crate) struct Inner {
     pub outbox_signal: watch::Sender<u64>,
     /// Games where this process's engine is choosing a move.
     pub thinking: Mutex<HashSet<GameId>>,
+    /// This process run's name in delivery claims (random, so two processes never share it).
+    pub instance: String,
 }
 
 impl Inner {
@@ -174,10 +179,12 @@ impl Service {
                 pictures: Mutex::new(PictureCache::default()),
                 outbox_signal: watch::Sender::new(0),
                 thinking: Mutex::new(HashSet::new()),
+                instance: format!("{:016x}", rand::random::<u64>()),
             }),
         };
-        // Games left waiting for the engine's move (a restart) are picked up again.
-        service.resume_engines();
+        // Games left waiting for the engine's move (a restart) are picked up by the first
+        // `tick`, which the clock runs at once: reads are async, and a scan started here could
+        // race with the first requests.
         Ok(service)
     }
 
@@ -198,10 +205,10 @@ impl Service {
 
     async fn handle_inner(&self, request: &Request) -> Answer {
         let key = RequestKey::new(request.chat.platform, &request.key);
-        match self.inner.store.answer(&key) {
-            Ok(Some(earlier)) => return earlier,
+        match self.inner.store.answer(&key).await {
+            Ok(Some(earlier)) => return self.repeat(earlier).await,
             Ok(None) => {}
-            Err(e) => return self.store_failure(request, &e),
+            Err(e) => return self.store_failure(request, &e).await,
         }
         let command =
             match commands::parse(&request.input, self.inner.config.bot_username.as_deref()) {
@@ -209,7 +216,11 @@ impl Service {
                 Parsed::Ignore => return Answer::default(),
             };
         for _ in 0..ATTEMPTS {
-            let mut ctx = Ctx::for_request(&self.inner, request, key.clone());
+            let stored_chat = match self.inner.store.chat(&request.chat).await {
+                Ok(chat) => chat,
+                Err(e) => return self.store_failure(request, &e).await,
+            };
+            let mut ctx = Ctx::for_request(&self.inner, request, key.clone(), stored_chat);
             match command.apply(&mut ctx).await {
                 Ok(()) => {}
                 Err(Halt::Refuse(sentence)) => {
@@ -222,7 +233,7 @@ impl Service {
                         text,
                     ));
                 }
-                Err(Halt::Store(e)) => return self.store_failure(request, &e),
+                Err(Halt::Store(e)) => return self.store_failure(request, &e).await,
             }
             let change = ctx.take_change();
             let answer = Answer {
@@ -234,11 +245,38 @@ impl Service {
             {
                 Ok(()) => return answer,
                 Err(CommitError::Conflict) => continue,
-                Err(CommitError::Duplicate(earlier)) => return earlier,
-                Err(CommitError::Store(e)) => return self.store_failure(request, &e),
+                Err(CommitError::Duplicate(earlier)) => return self.repeat(earlier).await,
+                Err(CommitError::Store(e)) => return self.store_failure(request, &e).await,
             }
         }
-        self.busy(request)
+        self.busy(request).await
+    }
+
+    /// The earlier answer to a repeated request, its pictures drawn again from their recipes.
+    async fn repeat(&self, earlier: AnswerRecord) -> Answer {
+        let mut replies = Vec::with_capacity(earlier.replies.len());
+        for StoredReply {
+            mut message,
+            picture,
+        } in earlier.replies
+        {
+            if let Some(recipe) = picture {
+                message.image = match crate::pictures::redraw_recipe(
+                    self.inner.store.as_ref(),
+                    &recipe,
+                )
+                .await
+                {
+                    Ok(image) => image,
+                    Err(error) => {
+                        tracing::warn!(%error, "a repeated answer's picture cannot be drawn");
+                        None
+                    }
+                };
+            }
+            replies.push(message);
+        }
+        Answer { replies }
     }
 
     pub(crate) async fn commit(
@@ -276,8 +314,8 @@ impl Service {
         Ok(())
     }
 
-    fn reply_language(&self, request: &Request) -> Language {
-        let chat = self.inner.store.chat(&request.chat).ok().flatten();
+    async fn reply_language(&self, request: &Request) -> Language {
+        let chat = self.inner.store.chat(&request.chat).await.ok().flatten();
         chat.map(|c| c.settings.language)
             .or_else(|| {
                 request
@@ -289,13 +327,13 @@ impl Service {
             .unwrap_or(self.inner.config.default_language)
     }
 
-    fn store_failure(&self, request: &Request, error: &StoreError) -> Answer {
+    async fn store_failure(&self, request: &Request, error: &StoreError) -> Answer {
         tracing::error!(%error, chat = %request.chat, "store failure");
         self.inner.metrics.count(Event::StoreError);
-        let text = self
-            .inner
-            .translations
-            .text(self.reply_language(request), "error-store", &[]);
+        let text =
+            self.inner
+                .translations
+                .text(self.reply_language(request).await, "error-store", &[]);
         Answer::reply(Message::text(
             Destination::ReplyToRequester { ephemeral: true },
             MessageKind::Refusal,
@@ -303,11 +341,11 @@ impl Service {
         ))
     }
 
-    fn busy(&self, request: &Request) -> Answer {
-        let text = self
-            .inner
-            .translations
-            .text(self.reply_language(request), "error-busy", &[]);
+    async fn busy(&self, request: &Request) -> Answer {
+        let text =
+            self.inner
+                .translations
+                .text(self.reply_language(request).await, "error-busy", &[]);
         Answer::reply(Message::text(
             Destination::ReplyToRequester { ephemeral: true },
             MessageKind::Refusal,
@@ -317,17 +355,21 @@ impl Service {
 
     /// The legal moves (as typed: coordinates, Banqi squares) of the caller's game in this
     /// chat when it is their turn; empty otherwise. For Discord's autocomplete.
-    pub fn legal_move_texts(&self, chat: &ChatId, user: &UserId) -> Vec<String> {
+    pub async fn legal_move_texts(&self, chat: &ChatId, user: &UserId) -> Vec<String> {
         let store = &self.inner.store;
-        let Ok(Some(chat)) = store.chat(chat) else {
+        let Ok(Some(chat)) = store.chat(chat).await else {
             return Vec::new();
         };
-        let mut mine = chat
-            .games
-            .iter()
-            .filter_map(|id| store.game(id).ok().flatten())
-            .filter(|g| g.is_active() && g.seat_of(user).is_some());
-        let (Some(record), None) = (mine.next(), mine.next()) else {
+        let mut mine = Vec::new();
+        for id in &chat.games {
+            if let Ok(Some(g)) = store.game(id).await {
+                if g.is_active() && g.seat_of(user).is_some() {
+                    mine.push(g);
+                }
+            }
+        }
+        // Only when exactly one game of theirs is here is it clear which moves to offer.
+        let Ok([record]) = <[GameRecord; 1]>::try_from(mine) else {
             return Vec::new();
         };
         let game = match self.inner.cached_game(&record.id, record.revision) {

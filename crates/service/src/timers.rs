@@ -21,10 +21,10 @@ impl Service {
     pub async fn tick(&self, now: SystemTime) {
         let now = unix(now);
         // A game waiting for the engine (one that failed to move, say) is picked up again.
-        self.resume_engines();
+        self.resume_engines().await;
         // Bounded, so a deadline that cannot be settled never keeps a tick running.
         for _ in 0..64 {
-            let due = match self.inner.store.due(now, 64) {
+            let due = match self.inner.store.due(now, 64).await {
                 Ok(due) => due,
                 Err(error) => {
                     tracing::error!(%error, "cannot read deadlines");
@@ -43,7 +43,12 @@ impl Service {
                 break;
             }
         }
-        if let Err(error) = self.inner.store.prune(now.saturating_sub(KEEP_ANSWERS)) {
+        if let Err(error) = self
+            .inner
+            .store
+            .prune(now.saturating_sub(KEEP_ANSWERS))
+            .await
+        {
             tracing::warn!(%error, "cannot prune old answers");
         }
     }
@@ -77,7 +82,7 @@ impl Service {
 /// A game whose player to move is out of time.
 async fn time_out(ctx: &mut Ctx<'_>, id: GameId) -> Step {
     ctx.lock_game(&id).await;
-    let Some(mut loaded) = ctx.load_game(&id)? else {
+    let Some(mut loaded) = ctx.load_game(&id).await? else {
         return Err(Halt::Refuse(Sentence::new("error-internal")));
     };
     let expired = loaded.record.deadline.is_some_and(|d| d <= ctx.now);
@@ -92,22 +97,22 @@ async fn time_out(ctx: &mut Ctx<'_>, id: GameId) -> Step {
     let seat = crate::announce::our_seat(loaded.game.seat_to_move());
     loaded.record.ending = Some(Ending::TimedOut(seat));
     apply_ending(&loaded.record, &mut loaded.game);
-    finish_game(ctx, loaded)
+    finish_game(ctx, loaded).await
 }
 
 /// A challenge nobody took in time.
 async fn expire(ctx: &mut Ctx<'_>, id: ChallengeId) -> Step {
-    let Some(found) = ctx.challenge_record(&id)? else {
+    let Some(found) = ctx.challenge_record(&id).await? else {
         return Ok(());
     };
     ctx.lock_chat(&found.chat).await;
-    let Some(challenge) = ctx.challenge_record(&id)? else {
+    let Some(challenge) = ctx.challenge_record(&id).await? else {
         return Ok(());
     };
     if challenge.expires_at > ctx.now {
         return Ok(());
     }
-    let mut chat = ctx.chat_record(&challenge.chat)?;
+    let mut chat = ctx.chat_record(&challenge.chat).await?;
     chat.challenges.retain(|c| *c != id);
     ctx.save_chat(chat);
     ctx.remove_challenge(&challenge);
@@ -118,4 +123,5 @@ async fn expire(ctx: &mut Ctx<'_>, id: ChallengeId) -> Step {
         &challenge.challenger.name,
         None,
     )
+    .await
 }

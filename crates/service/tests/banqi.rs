@@ -43,9 +43,14 @@ async fn banqi_game_played_to_its_end() {
     let mut plies = 0;
     loop {
         let mover = &players[plies % 2];
-        let legal = h.service.legal_move_texts(&chat, &mover.id);
+        let legal = h.service.legal_move_texts(&chat, &mover.id).await;
         let other = &players[(plies + 1) % 2];
-        assert!(h.service.legal_move_texts(&chat, &other.id).is_empty());
+        assert!(
+            h.service
+                .legal_move_texts(&chat, &other.id)
+                .await
+                .is_empty()
+        );
         if legal.is_empty() {
             break;
         }
@@ -72,7 +77,12 @@ async fn banqi_game_played_to_its_end() {
     assert_eq!(result.len(), 1, "one result");
     assert_eq!(result[0].to, Destination::Chat(chat.clone()));
     assert!(result[0].text.contains("sha256"), "{}", result[0].text);
-    assert!(h.service.legal_move_texts(&chat, &alice.id).is_empty());
+    assert!(
+        h.service
+            .legal_move_texts(&chat, &alice.id)
+            .await
+            .is_empty()
+    );
     let metrics = h.service.metrics();
     assert_eq!(metrics.moves as usize, plies);
     assert_eq!(metrics.games_finished, 1);

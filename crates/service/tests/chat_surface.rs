@@ -237,18 +237,19 @@ async fn several_games_in_one_chat_need_an_id() {
         "{list}"
     );
     assert_eq!(
-        h.service.legal_move_texts(&chat, &alice.id),
+        h.service.legal_move_texts(&chat, &alice.id).await,
         Vec::<String>::new(),
         "two games: ambiguous"
     );
     assert!(
-        h.service.legal_move_texts(&chat, &bob.id).is_empty(),
+        h.service.legal_move_texts(&chat, &bob.id).await.is_empty(),
         "not bob's turn"
     );
     h.say(&alice, &chat, &format!("/move {one} h2e2")).await;
     assert!(
         h.service
             .legal_move_texts(&chat, &bob.id)
+            .await
             .contains(&"h9g7".to_owned())
     );
 }

@@ -21,14 +21,14 @@ fn engine() -> UserId {
 }
 
 /// The one game of this chat.
-fn game_of(h: &Harness, chat: &ChatId) -> GameId {
-    let record = h.store.chat(chat).unwrap().expect("chat stored");
+async fn game_of(h: &Harness, chat: &ChatId) -> GameId {
+    let record = h.store.chat(chat).await.unwrap().expect("chat stored");
     assert_eq!(record.games.len(), 1, "one game in {chat}");
     record.games[0].clone()
 }
 
-fn moves_played(h: &Harness, game: &GameId) -> (usize, bool) {
-    let record = h.store.game(game).unwrap().expect("game stored");
+async fn moves_played(h: &Harness, game: &GameId) -> (usize, bool) {
+    let record = h.store.game(game).await.unwrap().expect("game stored");
     (record.moves.len(), record.is_active())
 }
 
@@ -36,7 +36,7 @@ fn moves_played(h: &Harness, game: &GameId) -> (usize, bool) {
 async fn wait_for_plies(h: &Harness, game: &GameId, plies: usize) -> Instant {
     let start = Instant::now();
     loop {
-        let (played, active) = moves_played(h, game);
+        let (played, active) = moves_played(h, game).await;
         if played >= plies || !active {
             return Instant::now();
         }
@@ -69,7 +69,7 @@ async fn a_human_plays_a_short_game_against_the_novice_engine() {
     let chat = group("-700");
     let answer = h.say(&alice, &chat, "/play bot novice red").await;
     assert!(answer.replies.is_empty(), "{answer:#?}");
-    let game = game_of(&h, &chat);
+    let game = game_of(&h, &chat).await;
     let started = h.deliver().await;
     let first_board = of_kind(&started, MessageKind::Board);
     assert_eq!(first_board.len(), 1);
@@ -82,24 +82,27 @@ async fn a_human_plays_a_short_game_against_the_novice_engine() {
 
     let mut engine_moves = 0;
     for turn in 0..8usize {
-        let legal = h.service.legal_move_texts(&chat, &alice.id);
+        let legal = h.service.legal_move_texts(&chat, &alice.id).await;
         assert!(!legal.is_empty(), "alice is to move on turn {turn}");
         let mine = &legal[(turn * 7 + 3) % legal.len()];
         let answer = h.say(&alice, &chat, &format!("/move {mine}")).await;
         assert!(answer.replies.is_empty(), "{answer:#?}");
-        let (played, active) = moves_played(&h, &game);
+        let (played, active) = moves_played(&h, &game).await;
         if !active {
             break;
         }
         // Read before the engine's task can run: the engine's legal replies.
-        let engine_legal = h.service.legal_move_texts(&chat, &engine());
+        let engine_legal = h.service.legal_move_texts(&chat, &engine()).await;
         assert!(!engine_legal.is_empty(), "the engine is to move");
         assert!(
-            h.service.legal_move_texts(&chat, &alice.id).is_empty(),
+            h.service
+                .legal_move_texts(&chat, &alice.id)
+                .await
+                .is_empty(),
             "not alice's turn while the engine thinks"
         );
         wait_for_plies(&h, &game, played + 1).await;
-        let record = h.store.game(&game).unwrap().unwrap();
+        let record = h.store.game(&game).await.unwrap().unwrap();
         if record.moves.len() > played {
             engine_moves += 1;
             let reply = &record.moves[played];
@@ -124,7 +127,7 @@ async fn a_human_plays_a_short_game_against_the_novice_engine() {
         }
     }
     assert!(engine_moves > 0);
-    if moves_played(&h, &game).1 {
+    if moves_played(&h, &game).await.1 {
         // A draw offer to the engine pings nobody; the engine plays on.
         h.say(&alice, &chat, "/draw").await;
         let offers = h.deliver().await;
@@ -136,12 +139,30 @@ async fn a_human_plays_a_short_game_against_the_novice_engine() {
     assert_eq!(of_kind(&h.delivered, MessageKind::Result).len(), 1);
     assert_engine_never_messaged_privately(&h);
     // Not rated, and nobody's running games list keeps it.
-    let player = h.store.player(&alice.id).unwrap().expect("alice stored");
+    let player = h
+        .store
+        .player(&alice.id)
+        .await
+        .unwrap()
+        .expect("alice stored");
     assert_eq!(player.stats(Variant::Jieqi).games(), 0);
     assert!(player.games.is_empty());
-    let bot = h.store.player(&engine()).unwrap().expect("engine stored");
+    let bot = h
+        .store
+        .player(&engine())
+        .await
+        .unwrap()
+        .expect("engine stored");
     assert!(bot.games.is_empty());
-    assert!(h.store.chat(&chat).unwrap().unwrap().players.is_empty());
+    assert!(
+        h.store
+            .chat(&chat)
+            .await
+            .unwrap()
+            .unwrap()
+            .players
+            .is_empty()
+    );
 }
 
 #[tokio::test]
@@ -166,25 +187,31 @@ async fn after_a_restart_the_engine_moves_exactly_once() {
     // Bob plays Black: the engine is to move as soon as the game starts. On this test's
     // single-threaded runtime its task has not run yet when the service is closed.
     h.say(&bob, &chat, "/play bot novice black").await;
-    let game = game_of(&h, &chat);
-    assert_eq!(moves_played(&h, &game), (0, true));
+    let game = game_of(&h, &chat).await;
+    assert_eq!(moves_played(&h, &game).await, (0, true));
     h.restart();
-    assert_eq!(moves_played(&h, &game), (0, true), "nothing moved yet");
+    assert_eq!(
+        moves_played(&h, &game).await,
+        (0, true),
+        "nothing moved yet"
+    );
 
+    // The clock's first tick (at once in `run` and `local`) resumes the engine.
+    h.tick().await;
     wait_for_plies(&h, &game, 1).await;
     // Give any second attempt every chance to land, including a tick's resumption.
     h.tick().await;
     tokio::time::sleep(Duration::from_millis(600)).await;
     h.tick().await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(moves_played(&h, &game), (1, true));
+    assert_eq!(moves_played(&h, &game).await, (1, true));
     let posted = h.deliver().await;
     let engine_boards: Vec<_> = of_kind(&posted, MessageKind::Board)
         .into_iter()
         .filter(|m| m.text.contains("by Jieqi bot"))
         .collect();
     assert_eq!(engine_boards.len(), 1, "{engine_boards:#?}");
-    assert!(!h.service.legal_move_texts(&chat, &bob.id).is_empty());
+    assert!(!h.service.legal_move_texts(&chat, &bob.id).await.is_empty());
     assert_engine_never_messaged_privately(&h);
 }
 
@@ -194,8 +221,8 @@ async fn other_chats_are_answered_while_the_engine_thinks() {
     let (alice, carol, dave) = (user("alice"), user("carol"), user("dave"));
     let (slow, other) = (group("-703"), group("-704"));
     h.say(&alice, &slow, "/play bot master red").await;
-    let game = game_of(&h, &slow);
-    let legal = h.service.legal_move_texts(&slow, &alice.id);
+    let game = game_of(&h, &slow).await;
+    let legal = h.service.legal_move_texts(&slow, &alice.id).await;
     let answer = h.say(&alice, &slow, &format!("/move {}", legal[0])).await;
     assert!(answer.replies.is_empty(), "{answer:#?}");
     // Let the engine's task start its search.
@@ -214,13 +241,13 @@ async fn other_chats_are_answered_while_the_engine_thinks() {
     assert!(answer.replies.is_empty(), "{answer:#?}");
     let answered = Instant::now();
     assert_eq!(
-        moves_played(&h, &game),
+        moves_played(&h, &game).await,
         (1, true),
         "the other chat's requests were done before the engine's move landed"
     );
     let landed = wait_for_plies(&h, &game, 2).await;
     assert!(answered < landed);
-    assert_eq!(moves_played(&h, &game).0, 2);
+    assert_eq!(moves_played(&h, &game).await.0, 2);
 }
 
 #[tokio::test]

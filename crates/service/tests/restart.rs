@@ -23,12 +23,12 @@ async fn a_game_survives_closing_and_reopening_the_store() {
     h.deliver().await;
     h.say(&bob, &chat, "/move h9g7").await;
     // Not delivered before the "crash".
-    let undelivered = h.service.pending(100).unwrap();
+    let undelivered = h.service.pending(100).await.unwrap();
     assert!(!undelivered.is_empty());
 
     h.restart();
     assert_eq!(
-        h.service.pending(100).unwrap(),
+        h.service.pending(100).await.unwrap(),
         undelivered,
         "the outbox survived"
     );

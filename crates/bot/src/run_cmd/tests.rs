@@ -179,7 +179,10 @@ async fn run_delivers_the_outbox_serves_health_and_metrics_and_stops_on_the_sign
     shutdown.cancel();
     let clean = running.await.unwrap_or_else(|error| panic!("{error}"));
     assert!(matches!(clean, Ok(true)), "{clean:?}");
-    let pending = service.pending(8).unwrap_or_else(|error| panic!("{error}"));
+    let pending = service
+        .pending(8)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     assert!(
         pending.is_empty(),
         "what was sent is marked delivered: {pending:?}"

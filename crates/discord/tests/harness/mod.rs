@@ -125,6 +125,7 @@ impl Bot {
             if self
                 .service
                 .pending_for(Platform::Discord, 1)
+                .await
                 .expect("outbox")
                 .is_empty()
             {

@@ -27,10 +27,11 @@ impl Accept {
                 && c.challenged
                     .as_ref()
                     .is_none_or(|target| target.id == user.id)
-        })?;
+        })
+        .await?;
         ctx.lock_chat(&found.chat).await;
         // Read again under the chat lock: it may have been taken meanwhile.
-        let Some(challenge) = ctx.challenge_record(&found.id)? else {
+        let Some(challenge) = ctx.challenge_record(&found.id).await? else {
             return refuse(
                 Sentence::new("refuse-no-such-challenge").arg("challenge", found.id.as_str()),
             );
@@ -50,9 +51,9 @@ impl Accept {
                 Sentence::new("refuse-challenge-not-for-you").arg("player", &target.name),
             );
         }
-        let mut chat = ctx.chat_record(&challenge.chat)?;
+        let mut chat = ctx.chat_record(&challenge.chat).await?;
         for id in &chat.games {
-            if let Some(game) = ctx.game_record(id)?
+            if let Some(game) = ctx.game_record(id).await?
                 && game.is_active()
                 && game.seat_of(&user.id).is_some()
                 && game.seat_of(&challenge.challenger.id).is_some()
@@ -67,14 +68,15 @@ impl Accept {
         chat.challenges.retain(|c| *c != challenge.id);
         ctx.save_chat(chat);
         ctx.remove_challenge(&challenge);
-        let game = start_game(ctx, &challenge, user, None)?;
+        let game = start_game(ctx, &challenge, user, None).await?;
         close_post(
             ctx,
             &challenge,
             "challenge-accepted",
             &user.name,
             Some(game.as_str()),
-        )?;
+        )
+        .await?;
         if request.chat != challenge.chat {
             ctx.reply_text(
                 MessageKind::Notice,
@@ -105,21 +107,21 @@ pub(super) fn optional_challenge(
 }
 
 /// The challenge meant: the id given, or the only open challenge in this chat that `fits`.
-pub(super) fn find_challenge(
+pub(super) async fn find_challenge(
     ctx: &Ctx<'_>,
     explicit: Option<&ChallengeId>,
     fits: impl Fn(&ChallengeRecord) -> bool,
 ) -> Step<ChallengeRecord> {
     if let Some(id) = explicit {
-        return match ctx.challenge_record(id)? {
+        return match ctx.challenge_record(id).await? {
             Some(c) => Ok(c),
             None => refuse(Sentence::new("refuse-no-such-challenge").arg("challenge", id.as_str())),
         };
     }
-    let chat = ctx.chat_record(ctx.chat_id()?)?;
+    let chat = ctx.chat_record(ctx.chat_id()?).await?;
     let mut open = Vec::new();
     for id in &chat.challenges {
-        if let Some(c) = ctx.challenge_record(id)?
+        if let Some(c) = ctx.challenge_record(id).await?
             && c.expires_at > ctx.now
             && fits(&c)
         {
@@ -142,7 +144,7 @@ pub(super) fn find_challenge(
 }
 
 /// Edits a challenge's post: its text plus how it was closed, without buttons.
-pub(crate) fn close_post(
+pub(crate) async fn close_post(
     ctx: &mut Ctx<'_>,
     challenge: &ChallengeRecord,
     how: &'static str,
@@ -152,7 +154,7 @@ pub(crate) fn close_post(
     let Some(post) = challenge.post else {
         return Ok(());
     };
-    let lang = ctx.chat_record(&challenge.chat)?.settings.language;
+    let lang = ctx.chat_record(&challenge.chat).await?.settings.language;
     let mut sentence = Sentence::new(how).arg("player", who);
     if let Some(game) = game {
         sentence = sentence.arg("game", game);
@@ -164,6 +166,6 @@ pub(crate) fn close_post(
         text,
     )
     .replacing(Some(post));
-    ctx.post(edit, None)?;
+    ctx.post(edit, None).await?;
     Ok(())
 }

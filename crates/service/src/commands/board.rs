@@ -7,6 +7,7 @@ use crate::announce::{move_number, move_text, our_seat, player_label, public_pic
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::message::{Destination, Message, MessageKind};
+use crate::store::ImageRecipe;
 
 #[derive(Debug)]
 pub(crate) struct Board {
@@ -20,9 +21,9 @@ impl Board {
         })
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let record = chat_game(ctx, self.game.as_ref(), true, "/board <id>")?;
-        let Some(loaded) = ctx.load_game(&record.id)? else {
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        let record = chat_game(ctx, self.game.as_ref(), true, "/board <id>").await?;
+        let Some(loaded) = ctx.load_game(&record.id).await? else {
             return refuse(Sentence::new("refuse-no-such-game").arg("game", record.id.as_str()));
         };
         let settings = ctx.settings();
@@ -77,16 +78,17 @@ impl Board {
                 }
             }
         }
-        let image = public_picture(ctx, &loaded, &settings).image;
-        ctx.reply(
+        let picture = public_picture(ctx, &loaded, &settings);
+        ctx.reply_with_picture(
             Message::text(
                 Destination::ReplyToRequester { ephemeral: false },
                 MessageKind::Board,
                 text,
             )
             .about(&loaded.record.id)
-            .with_image(image)
             .with_mentions(mentions),
+            picture.image,
+            ImageRecipe::Board(picture.spec),
         );
         Ok(())
     }

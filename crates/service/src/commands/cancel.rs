@@ -21,7 +21,7 @@ impl Cancel {
         let request = ctx.req()?;
         let user = &request.user;
         let chat_id = match &self.challenge {
-            Some(id) => match ctx.challenge_record(id)? {
+            Some(id) => match ctx.challenge_record(id).await? {
                 Some(c) => c.chat,
                 None => {
                     return refuse(
@@ -32,14 +32,14 @@ impl Cancel {
             None => request.chat.clone(),
         };
         ctx.lock_chat(&chat_id).await;
-        let mut chat = ctx.chat_record(&chat_id)?;
+        let mut chat = ctx.chat_record(&chat_id).await?;
         let ids: Vec<ChallengeId> = match &self.challenge {
             Some(id) => vec![id.clone()],
             None => chat.challenges.clone(),
         };
         let mut withdrawn = 0;
         for id in ids {
-            let Some(challenge) = ctx.challenge_record(&id)? else {
+            let Some(challenge) = ctx.challenge_record(&id).await? else {
                 continue;
             };
             if challenge.challenger.id != user.id {
@@ -53,7 +53,7 @@ impl Cancel {
             }
             chat.challenges.retain(|c| *c != challenge.id);
             ctx.remove_challenge(&challenge);
-            close_post(ctx, &challenge, "challenge-withdrawn", &user.name, None)?;
+            close_post(ctx, &challenge, "challenge-withdrawn", &user.name, None).await?;
             withdrawn += 1;
         }
         if withdrawn == 0 {

@@ -72,10 +72,10 @@ impl Challenge {
             return refuse(Sentence::new("refuse-challenge-self"));
         }
         ctx.lock_chat(&request.chat).await;
-        let mut chat = ctx.chat_record(&request.chat)?;
+        let mut chat = ctx.chat_record(&request.chat).await?;
         if let Some(opponent) = &challenged {
             for id in &chat.games {
-                if let Some(game) = ctx.game_record(id)?
+                if let Some(game) = ctx.game_record(id).await?
                     && game.is_active()
                     && game.seat_of(&challenger.id).is_some()
                     && game.seat_of(&opponent.id).is_some()
@@ -89,7 +89,7 @@ impl Challenge {
             }
         }
         for id in &chat.challenges {
-            if let Some(open) = ctx.challenge_record(id)?
+            if let Some(open) = ctx.challenge_record(id).await?
                 && open.expires_at > ctx.now
                 && open.challenger.id == challenger.id
                 && open.challenged.as_ref().map(|u| &u.id) == challenged.as_ref().map(|u| &u.id)
@@ -160,7 +160,7 @@ impl Challenge {
         )
         .with_buttons(buttons)
         .with_mentions(mentions);
-        let post = ctx.post(message, None)?;
+        let post = ctx.post(message, None).await?;
         ctx.save_challenge(ChallengeRecord {
             id: id.clone(),
             revision: 0,

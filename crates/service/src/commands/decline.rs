@@ -21,9 +21,10 @@ impl Decline {
         let user = ctx.user()?;
         let found = find_challenge(ctx, self.challenge.as_ref(), |c| {
             c.challenged.as_ref().is_some_and(|t| t.id == user.id)
-        })?;
+        })
+        .await?;
         ctx.lock_chat(&found.chat).await;
-        let Some(challenge) = ctx.challenge_record(&found.id)? else {
+        let Some(challenge) = ctx.challenge_record(&found.id).await? else {
             return refuse(
                 Sentence::new("refuse-no-such-challenge").arg("challenge", found.id.as_str()),
             );
@@ -46,10 +47,10 @@ impl Decline {
                 }
             }
         };
-        let mut chat = ctx.chat_record(&challenge.chat)?;
+        let mut chat = ctx.chat_record(&challenge.chat).await?;
         chat.challenges.retain(|c| *c != challenge.id);
         ctx.save_chat(chat);
         ctx.remove_challenge(&challenge);
-        close_post(ctx, &challenge, how, &user.name, None)
+        close_post(ctx, &challenge, how, &user.name, None).await
     }
 }

@@ -30,14 +30,14 @@ impl Draw {
                     .arg("player", &loaded.record.player(!seat).name),
             ),
             Some(_) => {
-                settle_draw_offer(ctx, &mut loaded, "draw-offer-accepted")?;
+                settle_draw_offer(ctx, &mut loaded, "draw-offer-accepted").await?;
                 loaded.record.ending = Some(Ending::DrawAgreed);
                 apply_ending(&loaded.record, &mut loaded.game);
-                finish_game(ctx, loaded)
+                finish_game(ctx, loaded).await
             }
             None => {
                 let chat = loaded.record.chat.clone();
-                let lang = ctx.chat_record(&chat)?.settings.language;
+                let lang = ctx.chat_record(&chat).await?.settings.language;
                 let opponent = loaded.record.player(!seat).clone();
                 let text = ctx.say_in(
                     lang,
@@ -61,7 +61,7 @@ impl Draw {
                             vec![opponent.id.clone()]
                         },
                     );
-                let post = ctx.post(message, None)?;
+                let post = ctx.post(message, None).await?;
                 loaded.record.draw_offer = Some(DrawOffer {
                     by: seat,
                     post: Some(post),

@@ -19,16 +19,16 @@ impl Games {
         }
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let request = ctx.req()?;
-        let chat = ctx.chat_record(&request.chat)?;
-        let mine = ctx.player_record(&request.user)?.games;
-        let here = lines(ctx, &chat.games)?;
+        let chat = ctx.chat_record(&request.chat).await?;
+        let mine = ctx.player_record(&request.user).await?.games;
+        let here = lines(ctx, &chat.games).await?;
         let elsewhere: Vec<GameId> = mine
             .into_iter()
             .filter(|g| !chat.games.contains(g))
             .collect();
-        let elsewhere = lines(ctx, &elsewhere)?;
+        let elsewhere = lines(ctx, &elsewhere).await?;
         let mut text = String::new();
         if here.is_empty() {
             text.push_str(&ctx.say(&Sentence::new("games-none-here")));
@@ -56,10 +56,10 @@ impl Games {
     }
 }
 
-fn lines(ctx: &Ctx<'_>, ids: &[GameId]) -> Step<Vec<String>> {
+async fn lines(ctx: &Ctx<'_>, ids: &[GameId]) -> Step<Vec<String>> {
     let mut out = Vec::new();
     for id in ids {
-        let Some(record) = ctx.game_record(id)? else {
+        let Some(record) = ctx.game_record(id).await? else {
             continue;
         };
         if !record.is_active() {

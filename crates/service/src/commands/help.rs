@@ -11,7 +11,7 @@ impl Help {
         Ok(Help)
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         ctx.reply_text(MessageKind::Guide, false, &Sentence::new("help-text"));
         Ok(())
     }

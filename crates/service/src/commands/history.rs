@@ -1,16 +1,15 @@
 //! `/history [id]`: the move record and public FEN; for a finished game also the full record
 //! with the deal and an animated GIF of the game.
 
-use jieqi_render::RenderOptions;
-use jieqi_rules::{Game, GameDeal, Rules, Variant, View, Viewer};
+use jieqi_rules::{Variant, Viewer};
 
 use super::{chat_game, optional_game};
 use crate::announce::{full_record_text, outcome_text, player_label, record_text};
-use crate::context::{Ctx, LoadedGame, Sentence, Step, refuse};
+use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
-use crate::lifecycle::apply_ending;
-use crate::message::{Destination, Image, Message, MessageKind};
-use crate::store::{GameRecord, Seat};
+use crate::message::{Destination, Message, MessageKind};
+use crate::pictures::animation;
+use crate::store::{ImageRecipe, Seat};
 
 #[derive(Debug)]
 pub(crate) struct History {
@@ -24,9 +23,9 @@ impl History {
         })
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let record = chat_game(ctx, self.game.as_ref(), true, "/history <id>")?;
-        let Some(loaded) = ctx.load_game(&record.id)? else {
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        let record = chat_game(ctx, self.game.as_ref(), true, "/history <id>").await?;
+        let Some(loaded) = ctx.load_game(&record.id).await? else {
             return refuse(Sentence::new("refuse-no-such-game").arg("game", record.id.as_str()));
         };
         let settings = ctx.settings();
@@ -70,67 +69,29 @@ impl History {
                 );
             }
         }
-        let reply = |text, image| {
+        let reply = |text| {
             Message::text(
                 Destination::ReplyToRequester { ephemeral: false },
                 MessageKind::History,
                 text,
             )
             .about(&loaded.record.id)
-            .with_image(image)
         };
-        ctx.reply(reply(text, None));
+        ctx.reply(reply(text));
         if outcome.is_some() && loaded.game.history_len() > 0 {
-            let gif = animation(ctx, &loaded, &settings);
+            let width = ctx.inner.config.board_width;
+            let gif = animation(&loaded.record, settings.orientation, settings.style, width);
             if gif.is_some() {
                 let caption = ctx.say(&Sentence::new("history-gif").arg("game", id));
-                ctx.reply(reply(caption, gif));
+                let recipe = ImageRecipe::Animation {
+                    game: loaded.record.id.clone(),
+                    orientation: settings.orientation,
+                    style: settings.style,
+                    width,
+                };
+                ctx.reply_with_picture(reply(caption), gif, recipe);
             }
         }
         Ok(())
-    }
-}
-
-/// The public view after each ply of a finished game (the last with the deal, if public).
-fn public_views(record: &GameRecord) -> Option<Vec<View>> {
-    let deal = GameDeal::from_letters(record.variant, &record.deal).ok()?;
-    let mut game = Game::new(Rules::new(record.variant, record.preset), deal).ok()?;
-    let mut views = vec![game.view(Viewer::Public)];
-    for stored in &record.moves {
-        // The stored form carries what the move revealed; a player's form is the move alone.
-        let typed = match record.variant {
-            Variant::Banqi => stored.split('=').next().unwrap_or(stored),
-            _ => stored.get(..4).unwrap_or(stored),
-        };
-        game.play_text(typed).ok()?;
-        views.push(game.view(Viewer::Public));
-    }
-    apply_ending(record, &mut game);
-    if let Some(last) = views.last_mut() {
-        *last = game.view(Viewer::Public);
-    }
-    Some(views)
-}
-
-fn animation(
-    ctx: &Ctx<'_>,
-    loaded: &LoadedGame,
-    settings: &crate::settings::ChatSettings,
-) -> Option<Image> {
-    let views = public_views(&loaded.record)?;
-    let options = RenderOptions {
-        width: ctx.inner.config.board_width,
-        orientation: settings.orientation.side(),
-        style: settings.style.piece_style(),
-    };
-    match jieqi_render::render_gif(&views, &options) {
-        Ok(bytes) => Some(Image {
-            bytes,
-            file_name: format!("{}.gif", loaded.record.id),
-        }),
-        Err(e) => {
-            tracing::warn!(error = %e, "a game animation could not be drawn");
-            None
-        }
     }
 }

@@ -30,11 +30,11 @@ impl Leaderboard {
         }
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let chat = ctx.chat_record(ctx.chat_id()?)?;
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        let chat = ctx.chat_record(ctx.chat_id()?).await?;
         let mut rows = Vec::new();
         for user in &chat.players {
-            if let Some(player) = ctx.player_record_by_id(user)? {
+            if let Some(player) = ctx.player_record_by_id(user).await? {
                 let stats = *player.stats(self.variant);
                 if stats.games() > 0 {
                     rows.push((player.name, stats));

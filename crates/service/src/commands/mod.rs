@@ -145,21 +145,21 @@ impl Command {
             Command::Decline(c) => c.apply(ctx).await,
             Command::Cancel(c) => c.apply(ctx).await,
             Command::Move(c) => c.apply(ctx).await,
-            Command::Board(c) => c.apply(ctx),
+            Command::Board(c) => c.apply(ctx).await,
             Command::Resign(c) => c.apply(ctx).await,
             Command::Draw(c) => c.apply(ctx).await,
-            Command::Games(c) => c.apply(ctx),
-            Command::History(c) => c.apply(ctx),
-            Command::Peek(c) => c.apply(ctx),
+            Command::Games(c) => c.apply(ctx).await,
+            Command::History(c) => c.apply(ctx).await,
+            Command::Peek(c) => c.apply(ctx).await,
             Command::Play(c) => c.apply(ctx).await,
             Command::Watch(c) => c.apply(ctx).await,
             Command::Unwatch(c) => c.apply(ctx).await,
-            Command::Rules(c) => c.apply(ctx),
-            Command::Help(c) => c.apply(ctx),
-            Command::Settings(c) => c.apply(ctx),
+            Command::Rules(c) => c.apply(ctx).await,
+            Command::Help(c) => c.apply(ctx).await,
+            Command::Settings(c) => c.apply(ctx).await,
             Command::Start(c) => c.apply(ctx).await,
-            Command::Stats(c) => c.apply(ctx),
-            Command::Leaderboard(c) => c.apply(ctx),
+            Command::Stats(c) => c.apply(ctx).await,
+            Command::Leaderboard(c) => c.apply(ctx).await,
             Command::Invalid(sentence) => Err(Halt::Refuse(sentence.clone())),
         }
     }
@@ -206,9 +206,9 @@ async fn my_running_game(
     explicit: Option<&GameId>,
     usage: &'static str,
 ) -> Step<(LoadedGame, Seat)> {
-    let found = my_game(ctx, explicit, usage)?;
+    let found = my_game(ctx, explicit, usage).await?;
     ctx.lock_game(&found.id).await;
-    let Some(loaded) = ctx.load_game(&found.id)? else {
+    let Some(loaded) = ctx.load_game(&found.id).await? else {
         return refuse(Sentence::new("refuse-no-such-game").arg("game", found.id.as_str()));
     };
     let user = ctx.user()?;
@@ -229,10 +229,14 @@ async fn my_running_game(
 
 /// The game a player means: the id they gave, or their only running game in this chat (in a
 /// private chat: anywhere). `usage` is the example shown when they must give an id.
-fn my_game(ctx: &Ctx<'_>, explicit: Option<&GameId>, usage: &'static str) -> Step<GameRecord> {
+async fn my_game(
+    ctx: &Ctx<'_>,
+    explicit: Option<&GameId>,
+    usage: &'static str,
+) -> Step<GameRecord> {
     let user = ctx.user()?;
     if let Some(id) = explicit {
-        let Some(record) = ctx.game_record(id)? else {
+        let Some(record) = ctx.game_record(id).await? else {
             return refuse(Sentence::new("refuse-no-such-game").arg("game", id.as_str()));
         };
         if record.seat_of(&user.id).is_none() {
@@ -241,16 +245,16 @@ fn my_game(ctx: &Ctx<'_>, explicit: Option<&GameId>, usage: &'static str) -> Ste
         return Ok(record);
     }
     let request = ctx.req()?;
-    let chat = ctx.chat_record(&request.chat)?;
+    let chat = ctx.chat_record(&request.chat).await?;
     let candidate_ids = if request.is_private_chat {
-        ctx.player_record(user)?.games
+        ctx.player_record(user).await?.games
     } else {
         chat.games.clone()
     };
     let mut mine = Vec::new();
     let mut others = Vec::new();
     for id in &candidate_ids {
-        if let Some(record) = ctx.game_record(id)? {
+        if let Some(record) = ctx.game_record(id).await? {
             if record.seat_of(&user.id).is_some() && record.is_active() {
                 mine.push(record);
             } else if record.is_active() {
@@ -278,29 +282,29 @@ fn my_game(ctx: &Ctx<'_>, explicit: Option<&GameId>, usage: &'static str) -> Ste
 
 /// The game someone wants to look at: the id they gave, their own game here, the chat's only
 /// running game, or (if `finished_too`) the chat's latest finished game.
-fn chat_game(
+async fn chat_game(
     ctx: &Ctx<'_>,
     explicit: Option<&GameId>,
     finished_too: bool,
     usage: &'static str,
 ) -> Step<GameRecord> {
     if let Some(id) = explicit {
-        return match ctx.game_record(id)? {
+        return match ctx.game_record(id).await? {
             Some(record) => Ok(record),
             None => refuse(Sentence::new("refuse-no-such-game").arg("game", id.as_str())),
         };
     }
     let user = ctx.user()?;
     let request = ctx.req()?;
-    let chat = ctx.chat_record(&request.chat)?;
+    let chat = ctx.chat_record(&request.chat).await?;
     let mut ids = chat.games.clone();
     if request.is_private_chat {
-        ids.extend(ctx.player_record(user)?.games);
+        ids.extend(ctx.player_record(user).await?.games);
     }
     ids.extend(chat.watching.iter().cloned());
     let mut running = Vec::new();
     for id in &ids {
-        if let Some(record) = ctx.game_record(id)?
+        if let Some(record) = ctx.game_record(id).await?
             && record.is_active()
             && !running.iter().any(|r: &GameRecord| r.id == record.id)
         {
@@ -321,7 +325,7 @@ fn chat_game(
         0 => {
             if finished_too
                 && let Some(last) = chat.finished.last()
-                && let Some(record) = ctx.game_record(last)?
+                && let Some(record) = ctx.game_record(last).await?
             {
                 return Ok(record);
             }

@@ -62,9 +62,9 @@ impl Move {
             .as_ref()
             .is_some_and(|o| o.by != seat)
         {
-            settle_draw_offer(ctx, &mut loaded, "draw-offer-lapsed")?;
+            settle_draw_offer(ctx, &mut loaded, "draw-offer-lapsed").await?;
         }
-        after_move(ctx, loaded)
+        after_move(ctx, loaded).await
     }
 }
 

@@ -9,6 +9,7 @@ use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::{GameId, Platform};
 use crate::message::{Destination, Message, MessageKind};
 use crate::settings::ChatSettings;
+use crate::store::ImageRecipe;
 
 #[derive(Debug)]
 pub(crate) struct Peek {
@@ -22,9 +23,9 @@ impl Peek {
         })
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let found = my_game(ctx, self.game.as_ref(), "/peek <id>")?;
-        let Some(loaded) = ctx.load_game(&found.id)? else {
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        let found = my_game(ctx, self.game.as_ref(), "/peek <id>").await?;
+        let Some(loaded) = ctx.load_game(&found.id).await? else {
             return refuse(Sentence::new("refuse-no-such-game").arg("game", found.id.as_str()));
         };
         let request = ctx.req()?;
@@ -35,7 +36,7 @@ impl Peek {
             // Banqi before the first flip: nobody knows anything yet.
             return refuse(Sentence::new("refuse-peek-no-colour"));
         };
-        let chat_settings = ctx.chat_record(&loaded.record.chat)?.settings;
+        let chat_settings = ctx.chat_record(&loaded.record.chat).await?.settings;
         let lang = Ctx::lang_of(&request.user, chat_settings.language);
         let settings = ChatSettings {
             language: lang,
@@ -56,14 +57,15 @@ impl Peek {
         let private = request.is_private_chat || request.chat.platform == Platform::Discord;
         if private {
             let ephemeral = !request.is_private_chat;
-            ctx.reply(
+            ctx.reply_with_picture(
                 Message::text(
                     Destination::ReplyToRequester { ephemeral },
                     MessageKind::Peek,
                     text,
                 )
-                .about(&found.id)
-                .with_image(picture.image),
+                .about(&found.id),
+                picture.image,
+                ImageRecipe::Board(picture.spec),
             );
         } else {
             let message = Message::text(
@@ -72,7 +74,8 @@ impl Peek {
                 text,
             )
             .about(&found.id);
-            ctx.post_picture(message, picture, Some(request.chat.clone()))?;
+            ctx.post_picture(message, picture, Some(request.chat.clone()))
+                .await?;
             ctx.reply_text(
                 MessageKind::Notice,
                 true,

@@ -57,9 +57,9 @@ impl Play {
         let request = ctx.req()?;
         let human = &request.user;
         ctx.lock_chat(&request.chat).await;
-        let chat = ctx.chat_record(&request.chat)?;
+        let chat = ctx.chat_record(&request.chat).await?;
         for id in &chat.games {
-            if let Some(game) = ctx.game_record(id)?
+            if let Some(game) = ctx.game_record(id).await?
                 && game.is_active()
                 && game.engine.is_some()
                 && game.seat_of(&human.id).is_some()
@@ -93,7 +93,7 @@ impl Play {
             text: String::new(),
         };
         let seed = ctx.inner.engine_seed();
-        start_game(ctx, &terms, &engine, Some((level, seed)))?;
+        start_game(ctx, &terms, &engine, Some((level, seed))).await?;
         Ok(())
     }
 }

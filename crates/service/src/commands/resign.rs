@@ -22,6 +22,6 @@ impl Resign {
         let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), "/resign <id>").await?;
         loaded.record.ending = Some(Ending::Resigned(seat));
         apply_ending(&loaded.record, &mut loaded.game);
-        finish_game(ctx, loaded)
+        finish_game(ctx, loaded).await
     }
 }

@@ -1,10 +1,11 @@
 //! `/rules [variant]`: the rules in short, with a picture of the start position.
 
-use jieqi_rules::{Game, GameDeal, Rules, Variant, Viewer};
+use jieqi_rules::Variant;
 
-use crate::announce::picture;
 use crate::context::{Ctx, Sentence, Step};
 use crate::message::{Destination, Message, MessageKind};
+use crate::pictures::start_position;
+use crate::store::ImageRecipe;
 
 #[derive(Debug)]
 pub(crate) struct RulesCmd {
@@ -27,34 +28,30 @@ impl RulesCmd {
         }
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let key = match self.variant {
             Variant::Xiangqi => "rules-xiangqi",
             Variant::Jieqi => "rules-jieqi",
             Variant::Banqi => "rules-banqi",
         };
         let text = ctx.say(&Sentence::new(key));
-        // The public start position does not depend on the deal, so any deal draws it.
-        let deal = GameDeal::shuffled(self.variant, &mut |_| 0);
-        let image = Game::new(Rules::new(self.variant, Default::default()), deal)
-            .ok()
-            .and_then(|game| {
-                let settings = ctx.settings();
-                picture(
-                    ctx,
-                    &game.view(Viewer::Public),
-                    settings.orientation.side(),
-                    &settings,
-                    format!("{}-start.png", self.variant.name()),
-                )
-            });
-        ctx.reply(
+        let settings = ctx.settings();
+        let width = ctx.inner.config.board_width;
+        let image = start_position(self.variant, settings.orientation, settings.style, width);
+        let recipe = ImageRecipe::Start {
+            variant: self.variant,
+            orientation: settings.orientation,
+            style: settings.style,
+            width,
+        };
+        ctx.reply_with_picture(
             Message::text(
                 Destination::ReplyToRequester { ephemeral: false },
                 MessageKind::Guide,
                 text,
-            )
-            .with_image(image),
+            ),
+            image,
+            recipe,
         );
         Ok(())
     }

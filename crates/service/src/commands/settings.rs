@@ -54,9 +54,9 @@ impl Settings {
         }
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let chat_id = ctx.chat_id()?.clone();
-        let mut chat = ctx.chat_record(&chat_id)?;
+        let mut chat = ctx.chat_record(&chat_id).await?;
         let settings = &mut chat.settings;
         match *self {
             Settings::Show => {}

@@ -23,13 +23,13 @@ impl Stats {
         }
     }
 
-    pub(crate) fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let request = ctx.req()?;
         let user = match self.handle.as_deref() {
             Some(handle) => mentioned_user(ctx, Some(handle))?.unwrap_or(&request.user),
             None => &request.user,
         };
-        let player = ctx.player_record(user)?;
+        let player = ctx.player_record(user).await?;
         let mut text = ctx.say(&Sentence::new("stats-head").arg("player", &user.name));
         let mut any = false;
         for variant in Variant::ALL {

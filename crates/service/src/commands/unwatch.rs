@@ -19,7 +19,7 @@ impl Unwatch {
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let chat_id = ctx.chat_id()?.clone();
-        let mut chat = ctx.chat_record(&chat_id)?;
+        let mut chat = ctx.chat_record(&chat_id).await?;
         let mut games: Vec<GameId> = match &self.game {
             Some(id) if chat.watching.contains(id) => vec![id.clone()],
             Some(id) => {
@@ -34,7 +34,7 @@ impl Unwatch {
         games.sort();
         for id in &games {
             ctx.lock_game(id).await;
-            if let Some(mut loaded) = ctx.load_game(id)? {
+            if let Some(mut loaded) = ctx.load_game(id).await? {
                 loaded.record.watchers.retain(|c| *c != chat_id);
                 loaded.record.posts.retain(|p| p.chat != chat_id);
                 ctx.save_loaded(loaded);

@@ -6,6 +6,7 @@ use crate::announce::public_picture;
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::message::{Destination, Message, MessageKind};
+use crate::store::ImageRecipe;
 
 #[derive(Debug)]
 pub(crate) struct Watch {
@@ -23,7 +24,7 @@ impl Watch {
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let chat_id = ctx.chat_id()?.clone();
         ctx.lock_game(&self.game).await;
-        let Some(mut loaded) = ctx.load_game(&self.game)? else {
+        let Some(mut loaded) = ctx.load_game(&self.game).await? else {
             return refuse(Sentence::new("refuse-no-such-game").arg("game", self.game.as_str()));
         };
         if !loaded.record.is_active() {
@@ -38,7 +39,7 @@ impl Watch {
             );
         }
         loaded.record.watchers.push(chat_id.clone());
-        let mut chat = ctx.chat_record(&chat_id)?;
+        let mut chat = ctx.chat_record(&chat_id).await?;
         chat.watching.push(self.game.clone());
         let settings = chat.settings;
         ctx.save_chat(chat);
@@ -48,15 +49,16 @@ impl Watch {
                 .arg("first", &loaded.record.first.name)
                 .arg("second", &loaded.record.second.name),
         );
-        let image = public_picture(ctx, &loaded, &settings).image;
-        ctx.reply(
+        let picture = public_picture(ctx, &loaded, &settings);
+        ctx.reply_with_picture(
             Message::text(
                 Destination::ReplyToRequester { ephemeral: false },
                 MessageKind::Board,
                 text,
             )
-            .about(&self.game)
-            .with_image(image),
+            .about(&self.game),
+            picture.image,
+            ImageRecipe::Board(picture.spec),
         );
         ctx.save_loaded(loaded);
         Ok(())

@@ -26,8 +26,8 @@ use crate::message::{Destination, OutboxEntry, OutboxId};
 
 pub use records::{
     AnswerRecord, BoardPost, ChallengeRecord, ChatRecord, ColourChoice, DrawOffer, Ending,
-    EngineSeat, GameRecord, ImageRecipe, OutboxRecord, PlayerRecord, Seat, SentRecord,
-    StoredReply, UnixTime, VariantStats,
+    EngineSeat, GameRecord, ImageRecipe, OutboxRecord, PlayerRecord, Seat, SentRecord, StoredReply,
+    UnixTime, VariantStats,
 };
 pub use sled_store::SledStore;
 

@@ -5,9 +5,10 @@
 //! `R` time + request key (pruning index), `o` outbox id (pending messages), `s` outbox id
 //! (delivered messages' platform refs), `d` kind + time + id (deadlines).
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use sled::transaction::{
@@ -20,9 +21,12 @@ use super::records::{
     AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord, SentRecord,
     UnixTime,
 };
-use super::{Change, CommitError, Due, GameStore, PendingMessage, RequestKey, StoreError};
+use super::{
+    Change, Claim, CommitError, Due, GameStore, Lane, Leadership, PendingMessage, RequestKey,
+    StoreError, UnixMillis,
+};
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
-use crate::message::{Answer, OutboxEntry, OutboxId};
+use crate::message::{OutboxEntry, OutboxId};
 
 const GAME: u8 = b'g';
 const CHALLENGE: u8 = b'c';
@@ -85,7 +89,7 @@ fn backend(e: impl std::fmt::Display) -> StoreError {
 /// Why a sled transaction stopped on purpose.
 enum Abort {
     Conflict,
-    Duplicate(Answer),
+    Duplicate(AnswerRecord),
     Corrupt(StoreError),
 }
 
@@ -193,6 +197,8 @@ pub struct SledStore {
     db: sled::Db,
     tree: sled::Tree,
     flush: Arc<GroupFlush>,
+    /// Live delivery claims. One process owns a sled folder, so claims need not outlive it.
+    claims: Arc<Mutex<HashMap<OutboxId, UnixMillis>>>,
 }
 
 impl SledStore {
@@ -226,6 +232,7 @@ impl SledStore {
             db,
             tree,
             flush: Arc::new(GroupFlush::new()),
+            claims: Arc::new(Mutex::new(HashMap::new())),
         })
     }
 
@@ -248,7 +255,7 @@ impl SledStore {
                     let k = key(ANSWER, request.0.as_bytes());
                     if let Some(bytes) = tx.get(&k)? {
                         let earlier: AnswerRecord = tx_decode(&bytes)?;
-                        return abort(Abort::Duplicate(earlier.answer));
+                        return abort(Abort::Duplicate(earlier));
                     }
                     tx.insert(k, tx_encode(record)?)?;
                     tx.insert(answer_time_key(record.at, request), &[])?;
@@ -317,16 +324,18 @@ impl SledStore {
                 for (id, record) in &change.outbox {
                     tx.insert(outbox_key(*id), tx_encode(record)?)?;
                 }
-                for (id, attempts) in &change.attempts {
+                for (id, deferral) in &change.deferred {
                     let k = outbox_key(*id);
                     if let Some(bytes) = tx.get(&k)? {
                         let mut record: OutboxRecord = tx_decode(&bytes)?;
-                        record.attempts = *attempts;
+                        record.attempts = deferral.attempts;
+                        record.not_before = deferral.not_before;
                         tx.insert(k, tx_encode(&record)?)?;
                     }
                 }
                 for (id, sent) in &change.sent {
-                    if tx.remove(outbox_key(*id))?.is_some() {
+                    // Only a reference that a later edit may need is kept.
+                    if tx.remove(outbox_key(*id))?.is_some() && sent.platform_ref.is_some() {
                         tx.insert(sent_key(*id), tx_encode(sent)?)?;
                     }
                 }
@@ -339,31 +348,83 @@ impl SledStore {
     }
 }
 
+impl SledStore {
+    /// Undelivered messages in id order, with the lane of each.
+    fn scan_outbox(
+        &self,
+        mut keep: impl FnMut(OutboxId, &OutboxRecord) -> bool,
+        limit: usize,
+    ) -> Result<Vec<PendingMessage>, StoreError> {
+        let mut entries = Vec::new();
+        for item in self.tree.scan_prefix([OUTBOX]) {
+            if entries.len() >= limit {
+                break;
+            }
+            let (k, v) = item.map_err(backend)?;
+            let Some(id_bytes) = k.get(1..9) else {
+                continue;
+            };
+            let id = OutboxId(u64::from_be_bytes(id_bytes.try_into().unwrap_or_default()));
+            let record: OutboxRecord = decode(&v)?;
+            if !keep(id, &record) {
+                continue;
+            }
+            let replaces_ref = match record.message.replaces {
+                Some(earlier) => self
+                    .read::<SentRecord>(&sent_key(earlier))?
+                    .and_then(|s| s.platform_ref),
+                None => None,
+            };
+            entries.push(PendingMessage {
+                entry: OutboxEntry {
+                    id,
+                    message: record.message,
+                    attempts: record.attempts,
+                    replaces_ref,
+                },
+                picture: record.picture,
+            });
+        }
+        Ok(entries)
+    }
+
+    fn unclaim(&self, change: &Change) {
+        if change.sent.is_empty() && change.deferred.is_empty() {
+            return;
+        }
+        let mut claims = crate::service::lock(&self.claims);
+        for (id, _) in &change.sent {
+            claims.remove(id);
+        }
+        for (id, _) in &change.deferred {
+            claims.remove(id);
+        }
+    }
+}
+
 #[async_trait]
 impl GameStore for SledStore {
-    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
+    async fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
         self.read(&game_key(id))
     }
 
-    fn challenge(&self, id: &ChallengeId) -> Result<Option<ChallengeRecord>, StoreError> {
+    async fn challenge(&self, id: &ChallengeId) -> Result<Option<ChallengeRecord>, StoreError> {
         self.read(&challenge_key(id))
     }
 
-    fn chat(&self, chat: &ChatId) -> Result<Option<ChatRecord>, StoreError> {
+    async fn chat(&self, chat: &ChatId) -> Result<Option<ChatRecord>, StoreError> {
         self.read(&chat_key(chat))
     }
 
-    fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError> {
+    async fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError> {
         self.read(&player_key(user))
     }
 
-    fn answer(&self, request: &RequestKey) -> Result<Option<Answer>, StoreError> {
-        Ok(self
-            .read::<AnswerRecord>(&key(ANSWER, request.0.as_bytes()))?
-            .map(|r| r.answer))
+    async fn answer(&self, request: &RequestKey) -> Result<Option<AnswerRecord>, StoreError> {
+        self.read::<AnswerRecord>(&key(ANSWER, request.0.as_bytes()))
     }
 
-    fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError> {
+    async fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError> {
         let mut due = Vec::new();
         for kind in [GAME, CHALLENGE] {
             for item in self.tree.scan_prefix([DEADLINE, kind]) {
@@ -389,49 +450,46 @@ impl GameStore for SledStore {
         Ok(due.into_iter().take(limit).map(|(_, d)| d).collect())
     }
 
-    fn pending(
+    async fn claim(
         &self,
         platform: Option<Platform>,
+        claim: &Claim,
         limit: usize,
     ) -> Result<Vec<PendingMessage>, StoreError> {
-        let mut entries = Vec::new();
-        for item in self.tree.scan_prefix([OUTBOX]) {
-            if entries.len() >= limit {
-                break;
-            }
-            let (k, v) = item.map_err(backend)?;
-            let Some(id_bytes) = k.get(1..9) else {
-                continue;
-            };
-            let id = OutboxId(u64::from_be_bytes(id_bytes.try_into().unwrap_or_default()));
-            let record: OutboxRecord = decode(&v)?;
-            if platform.is_some() && record.message.to.platform() != platform {
-                continue;
-            }
-            let replaces_ref = match record.message.replaces {
-                Some(earlier) => self
-                    .read::<SentRecord>(&sent_key(earlier))?
-                    .and_then(|s| s.platform_ref),
-                None => None,
-            };
-            entries.push(PendingMessage {
-                entry: OutboxEntry {
-                    id,
-                    message: record.message,
-                    attempts: record.attempts,
-                    replaces_ref,
-                },
-                picture: record.picture,
-            });
+        let mut claims = crate::service::lock(&self.claims);
+        claims.retain(|_, until| *until > claim.now);
+        // A lane is decided by its oldest message: free and due, or the whole lane waits.
+        let mut seen_lanes = HashSet::new();
+        let heads = self.scan_outbox(
+            |id, record| {
+                if platform.is_some() && record.message.to.platform() != platform {
+                    return false;
+                }
+                let Some(lane) = Lane::of(&record.message.to) else {
+                    return false;
+                };
+                if !seen_lanes.insert(lane) {
+                    return false;
+                }
+                !claims.contains_key(&id) && record.not_before <= claim.now
+            },
+            limit,
+        )?;
+        for head in &heads {
+            claims.insert(head.entry.id, claim.until);
         }
-        Ok(entries)
+        Ok(heads)
     }
 
-    fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError> {
+    async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
+        self.scan_outbox(|_, _| true, limit)
+    }
+
+    async fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError> {
         self.read(&outbox_key(id))
     }
 
-    fn allocate_outbox_ids(&self, n: usize) -> Result<Vec<OutboxId>, StoreError> {
+    async fn allocate_outbox_ids(&self, n: usize) -> Result<Vec<OutboxId>, StoreError> {
         (0..n)
             .map(|_| {
                 self.db
@@ -469,10 +527,11 @@ impl GameStore for SledStore {
         if change.durable {
             self.flush.wait_durable(&self.db, ticket).await?;
         }
+        self.unclaim(&change);
         Ok(())
     }
 
-    fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
+    async fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
         let mut removed = 0;
         let end = answer_time_key(before, &RequestKey(String::new()));
         for item in self.tree.range(vec![ANSWER_BY_TIME]..end) {
@@ -499,6 +558,14 @@ impl GameStore for SledStore {
     async fn flush(&self) -> Result<(), StoreError> {
         self.db.flush_async().await.map_err(backend).map(|_| ())
     }
+
+    async fn lead(&self, _role: &str) -> Result<Option<Leadership>, StoreError> {
+        // One process owns a sled folder: it plays every role.
+        Ok(Some(Leadership {
+            lost: tokio_util::sync::CancellationToken::new(),
+            hold: Box::new(()),
+        }))
+    }
 }
 
 #[cfg(test)]
@@ -524,7 +591,7 @@ mod tests {
                 RequestKey(key.to_owned()),
                 AnswerRecord {
                     at: 5,
-                    answer: Answer::default(),
+                    replies: Vec::new(),
                 },
             )),
             durable: true,
@@ -541,7 +608,7 @@ mod tests {
         };
         store.commit(first).await.unwrap();
         // Another writer read revision 0 too: its change must not land, not even in part.
-        let ids = store.allocate_outbox_ids(1).unwrap();
+        let ids = store.allocate_outbox_ids(1).await.unwrap();
         let stale = Change {
             chats: vec![chat(1)],
             outbox: vec![(
@@ -556,13 +623,17 @@ mod tests {
                     created_at: 0,
                     fallback_chat: None,
                     picture: None,
+                    not_before: 0,
                 },
             )],
             ..answered("local:2")
         };
         assert_eq!(store.commit(stale).await, Err(CommitError::Conflict));
-        assert!(store.pending(None, 10).unwrap().is_empty());
-        assert_eq!(store.answer(&RequestKey("local:2".into())).unwrap(), None);
+        assert!(store.pending(10).await.unwrap().is_empty());
+        assert_eq!(
+            store.answer(&RequestKey("local:2".into())).await.unwrap(),
+            None
+        );
         store
             .commit(Change {
                 chats: vec![chat(2)],
@@ -570,20 +641,26 @@ mod tests {
             })
             .await
             .unwrap();
-        assert_eq!(store.chat(&chat(0).chat).unwrap().unwrap().revision, 2);
+        assert_eq!(
+            store.chat(&chat(0).chat).await.unwrap().unwrap().revision,
+            2
+        );
     }
 
     #[tokio::test]
     async fn a_request_key_answers_once() {
         let store = SledStore::temporary().unwrap();
         store.commit(answered("telegram:9")).await.unwrap();
-        assert_eq!(
+        assert!(matches!(
             store.commit(answered("telegram:9")).await,
-            Err(CommitError::Duplicate(Answer::default()))
-        );
-        assert_eq!(store.prune(6).unwrap(), 1);
+            Err(CommitError::Duplicate(_))
+        ));
+        assert_eq!(store.prune(6).await.unwrap(), 1);
         assert_eq!(
-            store.answer(&RequestKey("telegram:9".into())).unwrap(),
+            store
+                .answer(&RequestKey("telegram:9".into()))
+                .await
+                .unwrap(),
             None
         );
     }
@@ -601,8 +678,8 @@ mod tests {
             })
             .await
             .unwrap();
-        assert_eq!(store.player(&user.id).unwrap(), Some(player));
-        assert!(store.due(u64::MAX, 10).unwrap().is_empty());
+        assert_eq!(store.player(&user.id).await.unwrap(), Some(player));
+        assert!(store.due(u64::MAX, 10).await.unwrap().is_empty());
     }
 
     #[tokio::test]
@@ -622,6 +699,7 @@ mod tests {
             assert!(
                 store
                     .answer(&RequestKey(format!("local:{i}")))
+                    .await
                     .unwrap()
                     .is_some()
             );

@@ -119,7 +119,7 @@ impl Harness {
 
     /// Delivers everything pending (as a sender would) and returns it.
     pub async fn deliver(&mut self) -> Vec<OutboxEntry> {
-        let pending = self.service.pending(1000).expect("pending");
+        let pending = self.service.pending(1000).await.expect("pending");
         for entry in &pending {
             self.service
                 .delivered(entry.id, Some(format!("msg{}", entry.id.0)))

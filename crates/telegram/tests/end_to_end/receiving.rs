@@ -102,13 +102,19 @@ async fn a_crash_after_a_move_neither_loses_nor_doubles_it() {
         .await;
     // (Its board is out and marked delivered: a crash before that mark would rightly send
     // it again, which is not what this test is about.)
-    h.fake
-        .wait_for("the outbox drained", STEP, |_| {
-            h.service
-                .pending_for(Platform::Telegram, 8)
-                .is_ok_and(|p| p.is_empty())
-        })
-        .await;
+    let drained_by = tokio::time::Instant::now() + STEP;
+    while !h
+        .service
+        .pending_for(Platform::Telegram, 8)
+        .await
+        .is_ok_and(|p| p.is_empty())
+    {
+        assert!(
+            tokio::time::Instant::now() < drained_by,
+            "the outbox drained"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     h.crash_adapter().await;
     assert!(
         !h.fake.all_confirmed(),

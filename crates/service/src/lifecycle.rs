@@ -521,6 +521,9 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         }
     }
 
+    // Nothing edits a finished game's posts again: a finished game keeps only its facts.
+    loaded.record.posts.clear();
+
     // Indexes: the chat's running games, its finished list and leaderboard, the players.
     // Games against the built-in engine are not rated.
     let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();

@@ -362,10 +362,11 @@ impl Service {
         };
         let mut mine = Vec::new();
         for id in &chat.games {
-            if let Ok(Some(g)) = store.game(id).await {
-                if g.is_active() && g.seat_of(user).is_some() {
-                    mine.push(g);
-                }
+            if let Ok(Some(g)) = store.game(id).await
+                && g.is_active()
+                && g.seat_of(user).is_some()
+            {
+                mine.push(g);
             }
         }
         // Only when exactly one game of theirs is here is it clear which moves to offer.

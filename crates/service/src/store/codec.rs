@@ -1,38 +1,204 @@
 //! The stored byte form of records: one schema-version byte, then postcard (compact serde).
+//! Games go through their compact form ([`super::compact`]): moves as two-byte numbers, the
+//! deal as half-bytes.
 //!
-//! A record written by a newer schema is refused with a clear error instead of being misread.
+//! Older records are read through their old shapes ([`Record::upgrade`]) and written back in
+//! the current one when the store opens; a record written by a newer schema is refused with
+//! a clear error instead of being misread.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::StoreError;
+use super::records::{
+    AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord, SentRecord,
+    StoredReply,
+};
 
-/// The schema of the records in `records.rs`. Bump it (and read the older form) when a
-/// stored record changes shape.
-/// Version 2 added `GameRecord::engine` as the record's last field.
-pub const SCHEMA_VERSION: u8 = 2;
+/// The schema of the records in `records.rs`. Bump it (and read the older form in
+/// [`Record::upgrade`]) when a stored record changes shape.
+/// - 2 added `GameRecord::engine` as the record's last field.
+/// - 3 stores games compactly, answers with picture recipes instead of pictures, and
+///   outbox entries with the time their lane may be tried again.
+pub const SCHEMA_VERSION: u8 = 3;
 
-pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, StoreError> {
+/// A record the store keeps: its current shape, and how to read its older ones.
+pub trait Record: Serialize + DeserializeOwned {
+    /// Reads `rest` written by schema `version` (older than [`SCHEMA_VERSION`]).
+    fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        let _ = version;
+        postcard_read(rest)
+    }
+}
+
+fn postcard_read<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, StoreError> {
+    postcard::from_bytes(bytes)
+        .map_err(|e| StoreError::Corrupt(format!("cannot decode a record: {e}")))
+}
+
+/// The record in its stored bytes.
+pub fn encode<T: Record>(value: &T) -> Result<Vec<u8>, StoreError> {
     postcard::to_extend(value, vec![SCHEMA_VERSION])
         .map_err(|e| StoreError::Corrupt(format!("cannot encode a record: {e}")))
 }
 
-pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, StoreError> {
+/// The record from its stored bytes, of this schema or an older one.
+pub fn decode<T: Record>(bytes: &[u8]) -> Result<T, StoreError> {
     match bytes.split_first() {
-        Some((&SCHEMA_VERSION, rest)) => postcard::from_bytes(rest)
-            .map_err(|e| StoreError::Corrupt(format!("cannot decode a record: {e}"))),
-        // Schema 1 differs only in lacking `GameRecord::engine` at the end: a trailing zero
-        // byte reads as `None` there, and postcard ignores it after any other record.
-        Some((1, rest)) => {
-            let mut upgraded = rest.to_vec();
-            upgraded.push(0);
-            postcard::from_bytes(&upgraded)
-                .map_err(|e| StoreError::Corrupt(format!("cannot decode a record: {e}")))
+        Some((&SCHEMA_VERSION, rest)) => postcard_read(rest),
+        Some((&version, rest)) if (1..SCHEMA_VERSION).contains(&version) => {
+            T::upgrade(version, rest)
         }
-        Some((version, _)) => Err(StoreError::Corrupt(format!(
-            "record of schema version {version}; this bot reads version {SCHEMA_VERSION}"
-        ))),
+        Some((version, _)) => Err(StoreError::TooNew {
+            found: u32::from(*version),
+            supported: u32::from(SCHEMA_VERSION),
+        }),
         None => Err(StoreError::Corrupt("empty record".to_owned())),
+    }
+}
+
+/// The schema version of stored bytes, if they are a record at all.
+pub fn version_of(bytes: &[u8]) -> Option<u8> {
+    bytes.first().copied()
+}
+
+impl Record for ChallengeRecord {}
+impl Record for ChatRecord {}
+impl Record for PlayerRecord {}
+impl Record for SentRecord {}
+
+impl Record for GameRecord {
+    fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        let mut bytes = rest.to_vec();
+        // Schema 1 differs from 2 only in lacking `engine` at the end: a trailing zero byte
+        // reads as `None` there.
+        if version == 1 {
+            bytes.push(0);
+        }
+        Ok(postcard_read::<legacy::Game>(&bytes)?.into())
+    }
+}
+
+impl Record for AnswerRecord {
+    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        Ok(postcard_read::<legacy::Answer>(rest)?.into())
+    }
+}
+
+impl Record for OutboxRecord {
+    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        Ok(postcard_read::<legacy::Outbox>(rest)?.into())
+    }
+}
+
+/// The shapes of schemas 1 and 2, read once and written back in the current shape.
+mod legacy {
+    use serde::Deserialize;
+
+    use super::{AnswerRecord, GameRecord, OutboxRecord, StoredReply};
+    use crate::ids::{ChatId, GameId, User};
+    use crate::message::Message;
+    use crate::store::records::{BoardPost, DrawOffer, Ending, EngineSeat, UnixTime};
+
+    #[derive(Deserialize)]
+    pub(super) struct Game {
+        id: GameId,
+        revision: u64,
+        chat: ChatId,
+        variant: String,
+        preset: String,
+        first: User,
+        second: User,
+        deal: String,
+        salt: String,
+        commitment: String,
+        moves: Vec<String>,
+        ending: Option<Ending>,
+        move_time: u64,
+        deadline: Option<UnixTime>,
+        draw_offer: Option<DrawOffer>,
+        posts: Vec<BoardPost>,
+        watchers: Vec<ChatId>,
+        started_at: UnixTime,
+        finished_at: Option<UnixTime>,
+        engine: Option<EngineSeat>,
+    }
+
+    impl From<Game> for GameRecord {
+        fn from(old: Game) -> GameRecord {
+            GameRecord {
+                id: old.id,
+                revision: old.revision,
+                chat: old.chat,
+                // Names that no longer parse cannot occur: schema 2 wrote them from the enums.
+                variant: old.variant.parse().unwrap_or(jieqi_rules::Variant::Jieqi),
+                preset: old.preset.parse().unwrap_or_default(),
+                first: old.first,
+                second: old.second,
+                deal: old.deal,
+                salt: old.salt,
+                commitment: old.commitment,
+                moves: old.moves,
+                ending: old.ending,
+                move_time: old.move_time,
+                deadline: old.deadline,
+                draw_offer: old.draw_offer,
+                posts: old.posts,
+                watchers: old.watchers,
+                started_at: old.started_at,
+                finished_at: old.finished_at,
+                engine: old.engine,
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Answer {
+        at: UnixTime,
+        answer: crate::message::Answer,
+    }
+
+    impl From<Answer> for AnswerRecord {
+        fn from(old: Answer) -> AnswerRecord {
+            AnswerRecord {
+                at: old.at,
+                // Old answers kept picture bytes; a repeat now gets the text without them.
+                replies: old
+                    .answer
+                    .replies
+                    .into_iter()
+                    .map(|message| StoredReply {
+                        message: Message {
+                            image: None,
+                            ..message
+                        },
+                        picture: None,
+                    })
+                    .collect(),
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Outbox {
+        message: Message,
+        attempts: u32,
+        created_at: UnixTime,
+        fallback_chat: Option<ChatId>,
+        picture: Option<crate::pictures::PictureSpec>,
+    }
+
+    impl From<Outbox> for OutboxRecord {
+        fn from(old: Outbox) -> OutboxRecord {
+            OutboxRecord {
+                message: old.message,
+                attempts: old.attempts,
+                created_at: old.created_at,
+                fallback_chat: old.fallback_chat,
+                picture: old.picture,
+                not_before: 0,
+            }
+        }
     }
 }
 
@@ -42,35 +208,30 @@ mod tests {
 
     #[test]
     fn records_round_trip_with_their_schema_version() {
-        let value = (42u64, "h2e2".to_owned(), vec![1u8, 2]);
+        let value = SentRecord {
+            platform_ref: Some("12/34".to_owned()),
+            at: 42,
+        };
         let bytes = encode(&value).unwrap();
         assert_eq!(bytes[0], SCHEMA_VERSION);
-        assert_eq!(decode::<(u64, String, Vec<u8>)>(&bytes).unwrap(), value);
+        assert_eq!(decode::<SentRecord>(&bytes).unwrap(), value);
     }
 
     #[test]
-    fn schema_1_records_read_with_a_none_last_field() {
-        #[derive(serde::Serialize)]
-        struct Old {
-            a: u64,
-        }
-        #[derive(serde::Deserialize, Debug, PartialEq)]
-        struct New {
-            a: u64,
-            #[serde(default)]
-            b: Option<u32>,
-        }
-        let mut bytes = encode(&Old { a: 5 }).unwrap();
-        bytes[0] = 1;
-        assert_eq!(decode::<New>(&bytes).unwrap(), New { a: 5, b: None });
-        assert_eq!(decode::<u64>(&bytes).unwrap(), 5);
-    }
-
-    #[test]
-    fn records_of_another_schema_are_refused() {
-        let mut bytes = encode(&7u32).unwrap();
+    fn records_of_a_newer_schema_are_refused_saying_so() {
+        let mut bytes = encode(&SentRecord {
+            platform_ref: None,
+            at: 1,
+        })
+        .unwrap();
         bytes[0] = SCHEMA_VERSION + 1;
-        assert!(matches!(decode::<u32>(&bytes), Err(StoreError::Corrupt(_))));
-        assert!(decode::<u32>(&[]).is_err());
+        assert_eq!(
+            decode::<SentRecord>(&bytes),
+            Err(StoreError::TooNew {
+                found: u32::from(SCHEMA_VERSION) + 1,
+                supported: u32::from(SCHEMA_VERSION)
+            })
+        );
+        assert!(decode::<SentRecord>(&[]).is_err());
     }
 }

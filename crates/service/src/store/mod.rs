@@ -11,10 +11,11 @@
 //! while (a lease); a process that dies leaves its claims to expire, and another process
 //! takes them over.
 //!
-//! Backends: [`SledStore`] (embedded, one process, the default) and [`PgStore`] (PostgreSQL,
-//! shared by several processes).
+//! Backends: [`SledStore`] (embedded, one process, the default) and `PgStore` (PostgreSQL,
+//! shared by several processes; in the `jieqi-store-pg` crate).
 
 pub mod codec;
+mod compact;
 pub mod records;
 mod sled_store;
 

@@ -4,7 +4,7 @@
 //!
 //! A game is kept as its rules (variant and preset), players, deal letters, salt, the move
 //! list in coordinates with reveal suffixes, and its deadlines; the position is rebuilt by
-//! replaying the moves.
+//! replaying the moves. On disk a game takes its compact form (see `compact.rs`).
 
 use jieqi_rules::Variant;
 use jieqi_rules::game::Preset;
@@ -71,8 +71,12 @@ pub struct BoardPost {
     pub caption: String,
 }
 
-/// One game.
+/// One game. Stored in its compact form (`compact::StoredGame`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(
+    into = "super::compact::StoredGame",
+    try_from = "super::compact::StoredGame"
+)]
 pub struct GameRecord {
     /// Its id.
     pub id: GameId,

@@ -16,7 +16,7 @@ use sled::transaction::{
 };
 use tokio::sync::watch;
 
-use super::codec::{decode, encode};
+use super::codec::{Record, SCHEMA_VERSION, decode, encode, version_of};
 use super::records::{
     AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord, SentRecord,
     UnixTime,
@@ -99,11 +99,11 @@ fn abort<T>(why: Abort) -> TxResult<T> {
     Err(ConflictableTransactionError::Abort(why))
 }
 
-fn tx_decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> TxResult<T> {
+fn tx_decode<T: Record>(bytes: &[u8]) -> TxResult<T> {
     decode(bytes).map_err(|e| ConflictableTransactionError::Abort(Abort::Corrupt(e)))
 }
 
-fn tx_encode<T: serde::Serialize>(value: &T) -> TxResult<Vec<u8>> {
+fn tx_encode<T: Record>(value: &T) -> TxResult<Vec<u8>> {
     encode(value).map_err(|e| ConflictableTransactionError::Abort(Abort::Corrupt(e)))
 }
 
@@ -120,7 +120,7 @@ fn put_revised<T>(
     stored_revision: impl Fn(&T) -> u64,
 ) -> TxResult<Option<T>>
 where
-    T: serde::Serialize + serde::de::DeserializeOwned,
+    T: Record,
 {
     let old: Option<T> = match tx.get(k).map_err(lift)? {
         Some(bytes) => Some(tx_decode(&bytes)?),
@@ -228,12 +228,14 @@ impl SledStore {
 
     fn from_db(db: sled::Db) -> Result<SledStore, StoreError> {
         let tree = db.open_tree("jieqi").map_err(backend)?;
-        Ok(SledStore {
+        let store = SledStore {
             db,
             tree,
             flush: Arc::new(GroupFlush::new()),
             claims: Arc::new(Mutex::new(HashMap::new())),
-        })
+        };
+        store.migrate()?;
+        Ok(store)
     }
 
     /// Bytes the database occupies on disk.
@@ -241,7 +243,7 @@ impl SledStore {
         self.db.size_on_disk().map_err(backend)
     }
 
-    fn read<T: serde::de::DeserializeOwned>(&self, k: &[u8]) -> Result<Option<T>, StoreError> {
+    fn read<T: Record>(&self, k: &[u8]) -> Result<Option<T>, StoreError> {
         match self.tree.get(k).map_err(backend)? {
             Some(bytes) => decode(&bytes).map(Some),
             None => Ok(None),
@@ -399,6 +401,62 @@ impl SledStore {
         for (id, _) in &change.deferred {
             claims.remove(id);
         }
+    }
+}
+
+/// The key of the store's schema version.
+const META_SCHEMA: &[u8] = b"m:schema";
+
+impl SledStore {
+    /// Rewrites every record older than [`SCHEMA_VERSION`] in the current shape and records
+    /// the version; refuses a store written by a newer bot. Idempotent: a run cut short is
+    /// finished by the next one. Returns how many records were rewritten.
+    fn migrate(&self) -> Result<usize, StoreError> {
+        if let Some(stored) = self.tree.get(META_SCHEMA).map_err(backend)? {
+            let found = stored.first().copied().unwrap_or(0);
+            if found > SCHEMA_VERSION {
+                return Err(StoreError::TooNew {
+                    found: u32::from(found),
+                    supported: u32::from(SCHEMA_VERSION),
+                });
+            }
+            if found == SCHEMA_VERSION {
+                return Ok(0);
+            }
+        }
+        let mut rewritten = 0;
+        for item in self.tree.iter() {
+            let (k, v) = item.map_err(backend)?;
+            let old = match version_of(&v) {
+                Some(version) if version < SCHEMA_VERSION => version,
+                _ => continue,
+            };
+            let upgraded = match k.first() {
+                Some(&GAME) => encode(&decode::<GameRecord>(&v)?)?,
+                Some(&CHALLENGE) => encode(&decode::<ChallengeRecord>(&v)?)?,
+                Some(&CHAT) => encode(&decode::<ChatRecord>(&v)?)?,
+                Some(&PLAYER) => encode(&decode::<PlayerRecord>(&v)?)?,
+                Some(&ANSWER) => encode(&decode::<AnswerRecord>(&v)?)?,
+                Some(&OUTBOX) => encode(&decode::<OutboxRecord>(&v)?)?,
+                Some(&SENT) => encode(&decode::<SentRecord>(&v)?)?,
+                // Index entries (deadlines, answer times) hold no record.
+                _ => continue,
+            };
+            tracing::debug!(key = ?k, from = old, "record upgraded");
+            self.tree.insert(k, upgraded).map_err(backend)?;
+            rewritten += 1;
+        }
+        self.tree
+            .insert(META_SCHEMA, &[SCHEMA_VERSION])
+            .map_err(backend)?;
+        self.db.flush().map_err(backend)?;
+        if rewritten > 0 {
+            tracing::info!(
+                rewritten,
+                "the store was upgraded to schema {SCHEMA_VERSION}"
+            );
+        }
+        Ok(rewritten)
     }
 }
 
@@ -704,5 +762,90 @@ mod tests {
                     .is_some()
             );
         }
+    }
+
+    /// A game as schema 2 wrote it (the field order of the old `GameRecord`).
+    #[derive(serde::Serialize)]
+    struct SchemaTwoGame {
+        id: GameId,
+        revision: u64,
+        chat: ChatId,
+        variant: &'static str,
+        preset: &'static str,
+        first: User,
+        second: User,
+        deal: String,
+        salt: String,
+        commitment: String,
+        moves: Vec<String>,
+        ending: Option<crate::store::Ending>,
+        move_time: u64,
+        deadline: Option<UnixTime>,
+        draw_offer: Option<crate::store::DrawOffer>,
+        posts: Vec<crate::store::BoardPost>,
+        watchers: Vec<ChatId>,
+        started_at: UnixTime,
+        finished_at: Option<UnixTime>,
+        engine: Option<crate::store::EngineSeat>,
+    }
+
+    #[tokio::test]
+    async fn a_schema_two_store_is_upgraded_at_open_without_losing_a_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let deal = "rheaaehrccpppppPPPPPCCRHEAAEHR".to_owned();
+        let salt = "00112233445566778899aabbccddeeff".to_owned();
+        let old = SchemaTwoGame {
+            id: "g7k2".parse().unwrap(),
+            revision: 9,
+            chat: ChatId::new(Platform::Telegram, "-100"),
+            variant: "jieqi",
+            preset: "standard",
+            first: User::new(UserId::new(Platform::Telegram, "1"), "ann"),
+            second: User::new(UserId::new(Platform::Telegram, "2"), "bob"),
+            commitment: crate::fairness::commitment(&deal, &salt),
+            deal,
+            salt,
+            moves: vec!["h2e2".into(), "b9c7c".into(), "e2e6".into()],
+            ending: None,
+            move_time: 86_400,
+            deadline: Some(1_700_000_000),
+            draw_offer: None,
+            posts: Vec::new(),
+            watchers: Vec::new(),
+            started_at: 1_699_999_000,
+            finished_at: None,
+            engine: None,
+        };
+        {
+            let db = sled::open(dir.path()).unwrap();
+            let tree = db.open_tree("jieqi").unwrap();
+            let bytes = postcard::to_extend(&old, vec![2u8]).unwrap();
+            tree.insert(game_key(&old.id), bytes).unwrap();
+            db.flush().unwrap();
+        }
+        let store = SledStore::open(dir.path()).unwrap();
+        let game = store
+            .game(&old.id)
+            .await
+            .unwrap()
+            .expect("the game survived");
+        assert_eq!(game.moves, old.moves);
+        assert_eq!(game.deal, old.deal);
+        assert_eq!(game.salt, old.salt);
+        assert_eq!(game.commitment, old.commitment);
+        assert_eq!(game.variant, jieqi_rules::Variant::Jieqi);
+        assert_eq!(game.revision, 9);
+        let raw = store.tree.get(game_key(&old.id)).unwrap().unwrap();
+        assert_eq!(raw[0], SCHEMA_VERSION, "written back in the current shape");
+        assert!(raw.len() < 120, "compact: {} bytes", raw.len());
+        drop(store);
+        // A second open finds nothing left to do, and a newer store is refused.
+        let store = SledStore::open(dir.path()).unwrap();
+        assert_eq!(store.migrate().unwrap(), 0);
+        store
+            .tree
+            .insert(META_SCHEMA, &[SCHEMA_VERSION + 1])
+            .unwrap();
+        assert!(matches!(store.migrate(), Err(StoreError::TooNew { .. })));
     }
 }

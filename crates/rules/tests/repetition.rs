@@ -144,6 +144,21 @@ fn a_pinned_chariot_does_not_chase() {
 }
 
 #[test]
+fn a_capture_that_lets_the_generals_face_is_no_attack() {
+    let cycle = ["e2e3", "a3a2", "e3e2", "a2a3"];
+    // The cannon is all that stands between the generals: it may not leave the e file, so
+    // its attacks on the chariot over the soldiers on c3 and c2 cannot be carried out.
+    let pinned = "4k4/9/9/9/9/9/r1p6/2p1C4/9/4K4 w - - 0 1";
+    assert_eq!(xiangqi(pinned, &cycle), DRAW);
+    // With the black general on f9 the cannon is free, and chasing the chariot loses.
+    let free = "5k3/9/9/9/9/9/r1p6/2p1C4/9/4K4 w - - 0 1";
+    assert_eq!(
+        xiangqi(free, &cycle),
+        loses(Side::Red, WinReason::PerpetualChase)
+    );
+}
+
+#[test]
 fn a_pinned_protector_does_not_protect() {
     let cycle = ["c1b1", "b7c7", "b1c1", "c7b7"];
     // The chariot on d7 could take back on c7, but the red chariot on d1 pins it to its

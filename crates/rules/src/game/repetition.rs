@@ -326,6 +326,47 @@ mod tests {
     }
 
     #[test]
+    fn mutual_perpetual_chase_is_a_draw() {
+        let plies = cycle(false, false, &["c5"], &["d4"]);
+        assert_eq!(
+            judge(RepetitionRule::ThirdOccurrenceJudged, 0, &plies),
+            Some(Outcome::Draw(DrawReason::Repetition))
+        );
+    }
+
+    #[test]
+    fn one_check_one_chase_is_allowed_but_not_the_chase_it_meets() {
+        // Red checks and chases in turn (AXF rule 18); Black chases one piece throughout.
+        let mut plies = cycle(false, false, &["c5"], &["d4"]);
+        for ply in plies.iter_mut().filter(|p| p.mv.to == sq("a1")) {
+            ply.gave_check = true;
+            ply.chased = 0;
+        }
+        assert_eq!(
+            judge(RepetitionRule::ThirdOccurrenceJudged, 0, &plies),
+            Some(Outcome::Win {
+                winner: Side::Red,
+                reason: WinReason::PerpetualChase
+            })
+        );
+    }
+
+    #[test]
+    fn a_check_that_also_chases_the_piece_keeps_the_chase_going() {
+        let mut plies = cycle(false, false, &["c5"], &[]);
+        for ply in plies.iter_mut().filter(|p| p.mv.to == sq("a1")) {
+            ply.gave_check = true;
+        }
+        assert_eq!(
+            judge(RepetitionRule::ThirdOccurrenceJudged, 0, &plies),
+            Some(Outcome::Win {
+                winner: Side::Black,
+                reason: WinReason::PerpetualChase
+            })
+        );
+    }
+
+    #[test]
     fn chasing_different_pieces_is_not_a_perpetual_chase() {
         let mut plies = cycle(false, false, &["c5"], &[]);
         plies[2].chased = bit(sq("d5"));

@@ -2,15 +2,17 @@
 //! ([`PlyFacts`]) so the judge needs no board.
 //!
 //! This is the Asian (AXF) rule as Pikafish and Fairy-Stockfish implement it:
-//! - **What a chase is** is decided on the board when the ply is made
-//!   ([`crate::position::Position`]'s chase detection; see `position/chase.rs`): a legal
-//!   capture of an unprotected piece, or of a chariot by a horse or cannon (and of a chariot,
-//!   cannon or horse by an advisor or elephant), protected or not; generals and soldiers
-//!   chase freely; a covered Jieqi piece counts as the piece of its point.
+//! - **What a chase is** is decided on the board (`position/chase.rs`): a legal capture of an
+//!   unprotected piece, or of a chariot by a horse or cannon (and of a chariot, cannon or
+//!   horse by an advisor or elephant), protected or not; generals and soldiers chase freely;
+//!   a covered Jieqi piece counts as the piece of its point. The board game works it out for
+//!   the plies that need it: every ply under the Tencent limit, and otherwise the plies of a
+//!   cycle when a position occurs for the third time.
 //! - **Only new chases count.** A ply chases the enemy pieces its side chases after it and did
 //!   not chase before it (the exact difference, as Pikafish takes it): a direct attack by the
 //!   moved piece, a discovered one, or an attack that became a chase because the move took
-//!   away the target's protection. An attack that stood before the move is no chase.
+//!   away the target's protection. An attack that stood before the move is no chase, so a
+//!   piece that does not run out of an attack is not being chased.
 //! - **The cycle** judged is every ply from the first occurrence of the repeated position to
 //!   its third occurrence.
 //! - **Perpetual check**: every move of the side in the cycle gave check.
@@ -18,17 +20,19 @@
 //!   cycle, followed as it runs (the intersection of the chased sets, each mapped back
 //!   through the opponent's moves). Chasing two pieces in turn is allowed (AXF rule 32).
 //!   A checking move counts as a chase of the pieces it also newly chases, as in
-//!   Fairy-Stockfish, so "one check, one chase" of *one* piece where the check also attacks it
-//!   is a chase; a side that only alternates checks with chases is not forbidden: AXF rule 18
-//!   (diagrams 37 and 38) allows "one check, one chase", and so do both engines.
+//!   Fairy-Stockfish. A side that alternates checks with chases of other pieces ("one check,
+//!   one chase") is not forbidden: AXF rule 18 (diagrams 37 and 38) allows it, while the
+//!   other side's perpetual chase of the checking piece still loses. Neither engine blames
+//!   the alternating side either (Pikafish goes further and draws every cycle with a check
+//!   in it; we follow the rule book).
 //! - **Verdict**: if a side checked perpetually, it loses, and if both did it is a draw
 //!   (check outranks chase: a perpetual checker facing a perpetual chaser loses, as in both
 //!   engines). Otherwise a lone perpetual chaser loses, mutual perpetual chase is a draw, and
 //!   everything else is a draw by repetition.
 //!
-//! Left out, as in both engines: threats of mate, offers to sacrifice, and the rule book's
-//! finer cases (a chase by a piece that cannot itself move, a "chase" of a piece that does
-//! not run away) are not told apart from idle moves and plain chases.
+//! Left out, as in both engines: threats of mate and offers to sacrifice are idle moves here,
+//! and the rule book's finer cases (a chariot that cannot move because a horse pins it is not
+//! chased by that horse, AXF rule 19) are judged by the general definition.
 
 use crate::moves::Move;
 use crate::outcome::{DrawReason, Outcome, WinReason};

@@ -1,8 +1,10 @@
 //! Replaying stored games with the repetition judge on: what the service pays each time it
 //! rebuilds a game from its record with [`Game::replay`].
 //!
-//! The games are 200 plies of seeded pseudo-random legal moves (one Xiangqi, one Jieqi with
-//! a shuffled deal), chosen so that no move ends the game early. Run with
+//! The games are 200 plies of seeded pseudo-random legal moves (Xiangqi, and Jieqi with a
+//! shuffled deal), chosen so that no move ends the game early. Under the standard preset the
+//! judge looks for chases only when a position occurs for the third time; under Tencent's
+//! limit it looks at every ply, so that preset is measured too. Run with
 //! `cargo bench -p jieqi-rules --bench replay`.
 
 use std::hint::black_box;
@@ -25,8 +27,8 @@ fn seeded_pick(seed: u64) -> impl FnMut(u32) -> u32 {
 
 /// A game of `plies` pseudo-random moves that does not end before its last ply, with the
 /// rules and deal to replay it.
-fn random_game(variant: Variant, plies: usize) -> (Rules, GameDeal, Vec<String>) {
-    let rules = Rules::new(variant, Preset::Standard);
+fn random_game(variant: Variant, preset: Preset, plies: usize) -> (Rules, GameDeal, Vec<String>) {
+    let rules = Rules::new(variant, preset);
     for seed in 1.. {
         let mut pick = seeded_pick(seed);
         let deal = GameDeal::shuffled(variant, &mut pick);
@@ -58,9 +60,16 @@ fn random_game(variant: Variant, plies: usize) -> (Rules, GameDeal, Vec<String>)
 
 fn replay_200_plies(c: &mut Criterion) {
     let mut group = c.benchmark_group("replay_200_plies");
-    for variant in [Variant::Xiangqi, Variant::Jieqi] {
-        let (rules, deal, moves) = random_game(variant, 200);
-        group.bench_function(format!("{variant:?}").to_lowercase(), |b| {
+    let cases = [
+        (Variant::Xiangqi, Preset::Standard),
+        (Variant::Jieqi, Preset::Standard),
+        (Variant::Xiangqi, Preset::Tencent),
+        (Variant::Jieqi, Preset::Tencent),
+    ];
+    for (variant, preset) in cases {
+        let (rules, deal, moves) = random_game(variant, preset, 200);
+        let name = format!("{variant:?}_{preset}").to_lowercase();
+        group.bench_function(name, |b| {
             b.iter(|| {
                 let game = Game::replay(rules.clone(), deal.clone(), black_box(&moves))
                     .expect("the recorded game replays");

@@ -33,7 +33,8 @@ pub enum WinReason {
     Timeout,
     /// The loser gave check with every move of a repeated cycle.
     PerpetualCheck,
-    /// The loser chased the same unprotected piece with every move of a repeated cycle.
+    /// The loser chased the same piece (unprotected, or worth more than its attacker) with
+    /// every move of a repeated cycle.
     PerpetualChase,
 }
 

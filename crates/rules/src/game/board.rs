@@ -135,13 +135,20 @@ impl BoardGame {
             return Err(GameError::IllegalMove(reason));
         }
         let mover = self.position.side_to_move();
+        // Only the Tencent limit needs the chases of every ply; the judge of repeated
+        // positions finds those of a repeated cycle when one occurs (see `judge`).
+        let before =
+            (self.rules.repetition == RepetitionRule::TencentLimit).then(|| self.position.clone());
         let (record, _undo) = self.position.play_with_deal(mv, &self.deal);
-        let facts = facts_after(&self.position, mv, mover);
+        let facts = facts_after(before.as_ref(), &self.position, mv, mover);
         if record.captured.is_some() {
             self.last_capture_ply = self.records.len() + 1;
         }
         self.records.push(record);
         self.facts.push(facts);
+        if self.rules.repetition == RepetitionRule::ThirdOccurrenceJudged {
+            self.find_cycle_chases();
+        }
         self.outcome = self.judge();
         Ok(record)
     }
@@ -180,10 +187,8 @@ impl BoardGame {
             return false;
         };
         let upto = &history[..=last_own];
-        upto[last_own]
-            .chased
-            .iter()
-            .any(|&t| repetition::chase_run(upto, side, t) >= TENCENT_LIMIT)
+        repetition::squares(upto[last_own].chased)
+            .any(|t| repetition::chase_run(upto, side, t) >= TENCENT_LIMIT)
     }
 
     /// Whether the Tencent limit forbids `mv` (a legal move of the position).
@@ -204,8 +209,26 @@ impl BoardGame {
             _ => None,
         };
         let _undo = after.play_unchecked(mv, None, captured_covered);
-        let candidate = facts_after(&after, mv, mover);
+        let candidate = facts_after(Some(&self.position), &after, mv, mover);
         repetition::tencent_forbids(&self.facts, &candidate)
+    }
+
+    /// If the last ply made its position occur for the third time, works out the chases of
+    /// the plies since the first occurrence, the cycle the judge reads.
+    ///
+    /// Nothing irreversible happens in such a cycle (a capture or a reveal would make the
+    /// position differ), so the position at the first occurrence is the current one, and
+    /// replaying the cycle's moves from it gives every position of the cycle again.
+    fn find_cycle_chases(&mut self) {
+        let Some(first) = repetition::cycle_start(self.start_zobrist, &self.facts) else {
+            return;
+        };
+        let mut position = self.position.clone();
+        for facts in &mut self.facts[first..] {
+            let before = position.clone();
+            let _undo = position.play_unchecked(facts.mv, None, None);
+            facts.chased = new_chases(&before, &position, facts.mover);
+        }
     }
 
     /// The result after the last ply, if the game is over.
@@ -361,31 +384,25 @@ fn read_stored(text: &str) -> Result<(Move, Option<Role>), GameError> {
     Ok((Move::new(from, to), suffix))
 }
 
-/// What the repetition rules need to know about the ply `mv` by `mover` that led to `after`.
-fn facts_after(after: &Position, mv: Move, mover: Side) -> PlyFacts {
-    let enemy = !mover;
-    let chased = after
-        .attacked_squares_from(mv.to)
-        .into_iter()
-        .filter(|&target| {
-            let role = match after.cell(target) {
-                Cell::Piece(p) if p.side == enemy => Some(p.role),
-                // A covered piece is chased as the piece of its point.
-                Cell::Covered(Some(side)) if side == enemy => start_role(side, target),
-                _ => None,
-            };
-            match role {
-                None | Some(Role::General) => false,
-                Some(Role::Soldier) if target.on_home_half(enemy) => false,
-                Some(_) => !after.is_attacked(target, enemy),
-            }
-        })
-        .collect();
+/// What the repetition rules need to know about the ply `mv` by `mover` that led from
+/// `before` to `after`. Without `before` the ply's chases are left empty, to be found if a
+/// judged cycle needs them.
+fn facts_after(before: Option<&Position>, after: &Position, mv: Move, mover: Side) -> PlyFacts {
     PlyFacts {
         zobrist: after.zobrist(),
         mover,
         mv,
         gave_check: after.is_check(),
-        chased,
+        chased: before.map_or(0, |before| new_chases(before, after, mover)),
     }
+}
+
+/// The enemy pieces `mover` chases after its ply from `before` to `after` and did not chase
+/// before it. The ply moves no enemy piece, so each stands on the same point in both.
+fn new_chases(before: &Position, after: &Position, mover: Side) -> u128 {
+    let chased = after.chased_by(mover, u128::MAX);
+    if chased == 0 {
+        return 0;
+    }
+    chased & !before.chased_by(mover, chased)
 }

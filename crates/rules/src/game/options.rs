@@ -152,9 +152,11 @@ impl FromStr for CapturedCoveredVisibleTo {
 /// How repeated positions end a Xiangqi or Jieqi game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RepetitionRule {
-    /// On the third occurrence of a position: the side that checked with every move of the
-    /// cycle loses; else the side that chased one unprotected piece with every move loses;
-    /// else (both or neither) it is a draw.
+    /// On the third occurrence of a position the cycle since its first occurrence is judged
+    /// as the Asian rules judge it: the side that checked with every move of the cycle loses;
+    /// else the side that chased one piece with every move loses (a chase is a new, legal
+    /// attack on an unprotected piece, or on a chariot by a horse or cannon; generals and
+    /// soldiers chase freely); else (both or neither) it is a draw.
     #[default]
     ThirdOccurrenceJudged,
     /// The sixth occurrence of a position is a draw; nobody is blamed.

@@ -1,23 +1,38 @@
 //! Judging repeated positions and long checks and chases, over a small record of each ply
 //! ([`PlyFacts`]) so the judge needs no board.
 //!
-//! Where this is simpler than the full Asian rules (WXF/AXF "Asian rules" and the Chinese
-//! rule book), on purpose, as `rules.md` asks:
-//! - Only two kinds of forcing moves are told apart: a check, and a chase. A side that mixes
-//!   checks and chases in one cycle (a "one check, one chase" cycle, forbidden by the Asian
-//!   rules) is not blamed here; the cycle is a draw.
-//! - A chase is a move after which *the moved piece* attacks an unprotected enemy piece; a
-//!   discovered attack by another piece does not count.
-//! - "Unprotected" means no enemy piece attacks the target's point. The full rules also call
-//!   a protected piece chased when the chaser is worth less (a horse chasing a protected
-//!   chariot), and check whether the capture would itself be legal (a pinned chaser, a
-//!   protector that is pinned or that would stand in the way after the capture); we do not.
-//! - The full rules let a general or a soldier chase freely; we blame any chasing piece.
-//! - Which cycle is judged: every ply from the first occurrence of the repeated position to
-//!   its third occurrence (two cycles); a side is a perpetual checker (chaser) only if every
-//!   one of its moves in that span checks (chases the same piece).
-//! - Idle moves, offered exchanges and the many special cases of the rule books are not
-//!   modelled: anything that is not a perpetual check or a perpetual chase is a draw.
+//! This is the Asian (AXF) rule as Pikafish and Fairy-Stockfish implement it:
+//! - **What a chase is** is decided on the board (`position/chase.rs`): a legal capture of an
+//!   unprotected piece, or of a chariot by a horse or cannon (and of a chariot, cannon or
+//!   horse by an advisor or elephant), protected or not; generals and soldiers chase freely;
+//!   a covered Jieqi piece counts as the piece of its point. The board game works it out for
+//!   the plies that need it: every ply under the Tencent limit, and otherwise the plies of a
+//!   cycle when a position occurs for the third time.
+//! - **Only new chases count.** A ply chases the enemy pieces its side chases after it and did
+//!   not chase before it (the exact difference, as Pikafish takes it): a direct attack by the
+//!   moved piece, a discovered one, or an attack that became a chase because the move took
+//!   away the target's protection. An attack that stood before the move is no chase, so a
+//!   piece that does not run out of an attack is not being chased.
+//! - **The cycle** judged is every ply from the first occurrence of the repeated position to
+//!   its third occurrence.
+//! - **Perpetual check**: every move of the side in the cycle gave check.
+//! - **Perpetual chase**: some enemy piece was newly chased by every move of the side in the
+//!   cycle, followed as it runs (the intersection of the chased sets, each mapped back
+//!   through the opponent's moves). Chasing two pieces in turn is allowed (AXF rule 32).
+//!   A checking move counts as a chase of the pieces it also newly chases, as in
+//!   Fairy-Stockfish. A side that alternates checks with chases of other pieces ("one check,
+//!   one chase") is not forbidden: AXF rule 18 (diagrams 37 and 38) allows it, while the
+//!   other side's perpetual chase of the checking piece still loses. Neither engine blames
+//!   the alternating side either (Pikafish goes further and draws every cycle with a check
+//!   in it; we follow the rule book).
+//! - **Verdict**: if a side checked perpetually, it loses, and if both did it is a draw
+//!   (check outranks chase: a perpetual checker facing a perpetual chaser loses, as in both
+//!   engines). Otherwise a lone perpetual chaser loses, mutual perpetual chase is a draw, and
+//!   everything else is a draw by repetition.
+//!
+//! Left out, as in both engines: threats of mate and offers to sacrifice are idle moves here,
+//! and the rule book's finer cases (a chariot that cannot move because a horse pins it is not
+//! chased by that horse, AXF rule 19) are judged by the general definition.
 
 use crate::moves::Move;
 use crate::outcome::{DrawReason, Outcome, WinReason};
@@ -40,10 +55,16 @@ pub(crate) struct PlyFacts {
     pub mv: Move,
     /// Whether the ply left the opponent in check.
     pub gave_check: bool,
-    /// Points of the enemy pieces the moved piece attacks after the ply that count as chased:
-    /// unprotected, not a general, not a soldier on its own side of the river (a covered piece
-    /// counts as the piece of its point).
-    pub chased: Vec<Square>,
+    /// Points (bit = square index) of the enemy pieces the ply newly chases, where they
+    /// stand after it. Worked out at make time under the Tencent limit, which needs it at
+    /// every ply, and otherwise only for the plies of a cycle being judged (most games never
+    /// repeat a position three times, so they never pay for chase detection); `0` elsewhere.
+    pub chased: u128,
+}
+
+/// The bit of `sq` in a square mask.
+fn bit(sq: Square) -> u128 {
+    1u128 << sq.index()
 }
 
 /// Why the Tencent limit forbids a move.
@@ -69,20 +90,61 @@ pub(crate) fn check_run(plies: &[PlyFacts], side: Side) -> usize {
 /// enemy piece that stands on `target` at the end of `plies`. The piece is followed back
 /// through the opponent's moves, so a piece that runs and is chased again still counts.
 pub(crate) fn chase_run(plies: &[PlyFacts], side: Side, target: Square) -> usize {
-    let mut at = target;
+    let mut at = bit(target);
     let mut run = 0;
     for ply in plies.iter().rev() {
         if ply.mover == side {
-            if !ply.chased.contains(&at) {
+            if ply.chased & at == 0 {
                 break;
             }
             run += 1;
-        } else if ply.mv.to == at {
-            // The chased piece came here with this move: before it, it stood on `from`.
-            at = ply.mv.from;
+        } else {
+            at = before_move(at, ply.mv);
         }
     }
     run
+}
+
+/// Where the pieces on `points` after `mv` (which captured nothing on them) stood before it.
+fn before_move(points: u128, mv: Move) -> u128 {
+    if points & bit(mv.to) != 0 {
+        (points & !bit(mv.to)) | bit(mv.from)
+    } else {
+        points
+    }
+}
+
+/// Whether some enemy piece was newly chased by every one of `side`'s moves in `plies`,
+/// followed as it ran. False when `side` has no move in `plies`.
+pub(crate) fn chases_throughout(plies: &[PlyFacts], side: Side) -> bool {
+    // Walking back in time: the points the pieces chased by every later move stood on then.
+    let mut at: Option<u128> = None;
+    for ply in plies.iter().rev() {
+        at = match (ply.mover == side, at) {
+            (true, None) => Some(ply.chased),
+            (true, Some(points)) => Some(points & ply.chased),
+            (false, Some(points)) => Some(before_move(points, ply.mv)),
+            (false, None) => None,
+        };
+        if at == Some(0) {
+            return false;
+        }
+    }
+    at.is_some()
+}
+
+/// The squares of a mask, in index order.
+pub(crate) fn squares(mut mask: u128) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if let Some(sq) = Square::from_index(i) {
+                return Some(sq);
+            }
+        }
+        None
+    })
 }
 
 /// Whether the Tencent limit forbids a move whose facts are `candidate`, played after
@@ -93,36 +155,54 @@ pub(crate) fn tencent_forbids(history: &[PlyFacts], candidate: &PlyFacts) -> Opt
         return Some(LongForcing::Check);
     }
     // The candidate does not move enemy pieces, so a target after it stood there before it.
-    candidate
-        .chased
-        .iter()
-        .find(|&&target| chase_run(history, side, target) >= TENCENT_LIMIT)
-        .map(|&target| LongForcing::Chase(target))
+    squares(candidate.chased)
+        .find(|&target| chase_run(history, side, target) >= TENCENT_LIMIT)
+        .map(LongForcing::Chase)
+}
+
+/// How often the position after the last ply of `history` has occurred, and the index of
+/// its first occurrence (position `i` is the one after `i` plies; `0` is the start, whose
+/// key is `start`). `(0, 0)` for an empty history.
+fn occurrences(start: u64, history: &[PlyFacts]) -> (usize, usize) {
+    let Some(last) = history.last() else {
+        return (0, 0);
+    };
+    let mut first = None;
+    let mut count = 0;
+    for (i, z) in std::iter::once(start)
+        .chain(history.iter().map(|p| p.zobrist))
+        .enumerate()
+    {
+        if z == last.zobrist {
+            first.get_or_insert(i);
+            count += 1;
+        }
+    }
+    (count, first.unwrap_or(0))
+}
+
+/// If the last ply of `history` made its position occur for the third time (or more), the
+/// index in `history` of the first ply of the cycle to judge: the one after the first
+/// occurrence.
+pub(crate) fn cycle_start(start: u64, history: &[PlyFacts]) -> Option<usize> {
+    let (count, first) = occurrences(start, history);
+    (count >= 3).then_some(first)
 }
 
 /// The result that repetition gives after the last ply of `history`, if any.
-/// `start` is the zobrist key of the position before the first ply.
+/// `start` is the zobrist key of the position before the first ply. Under
+/// [`RepetitionRule::ThirdOccurrenceJudged`] the chases of the plies from
+/// [`cycle_start`] on must be known.
 pub(crate) fn judge(rule: RepetitionRule, start: u64, history: &[PlyFacts]) -> Option<Outcome> {
-    let last = history.last()?;
-    let key = last.zobrist;
-    // Position index i is the position after i plies (0 = the start).
-    let occurrences: Vec<usize> = std::iter::once(start)
-        .chain(history.iter().map(|p| p.zobrist))
-        .enumerate()
-        .filter_map(|(i, z)| (z == key).then_some(i))
-        .collect();
+    let (count, first) = occurrences(start, history);
     match rule {
         RepetitionRule::TencentLimit => None,
         RepetitionRule::SixthOccurrenceDraw => {
-            (occurrences.len() >= 6).then_some(Outcome::Draw(DrawReason::Repetition))
+            (count >= 6).then_some(Outcome::Draw(DrawReason::Repetition))
         }
+        // The plies after the first occurrence lead from it to the third.
         RepetitionRule::ThirdOccurrenceJudged => {
-            if occurrences.len() < 3 {
-                return None;
-            }
-            // The plies after the first occurrence lead from it to the third.
-            let span = &history[occurrences[0]..];
-            Some(judge_cycle(span))
+            (count >= 3).then(|| judge_cycle(&history[first..]))
         }
     }
 }
@@ -133,17 +213,7 @@ fn judge_cycle(span: &[PlyFacts]) -> Outcome {
         let moves = span.iter().filter(|p| p.mover == side).count();
         moves > 0 && check_run(span, side) == moves
     };
-    let chases = |side: Side| {
-        let moves = span.iter().filter(|p| p.mover == side).count();
-        let Some(last_own) = span.iter().rposition(|p| p.mover == side) else {
-            return false;
-        };
-        let upto = &span[..=last_own];
-        upto[last_own]
-            .chased
-            .iter()
-            .any(|&target| chase_run(upto, side, target) == moves)
-    };
+    let chases = |side: Side| chases_throughout(span, side);
     let blame = |red: bool, black: bool, reason: WinReason| match (red, black) {
         (true, false) => Some(Outcome::Win {
             winner: Side::Black,
@@ -183,7 +253,7 @@ mod tests {
             mover,
             mv: Move::new(sq(&mv[..2]), sq(&mv[2..])),
             gave_check: check,
-            chased: chased.iter().map(|s| sq(s)).collect(),
+            chased: chased.iter().fold(0, |m, s| m | bit(sq(s))),
         }
     }
 
@@ -260,9 +330,50 @@ mod tests {
     }
 
     #[test]
+    fn mutual_perpetual_chase_is_a_draw() {
+        let plies = cycle(false, false, &["c5"], &["d4"]);
+        assert_eq!(
+            judge(RepetitionRule::ThirdOccurrenceJudged, 0, &plies),
+            Some(Outcome::Draw(DrawReason::Repetition))
+        );
+    }
+
+    #[test]
+    fn one_check_one_chase_is_allowed_but_not_the_chase_it_meets() {
+        // Red checks and chases in turn (AXF rule 18); Black chases one piece throughout.
+        let mut plies = cycle(false, false, &["c5"], &["d4"]);
+        for ply in plies.iter_mut().filter(|p| p.mv.to == sq("a1")) {
+            ply.gave_check = true;
+            ply.chased = 0;
+        }
+        assert_eq!(
+            judge(RepetitionRule::ThirdOccurrenceJudged, 0, &plies),
+            Some(Outcome::Win {
+                winner: Side::Red,
+                reason: WinReason::PerpetualChase
+            })
+        );
+    }
+
+    #[test]
+    fn a_check_that_also_chases_the_piece_keeps_the_chase_going() {
+        let mut plies = cycle(false, false, &["c5"], &[]);
+        for ply in plies.iter_mut().filter(|p| p.mv.to == sq("a1")) {
+            ply.gave_check = true;
+        }
+        assert_eq!(
+            judge(RepetitionRule::ThirdOccurrenceJudged, 0, &plies),
+            Some(Outcome::Win {
+                winner: Side::Black,
+                reason: WinReason::PerpetualChase
+            })
+        );
+    }
+
+    #[test]
     fn chasing_different_pieces_is_not_a_perpetual_chase() {
         let mut plies = cycle(false, false, &["c5"], &[]);
-        plies[2].chased = vec![sq("d5")];
+        plies[2].chased = bit(sq("d5"));
         assert_eq!(
             judge(RepetitionRule::ThirdOccurrenceJudged, 0, &plies),
             Some(Outcome::Draw(DrawReason::Repetition))

@@ -9,7 +9,7 @@
 
 use crate::attacks::{
     ADVISOR_FREE, ADVISOR_PALACE, ELEPHANT_FREE, ELEPHANT_HOME, GENERAL_MOVES, HORSE_ATTACKERS,
-    HORSE_MOVES, RAY_MASKS, RAYS, SOLDIER_ATTACKERS, SOLDIER_MOVES,
+    HORSE_MOVES, Jumps, RAY_MASKS, RAYS, SOLDIER_ATTACKERS, SOLDIER_MOVES,
 };
 use crate::types::{Side, Square, Variant};
 
@@ -239,17 +239,30 @@ impl Position {
     /// the scratch board `b` (a copy of the board, restored before returning).
     #[inline]
     pub(super) fn legal_on(&self, b: &mut [u8; Square::COUNT], from: usize, to: usize) -> bool {
+        self.safe_for_on(b, from, to, self.side_to_move)
+    }
+
+    /// Whether moving `side`'s piece from `from` to `to` on the scratch board `b` (restored
+    /// before returning) leaves `side`'s general safe, whoever is to move: the legality of a
+    /// capture that `side` threatens, or of a recapture.
+    #[inline]
+    pub(super) fn safe_for_on(
+        &self,
+        b: &mut [u8; Square::COUNT],
+        from: usize,
+        to: usize,
+        side: Side,
+    ) -> bool {
         let moved = b[from];
         let captured = b[to];
         b[from] = 0;
         b[to] = moved;
-        let us = self.side_to_move;
         let g = if moved & KIND == GENERAL {
             to
         } else {
-            usize::from(self.generals[us.index()])
+            usize::from(self.generals[side.index()])
         };
-        let attacked = general_attacked_on(b, g, !us, self.jieqi());
+        let attacked = general_attacked_on(b, g, !side, self.jieqi());
         b[from] = moved;
         b[to] = captured;
         !attacked
@@ -348,83 +361,67 @@ impl Position {
     /// assert_eq!(horse, ["a2", "c2"]);
     /// ```
     pub fn attacked_squares_from(&self, sq: Square) -> Vec<Square> {
-        let from = sq.index();
+        let mut mask = self.attack_mask(sq.index());
+        let mut points = Vec::with_capacity(mask.count_ones() as usize);
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            points.extend(SQUARES.get(i).copied());
+        }
+        points
+    }
+
+    /// [`Position::attacked_squares_from`] as a bit mask (bit = square index), without
+    /// allocating: the hot path of chase detection.
+    pub(crate) fn attack_mask(&self, from: usize) -> u128 {
         let b = &self.board;
         let code = b[from];
-        let mut points: Vec<usize> = Vec::new();
         if code == 0 {
-            return Vec::new();
+            return 0;
         }
         let side = code_side(code);
+        let steps = |jumps: &Jumps| jumps.targets().iter().fold(0u128, |m, &t| m | 1u128 << t);
+        let blockable = |jumps: &Jumps| {
+            jumps
+                .pairs()
+                .filter(|&(_, via)| b[via] == 0)
+                .fold(0u128, |m, (t, _)| m | 1u128 << t)
+        };
         match code & KIND {
             GENERAL => {
-                points.extend(
-                    GENERAL_MOVES[from]
-                        .targets()
-                        .iter()
-                        .map(|&t| usize::from(t)),
-                );
-                let other = usize::from(self.generals[(!side).index()]);
-                if generals_face_on(
-                    b,
-                    usize::from(self.generals[0]),
-                    usize::from(self.generals[1]),
-                ) {
-                    points.push(other);
+                let mut mask = steps(&GENERAL_MOVES[from]);
+                let (red, black) = (usize::from(self.generals[0]), usize::from(self.generals[1]));
+                if generals_face_on(b, red, black) {
+                    mask |= 1u128 << self.generals[(!side).index()];
                 }
+                mask
             }
-            ADVISOR => points.extend(
-                ADVISOR_PALACE[from]
-                    .targets()
-                    .iter()
-                    .map(|&t| usize::from(t)),
-            ),
-            ADVISOR_FREE_KIND => {
-                points.extend(ADVISOR_FREE[from].targets().iter().map(|&t| usize::from(t)))
-            }
-            ELEPHANT => points.extend(
-                ELEPHANT_HOME[side.index()][from]
-                    .pairs()
-                    .filter(|&(_, eye)| b[eye] == 0)
-                    .map(|(t, _)| t),
-            ),
-            ELEPHANT_FREE_KIND => {
-                points.extend(
-                    ELEPHANT_FREE[from]
-                        .pairs()
-                        .filter(|&(_, eye)| b[eye] == 0)
-                        .map(|(t, _)| t),
-                );
-            }
-            HORSE => points.extend(
-                HORSE_MOVES[from]
-                    .pairs()
-                    .filter(|&(_, leg)| b[leg] == 0)
-                    .map(|(t, _)| t),
-            ),
-            SOLDIER => points.extend(
-                SOLDIER_MOVES[side.index()][from]
-                    .targets()
-                    .iter()
-                    .map(|&t| usize::from(t)),
-            ),
+            ADVISOR => steps(&ADVISOR_PALACE[from]),
+            ADVISOR_FREE_KIND => steps(&ADVISOR_FREE[from]),
+            ELEPHANT => blockable(&ELEPHANT_HOME[side.index()][from]),
+            ELEPHANT_FREE_KIND => blockable(&ELEPHANT_FREE[from]),
+            HORSE => blockable(&HORSE_MOVES[from]),
+            SOLDIER => steps(&SOLDIER_MOVES[side.index()][from]),
             CHARIOT => {
+                let mut mask = 0u128;
                 for ray in &RAYS[from] {
                     for &s in ray.squares() {
-                        points.push(usize::from(s));
+                        mask |= 1u128 << s;
                         if b[usize::from(s)] != 0 {
                             break;
                         }
                     }
                 }
+                mask
             }
             CANNON => {
+                let mut mask = 0u128;
                 for ray in &RAYS[from] {
                     let mut screened = false;
                     for &s in ray.squares() {
                         let occupied = b[usize::from(s)] != 0;
                         if screened {
-                            points.push(usize::from(s));
+                            mask |= 1u128 << s;
                             if occupied {
                                 break;
                             }
@@ -433,15 +430,10 @@ impl Position {
                         }
                     }
                 }
+                mask
             }
-            _ => {}
+            _ => 0,
         }
-        points.sort_unstable();
-        points.dedup();
-        points
-            .into_iter()
-            .filter_map(|i| SQUARES.get(i).copied())
-            .collect()
     }
 }
 

@@ -26,6 +26,7 @@
 //! ```
 
 mod board;
+mod chase;
 mod explain;
 mod legality;
 mod make;

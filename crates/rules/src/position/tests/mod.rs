@@ -1,6 +1,7 @@
 //! Unit tests of positions: movement rules and options, reveals and captures, material
 //! sanity. One behaviour per test; positions are written as FEN.
 
+mod chase;
 mod movement;
 mod reveal;
 mod sanity;

@@ -105,3 +105,29 @@ async fn ping(client: &Weak<Client>) -> bool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::lock_key;
+
+    #[test]
+    fn lock_keys_are_stable_and_scoped_by_schema() {
+        // Processes of different builds must agree on the key (FNV-1a of "schema:role").
+        assert_eq!(
+            lock_key("public", "telegram"),
+            lock_key("public", "telegram")
+        );
+        assert_eq!(
+            lock_key("", ""),
+            i64::from_ne_bytes(0xaf63_b74c_8601_adad_u64.to_ne_bytes())
+        );
+        assert_ne!(
+            lock_key("public", "telegram"),
+            lock_key("other", "telegram")
+        );
+        assert_ne!(
+            lock_key("public", "telegram"),
+            lock_key("public", "discord")
+        );
+    }
+}

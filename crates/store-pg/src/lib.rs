@@ -1,0 +1,760 @@
+//! # jieqi-store-pg
+//!
+//! The PostgreSQL backend of the service's [`GameStore`], for running several bot processes
+//! against one database (chosen by `DATABASE_URL`; the embedded sled store stays the default
+//! for a single process).
+//!
+//! - Records are opaque blobs in the service's codec ([`jieqi_service::store::codec`]), with
+//!   the few columns the store looks things up by (revision, deadline, outbox lane).
+//! - A [`Change`] is one transaction: records, outbox entries and the request's answer land
+//!   together or not at all. Each record is written only over the revision it was computed
+//!   from (`UPDATE … WHERE revision = r - 1`), so two processes can never both apply a
+//!   change to one game: time-outs, challenge expiry and engine moves run exactly once.
+//! - Request keys are unique in `answers`; a repeat gets the earlier answer.
+//! - Delivery claims take the oldest message of each free lane with a lease
+//!   (`FOR UPDATE SKIP LOCKED`, one claimer per lane at a time); a dead process's claims
+//!   lapse and are taken over.
+//! - [`GameStore::lead`] is a session advisory lock on a connection of its own.
+//! - Versioned migrations (`src/migrations/`) are applied when the store connects; a schema
+//!   newer than the binary is refused ([`StoreError::TooNew`]).
+//! - Connections come from a pool that replaces broken ones, so a database that went away
+//!   and came back is used again without a restart; meanwhile calls fail with
+//!   [`StoreError::Backend`] ("try again").
+
+mod lead;
+mod migrate;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deadpool_postgres::{
+    Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime, Transaction,
+};
+use jieqi_service::store::codec::{decode, encode};
+use jieqi_service::store::{
+    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameRecord, Lane,
+    Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, UnixTime,
+};
+use jieqi_service::{
+    ChallengeId, ChatId, GameId, GameStore, OutboxEntry, OutboxId, Platform, StoreError, UserId,
+};
+use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Config, NoTls};
+
+pub use migrate::SCHEMA_VERSION;
+
+/// Connections kept per process.
+const POOL_SIZE: usize = 16;
+/// How long opening a connection may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a call waits for a free connection.
+const WAIT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The advisory-lock class of delivery lanes (two-key form; the other key is the lane's hash).
+const LANE_LOCK_CLASS: i32 = 0x6a71_0002;
+
+/// A [`GameStore`] in a PostgreSQL database, shared by any number of processes. Cloning it
+/// shares its connection pool.
+#[derive(Clone)]
+pub struct PgStore {
+    pool: Pool,
+    /// For connections outside the pool (leadership).
+    config: Config,
+    /// The schema the tables are in (scopes leadership locks).
+    schema: String,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore")
+            .field("schema", &self.schema)
+            .field("pool", &self.pool.status())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`, or
+    /// `key=value` pairs), applying schema migrations. The tables go in the connection's
+    /// current schema (normally `public`).
+    pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        PgStore::open(url, None).await
+    }
+
+    /// Like [`PgStore::connect`], with the tables in `schema` (letters, digits and `_`),
+    /// created if missing: several stores in one database, or tests side by side.
+    pub async fn connect_in_schema(url: &str, schema: &str) -> Result<PgStore, StoreError> {
+        PgStore::open(url, Some(schema)).await
+    }
+
+    async fn open(url: &str, schema: Option<&str>) -> Result<PgStore, StoreError> {
+        let mut config: Config = url.parse().map_err(|e| {
+            StoreError::Backend(format!(
+                "DATABASE_URL is not a PostgreSQL connection string ({}); write it as \
+                 postgres://user:password@host:port/database",
+                describe(&e)
+            ))
+        })?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        if config.get_application_name().is_none() {
+            config.application_name("jieqi-bot");
+        }
+        if let Some(schema) = schema {
+            if schema.is_empty()
+                || !schema
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            {
+                return Err(StoreError::Backend(format!(
+                    "`{schema}` is not a usable schema name: use letters, digits and _"
+                )));
+            }
+            let (client, connection) = config.connect(NoTls).await.map_err(cannot_connect)?;
+            let driver = tokio::spawn(connection);
+            let created = client
+                .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\""))
+                .await;
+            drop(client);
+            let _ = driver.await;
+            created.map_err(backend)?;
+            let options = match config.get_options() {
+                Some(options) => format!("{options} -csearch_path={schema}"),
+                None => format!("-csearch_path={schema}"),
+            };
+            config.options(options);
+        }
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(WAIT_TIMEOUT))
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .recycle_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .map_err(|e| StoreError::Backend(format!("cannot set up the connection pool: {e}")))?;
+        let mut client = pool.get().await.map_err(|e| match e {
+            PoolError::Backend(e) => cannot_connect(e),
+            other => StoreError::Backend(format!(
+                "cannot connect to the PostgreSQL server of DATABASE_URL: {other}"
+            )),
+        })?;
+        let schema: Option<String> = client
+            .query_one("SELECT current_schema()", &[])
+            .await
+            .map_err(backend)?
+            .get(0);
+        let Some(schema) = schema else {
+            return Err(StoreError::Backend(
+                "the database has no schema to keep the tables in: its search_path names no \
+                 existing schema"
+                    .to_owned(),
+            ));
+        };
+        migrate::run(&mut client).await?;
+        Ok(PgStore {
+            pool,
+            config,
+            schema,
+        })
+    }
+
+    /// The schema the tables are in.
+    pub fn schema(&self) -> &str {
+        &self.schema
+    }
+
+    async fn client(&self) -> Result<Object, StoreError> {
+        self.pool.get().await.map_err(pool_error)
+    }
+
+    /// One record by its key from `sql` (`SELECT record FROM … WHERE id = $1`).
+    async fn read<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &str,
+        key: &str,
+    ) -> Result<Option<T>, StoreError> {
+        let client = self.client().await?;
+        let statement = client.prepare_cached(sql).await.map_err(backend)?;
+        match client
+            .query_opt(&statement, &[&key])
+            .await
+            .map_err(backend)?
+        {
+            Some(row) => decode(row.get::<_, &[u8]>(0)).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+/// An error's message with its cause (tokio-postgres shows only the kind).
+pub(crate) fn describe(e: &tokio_postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return format!("{}: {}", db.severity(), db.message());
+    }
+    match std::error::Error::source(e) {
+        Some(cause) => format!("{e}: {cause}"),
+        None => e.to_string(),
+    }
+}
+
+/// A failed database call.
+pub(crate) fn backend(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Backend(format!("database: {}", describe(&e)))
+}
+
+/// A connection that could not be opened.
+pub(crate) fn cannot_connect(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Backend(format!(
+        "cannot connect to the PostgreSQL server of DATABASE_URL: {}",
+        describe(&e)
+    ))
+}
+
+fn pool_error(e: PoolError) -> StoreError {
+    match e {
+        PoolError::Backend(e) => backend(e),
+        PoolError::Timeout(_) => {
+            StoreError::Backend("no database connection became free in time".to_owned())
+        }
+        other => StoreError::Backend(format!("database connection pool: {other}")),
+    }
+}
+
+/// A failed call within a commit: concurrent writers' clashes are conflicts (retry).
+fn commit_error(e: tokio_postgres::Error) -> CommitError {
+    match e.code() {
+        Some(code)
+            if *code == SqlState::T_R_SERIALIZATION_FAILURE
+                || *code == SqlState::T_R_DEADLOCK_DETECTED
+                || *code == SqlState::UNIQUE_VIOLATION =>
+        {
+            CommitError::Conflict
+        }
+        _ => CommitError::Store(backend(e)),
+    }
+}
+
+/// A store number as a column value (saturating: times and ids are far below `i64::MAX`).
+fn int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+/// A column value as a store number.
+fn uint(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+/// Runs `sql` with `params` and fails with a conflict if it touched no row.
+async fn exactly_one(
+    tx: &Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<(), CommitError> {
+    let statement = tx.prepare_cached(sql).await.map_err(commit_error)?;
+    match tx.execute(&statement, params).await.map_err(commit_error)? {
+        0 => Err(CommitError::Conflict),
+        _ => Ok(()),
+    }
+}
+
+/// Writes a record over the revision before it: inserts revision 1 (a conflict if the key is
+/// taken), updates any later one only where the stored revision is one less. Both statements
+/// take `$1` key, `$2` revision, then the same further columns.
+async fn put_revised(
+    tx: &Transaction<'_>,
+    revision: u64,
+    insert: &str,
+    update: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<(), CommitError> {
+    match revision {
+        0 => Err(CommitError::Conflict),
+        1 => exactly_one(tx, insert, params).await,
+        _ => exactly_one(tx, update, params).await,
+    }
+}
+
+/// Applies `change` inside `tx`.
+async fn apply(tx: &Transaction<'_>, change: &Change) -> Result<(), CommitError> {
+    if let Some((key, answer)) = &change.request {
+        let statement = tx
+            .prepare_cached(
+                "INSERT INTO answers (key, at, record) VALUES ($1, $2, $3) \
+                 ON CONFLICT (key) DO NOTHING",
+            )
+            .await
+            .map_err(commit_error)?;
+        let inserted = tx
+            .execute(&statement, &[&key.0, &int(answer.at), &encode(answer)?])
+            .await
+            .map_err(commit_error)?;
+        if inserted == 0 {
+            let earlier = tx
+                .query_opt("SELECT record FROM answers WHERE key = $1", &[&key.0])
+                .await
+                .map_err(commit_error)?;
+            return match earlier {
+                Some(row) => Err(CommitError::Duplicate(decode(row.get::<_, &[u8]>(0))?)),
+                // Pruned in between: the caller may try again.
+                None => Err(CommitError::Conflict),
+            };
+        }
+    }
+    // A fixed order of rows within each table makes deadlocks between changes rarer.
+    let mut games: Vec<&GameRecord> = change.games.iter().collect();
+    games.sort_by(|a, b| a.id.cmp(&b.id));
+    for game in games {
+        let deadline = game.deadline.map(int);
+        put_revised(
+            tx,
+            game.revision,
+            "INSERT INTO games (id, revision, deadline, record) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (id) DO NOTHING",
+            "UPDATE games SET revision = $2, deadline = $3, record = $4 \
+             WHERE id = $1 AND revision = $2::bigint - 1",
+            &[
+                &game.id.as_str(),
+                &int(game.revision),
+                &deadline,
+                &encode(game)?,
+            ],
+        )
+        .await?;
+    }
+    let mut challenges: Vec<&ChallengeRecord> = change.challenges.iter().collect();
+    challenges.sort_by(|a, b| a.id.cmp(&b.id));
+    for challenge in challenges {
+        put_revised(
+            tx,
+            challenge.revision,
+            "INSERT INTO challenges (id, revision, expires_at, record) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING",
+            "UPDATE challenges SET revision = $2, expires_at = $3, record = $4 \
+             WHERE id = $1 AND revision = $2::bigint - 1",
+            &[
+                &challenge.id.as_str(),
+                &int(challenge.revision),
+                &int(challenge.expires_at),
+                &encode(challenge)?,
+            ],
+        )
+        .await?;
+    }
+    for (id, revision) in &change.removed_challenges {
+        exactly_one(
+            tx,
+            "DELETE FROM challenges WHERE id = $1 AND revision = $2",
+            &[&id.as_str(), &int(*revision)],
+        )
+        .await?;
+    }
+    let mut chats: Vec<(String, &ChatRecord)> = change
+        .chats
+        .iter()
+        .map(|c| (c.chat.to_string(), c))
+        .collect();
+    chats.sort_by(|a, b| a.0.cmp(&b.0));
+    for (id, chat) in chats {
+        put_revised(
+            tx,
+            chat.revision,
+            "INSERT INTO chats (id, revision, record) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO NOTHING",
+            "UPDATE chats SET revision = $2, record = $3 WHERE id = $1 AND revision = $2::bigint - 1",
+            &[&id, &int(chat.revision), &encode(chat)?],
+        )
+        .await?;
+    }
+    let mut players: Vec<(String, &PlayerRecord)> = change
+        .players
+        .iter()
+        .map(|p| (p.user.to_string(), p))
+        .collect();
+    players.sort_by(|a, b| a.0.cmp(&b.0));
+    for (id, player) in players {
+        put_revised(
+            tx,
+            player.revision,
+            "INSERT INTO players (id, revision, record) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO NOTHING",
+            "UPDATE players SET revision = $2, record = $3 WHERE id = $1 AND revision = $2::bigint - 1",
+            &[&id, &int(player.revision), &encode(player)?],
+        )
+        .await?;
+    }
+    for (id, record) in &change.outbox {
+        let to = &record.message.to;
+        let platform = to.platform().map(Platform::name);
+        // Replies never enter the outbox; should one, it gets a lane of its own.
+        let lane = Lane::of(to).map_or_else(|| format!("x:{}", id.0), |lane| lane.0);
+        exactly_one(
+            tx,
+            "INSERT INTO outbox (id, platform, lane, not_before, record) \
+             VALUES ($1, $2, $3, $4, $5)",
+            &[
+                &int(id.0),
+                &platform,
+                &lane,
+                &int(record.not_before),
+                &encode(record)?,
+            ],
+        )
+        .await?;
+    }
+    for (id, sent) in &change.sent {
+        let statement = tx
+            .prepare_cached("DELETE FROM outbox WHERE id = $1")
+            .await
+            .map_err(commit_error)?;
+        let removed = tx
+            .execute(&statement, &[&int(id.0)])
+            .await
+            .map_err(commit_error)?;
+        if let (1.., Some(platform_ref)) = (removed, &sent.platform_ref) {
+            let statement = tx
+                .prepare_cached(
+                    "INSERT INTO sent (id, at, platform_ref) VALUES ($1, $2, $3) \
+                     ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at, \
+                     platform_ref = EXCLUDED.platform_ref",
+                )
+                .await
+                .map_err(commit_error)?;
+            tx.execute(&statement, &[&int(id.0), &int(sent.at), platform_ref])
+                .await
+                .map_err(commit_error)?;
+        }
+    }
+    for (id, deferral) in &change.deferred {
+        let statement = tx
+            .prepare_cached("SELECT record FROM outbox WHERE id = $1 FOR UPDATE")
+            .await
+            .map_err(commit_error)?;
+        // Delivered or given up meanwhile: nothing to defer.
+        let Some(row) = tx
+            .query_opt(&statement, &[&int(id.0)])
+            .await
+            .map_err(commit_error)?
+        else {
+            continue;
+        };
+        let mut record: OutboxRecord = decode(row.get::<_, &[u8]>(0))?;
+        record.attempts = deferral.attempts;
+        record.not_before = deferral.not_before;
+        let statement = tx
+            .prepare_cached(
+                "UPDATE outbox SET record = $2, not_before = $3, claimed_by = NULL, \
+                 claimed_until = NULL WHERE id = $1",
+            )
+            .await
+            .map_err(commit_error)?;
+        tx.execute(
+            &statement,
+            &[&int(id.0), &encode(&record)?, &int(deferral.not_before)],
+        )
+        .await
+        .map_err(commit_error)?;
+    }
+    Ok(())
+}
+
+/// Outbox rows (id, record) as pending messages, with the platform references of the posts
+/// they edit.
+async fn pending_messages(
+    client: &impl tokio_postgres::GenericClient,
+    rows: Vec<(i64, OutboxRecord)>,
+) -> Result<Vec<PendingMessage>, StoreError> {
+    let replaced: Vec<i64> = rows
+        .iter()
+        .filter_map(|(_, record)| record.message.replaces.map(|id| int(id.0)))
+        .collect();
+    let mut refs = std::collections::HashMap::new();
+    if !replaced.is_empty() {
+        for row in client
+            .query(
+                "SELECT id, platform_ref FROM sent WHERE id = ANY($1)",
+                &[&replaced],
+            )
+            .await
+            .map_err(backend)?
+        {
+            refs.insert(row.get::<_, i64>(0), row.get::<_, String>(1));
+        }
+    }
+    Ok(rows
+        .into_iter()
+        .map(|(id, record)| {
+            let replaces_ref = record
+                .message
+                .replaces
+                .and_then(|earlier| refs.get(&int(earlier.0)).cloned());
+            PendingMessage {
+                entry: OutboxEntry {
+                    id: OutboxId(uint(id)),
+                    message: record.message,
+                    attempts: record.attempts,
+                    replaces_ref,
+                },
+                picture: record.picture,
+            }
+        })
+        .collect())
+}
+
+fn decode_rows(rows: Vec<tokio_postgres::Row>) -> Result<Vec<(i64, OutboxRecord)>, StoreError> {
+    rows.into_iter()
+        .map(|row| Ok((row.get(0), decode(row.get::<_, &[u8]>(1))?)))
+        .collect()
+}
+
+#[async_trait]
+impl GameStore for PgStore {
+    async fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
+        self.read("SELECT record FROM games WHERE id = $1", id.as_str())
+            .await
+    }
+
+    async fn challenge(&self, id: &ChallengeId) -> Result<Option<ChallengeRecord>, StoreError> {
+        self.read("SELECT record FROM challenges WHERE id = $1", id.as_str())
+            .await
+    }
+
+    async fn chat(&self, chat: &ChatId) -> Result<Option<ChatRecord>, StoreError> {
+        self.read("SELECT record FROM chats WHERE id = $1", &chat.to_string())
+            .await
+    }
+
+    async fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError> {
+        self.read(
+            "SELECT record FROM players WHERE id = $1",
+            &user.to_string(),
+        )
+        .await
+    }
+
+    async fn answer(&self, key: &RequestKey) -> Result<Option<AnswerRecord>, StoreError> {
+        self.read("SELECT record FROM answers WHERE key = $1", &key.0)
+            .await
+    }
+
+    async fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError> {
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached(
+                "(SELECT 'g'::text AS kind, id, deadline AS at FROM games \
+                  WHERE deadline <= $1 ORDER BY deadline LIMIT $2) \
+                 UNION ALL \
+                 (SELECT 'c'::text, id, expires_at FROM challenges \
+                  WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2) \
+                 ORDER BY at, kind, id LIMIT $2",
+            )
+            .await
+            .map_err(backend)?;
+        let rows = client
+            .query(&statement, &[&int(now), &int(limit as u64)])
+            .await
+            .map_err(backend)?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                let id: &str = row.get(1);
+                match row.get::<_, &str>(0) {
+                    "g" => id.parse().ok().map(Due::Game),
+                    _ => id.parse().ok().map(Due::Challenge),
+                }
+            })
+            .collect())
+    }
+
+    async fn claim(
+        &self,
+        platform: Option<Platform>,
+        claim: &Claim,
+        limit: usize,
+    ) -> Result<Vec<PendingMessage>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let now = int(claim.now);
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(backend)?;
+        // Each lane's oldest message, if it is neither claimed nor deferred.
+        let statement = tx
+            .prepare_cached(
+                "SELECT id, lane FROM ( \
+                     SELECT DISTINCT ON (lane) id, lane, not_before, claimed_until FROM outbox \
+                     WHERE $1::text IS NULL OR platform = $1 \
+                     ORDER BY lane, id \
+                 ) heads \
+                 WHERE not_before <= $2 AND (claimed_until IS NULL OR claimed_until <= $2) \
+                 ORDER BY id LIMIT $3",
+            )
+            .await
+            .map_err(backend)?;
+        let heads = tx
+            .query(
+                &statement,
+                &[&platform.map(Platform::name), &now, &int(limit as u64)],
+            )
+            .await
+            .map_err(backend)?;
+        if heads.is_empty() {
+            return Ok(Vec::new());
+        }
+        let lanes: Vec<&str> = heads.iter().map(|row| row.get(1)).collect();
+        // One claimer per lane at a time: lanes another process is claiming are skipped.
+        let statement = tx
+            .prepare_cached(
+                "SELECT lane FROM unnest($1::text[]) AS lane \
+                 WHERE pg_try_advisory_xact_lock($2, hashtext(current_schema() || ':' || lane))",
+            )
+            .await
+            .map_err(backend)?;
+        let free: std::collections::HashSet<String> = tx
+            .query(&statement, &[&lanes, &LANE_LOCK_CLASS])
+            .await
+            .map_err(backend)?
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        let candidates: Vec<i64> = heads
+            .iter()
+            .filter(|row| free.contains(row.get::<_, &str>(1)))
+            .map(|row| row.get(0))
+            .collect();
+        // Holding the lanes, check again on the latest data: still the oldest of its lane, no
+        // other message of the lane claimed, and not being delivered or deferred right now.
+        let statement = tx
+            .prepare_cached(
+                "SELECT o.id, o.record FROM outbox o \
+                 WHERE o.id = ANY($1) AND o.not_before <= $2 \
+                   AND (o.claimed_until IS NULL OR o.claimed_until <= $2) \
+                   AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane AND p.id <> o.id \
+                                   AND (p.id < o.id OR p.claimed_until > $2)) \
+                 ORDER BY o.id \
+                 FOR UPDATE OF o SKIP LOCKED",
+            )
+            .await
+            .map_err(backend)?;
+        let rows = decode_rows(
+            tx.query(&statement, &[&candidates, &now])
+                .await
+                .map_err(backend)?,
+        )?;
+        let claimed: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
+        let statement = tx
+            .prepare_cached(
+                "UPDATE outbox SET claimed_by = $2, claimed_until = $3 WHERE id = ANY($1)",
+            )
+            .await
+            .map_err(backend)?;
+        tx.execute(&statement, &[&claimed, &claim.holder, &int(claim.until)])
+            .await
+            .map_err(backend)?;
+        let pending = pending_messages(&*tx, rows).await?;
+        tx.commit().await.map_err(backend)?;
+        Ok(pending)
+    }
+
+    async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached("SELECT id, record FROM outbox ORDER BY id LIMIT $1")
+            .await
+            .map_err(backend)?;
+        let rows = client
+            .query(&statement, &[&int(limit as u64)])
+            .await
+            .map_err(backend)?;
+        pending_messages(&**client, decode_rows(rows)?).await
+    }
+
+    async fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError> {
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached("SELECT record FROM outbox WHERE id = $1")
+            .await
+            .map_err(backend)?;
+        match client
+            .query_opt(&statement, &[&int(id.0)])
+            .await
+            .map_err(backend)?
+        {
+            Some(row) => decode(row.get::<_, &[u8]>(0)).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    async fn allocate_outbox_ids(&self, n: usize) -> Result<Vec<OutboxId>, StoreError> {
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached("SELECT nextval('outbox_ids') FROM generate_series(1, $1::bigint)")
+            .await
+            .map_err(backend)?;
+        let mut ids: Vec<OutboxId> = client
+            .query(&statement, &[&int(n as u64)])
+            .await
+            .map_err(backend)?
+            .iter()
+            .map(|row| OutboxId(uint(row.get(0))))
+            .collect();
+        ids.sort();
+        Ok(ids)
+    }
+
+    async fn commit(&self, change: Change) -> Result<(), CommitError> {
+        if change.is_empty() {
+            return Ok(());
+        }
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(commit_error)?;
+        if !change.durable {
+            // Delivery bookkeeping: a crash may lose the last moments of it, which resends.
+            tx.batch_execute("SET LOCAL synchronous_commit TO OFF")
+                .await
+                .map_err(commit_error)?;
+        }
+        match apply(&tx, &change).await {
+            Ok(()) => tx.commit().await.map_err(commit_error),
+            Err(e) => {
+                // A failed rollback leaves nothing behind either: the transaction is dropped.
+                let _ = tx.rollback().await;
+                Err(e)
+            }
+        }
+    }
+
+    async fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
+        let client = self.client().await?;
+        let answers = client
+            .execute("DELETE FROM answers WHERE at < $1", &[&int(before)])
+            .await
+            .map_err(backend)?;
+        let sent = client
+            .execute("DELETE FROM sent WHERE at < $1", &[&int(before)])
+            .await
+            .map_err(backend)?;
+        Ok(usize::try_from(answers + sent).unwrap_or(usize::MAX))
+    }
+
+    async fn flush(&self) -> Result<(), StoreError> {
+        // Every commit is on disk when it returns (or, for delivery bookkeeping, soon after).
+        Ok(())
+    }
+
+    async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
+        lead::lead(&self.config, &self.schema, role).await
+    }
+}

@@ -1,0 +1,71 @@
+//! Versioned schema migrations, applied when a store connects.
+//!
+//! Each migration is an SQL file in `migrations/`, numbered; `schema_migrations` records the
+//! ones applied. Processes starting together take turns (a transaction-scoped advisory lock
+//! per schema), so each migration runs once. A schema newer than this binary is refused.
+
+use jieqi_service::StoreError;
+use tokio_postgres::Client;
+
+use crate::backend;
+
+/// The advisory-lock class of migrations (two-key form; the other key is the schema's hash).
+const MIGRATION_LOCK_CLASS: i32 = 0x6a71_0001;
+
+/// The migrations, oldest first: (version, SQL).
+const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("migrations/0001_initial.sql"))];
+
+/// The newest schema version this binary knows.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
+
+/// Brings the current schema up to [`SCHEMA_VERSION`]; refuses a newer one.
+pub(crate) async fn run(client: &mut Client) -> Result<(), StoreError> {
+    let tx = client.transaction().await.map_err(backend)?;
+    tx.execute(
+        "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))",
+        &[&MIGRATION_LOCK_CLASS],
+    )
+    .await
+    .map_err(backend)?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version integer PRIMARY KEY,
+             applied_at timestamptz NOT NULL DEFAULT now()
+         )",
+    )
+    .await
+    .map_err(backend)?;
+    let found: i32 = tx
+        .query_one(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations",
+            &[],
+        )
+        .await
+        .map_err(backend)?
+        .get(0);
+    let found = u32::try_from(found).unwrap_or(0);
+    if found > SCHEMA_VERSION {
+        let _ = tx.rollback().await;
+        return Err(StoreError::TooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    for &(version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > found) {
+        tx.batch_execute(sql).await.map_err(|e| {
+            StoreError::Backend(format!(
+                "schema migration {version} failed: {}",
+                crate::describe(&e)
+            ))
+        })?;
+        let version = i32::try_from(version).unwrap_or(i32::MAX);
+        tx.execute(
+            "INSERT INTO schema_migrations (version) VALUES ($1)",
+            &[&version],
+        )
+        .await
+        .map_err(backend)?;
+        tracing::info!(version, "applied a schema migration");
+    }
+    tx.commit().await.map_err(backend)
+}

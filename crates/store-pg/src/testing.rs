@@ -1,0 +1,156 @@
+//! Stores for tests: each in a fresh schema of the server at `TEST_DATABASE_URL`, dropped
+//! afterwards, so tests run side by side.
+//!
+//! Without a reachable server a test is skipped (it prints why), except in CI (`CI=true`),
+//! where it fails: CI must never pass by skipping.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio_postgres::NoTls;
+
+use crate::PgStore;
+
+/// The variable naming the test server, e.g. `postgres://postgres@127.0.0.1:5432/test`.
+pub const TEST_DATABASE_URL: &str = "TEST_DATABASE_URL";
+
+/// A store in a schema of its own, dropped with it. Dereferences to the [`PgStore`].
+#[derive(Debug)]
+pub struct TestStore {
+    /// The store.
+    pub store: PgStore,
+    /// The server's address, with `application_name` set to the schema's name.
+    url: String,
+    schema: String,
+}
+
+impl TestStore {
+    /// Another store on the same schema with a pool of its own: a second "process".
+    pub async fn another(&self) -> PgStore {
+        PgStore::connect_in_schema(&self.url, &self.schema)
+            .await
+            .expect("a second store on the test schema")
+    }
+
+    /// The server's address; its connections carry the schema's name as `application_name`
+    /// (so a test can find and end them in `pg_stat_activity`).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The schema's name.
+    pub fn schema(&self) -> &str {
+        &self.schema
+    }
+
+    /// Runs `sql` on a connection of its own, in the test's schema, outside the store (to
+    /// break or inspect it).
+    pub async fn execute(&self, sql: &str) {
+        let (client, connection) = self
+            .url
+            .parse::<tokio_postgres::Config>()
+            .expect("the test URL")
+            .connect(NoTls)
+            .await
+            .expect("a connection to the test server");
+        let driver = tokio::spawn(connection);
+        client
+            .batch_execute(&format!("SET search_path TO \"{}\"; {sql}", self.schema))
+            .await
+            .expect("the test's SQL");
+        drop(client);
+        let _ = driver.await;
+    }
+}
+
+impl std::ops::Deref for TestStore {
+    type Target = PgStore;
+    fn deref(&self) -> &PgStore {
+        &self.store
+    }
+}
+
+impl Drop for TestStore {
+    fn drop(&mut self) {
+        // Drop runs inside the test's runtime, which must not be blocked on: clean up on a
+        // thread with a runtime of its own. The store's connections are ended first (the
+        // blocked runtime cannot close them, and an open transaction would hold the schema).
+        // Failing to clean up fails no test.
+        let url = self.url.clone();
+        let schema = self.schema.clone();
+        let cleanup = std::thread::spawn(move || {
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            runtime.block_on(async move {
+                let Ok(config) = url.parse::<tokio_postgres::Config>() else {
+                    return;
+                };
+                let Ok((client, connection)) = config.connect(NoTls).await else {
+                    return;
+                };
+                let driver = tokio::spawn(connection);
+                let _ = client
+                    .batch_execute(&format!(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                         WHERE application_name = '{schema}' AND pid <> pg_backend_pid(); \
+                         SET lock_timeout = '5s'; DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"
+                    ))
+                    .await;
+                drop(client);
+                let _ = driver.await;
+            });
+        });
+        let _ = cleanup.join();
+    }
+}
+
+/// A store in a fresh schema of the `TEST_DATABASE_URL` server; `None` (the test should
+/// return) if there is none, unless in CI, where that panics.
+pub async fn test_store() -> Option<TestStore> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let in_ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    let Ok(base) = std::env::var(TEST_DATABASE_URL) else {
+        assert!(
+            !in_ci,
+            "{TEST_DATABASE_URL} is not set: CI must run the PostgreSQL tests (start the \
+             server and set it, e.g. postgres://postgres@127.0.0.1:5432/test)"
+        );
+        eprintln!("skipping: no PostgreSQL at {TEST_DATABASE_URL} (it is not set)");
+        return None;
+    };
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let schema = format!(
+        "test_{}_{}_{nanos}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    let url = with_application_name(&base, &schema);
+    match PgStore::connect_in_schema(&url, &schema).await {
+        Ok(store) => Some(TestStore { store, url, schema }),
+        Err(e) => {
+            assert!(
+                !in_ci,
+                "no PostgreSQL at {TEST_DATABASE_URL} in CI, where the PostgreSQL tests must \
+                 run: {e}"
+            );
+            eprintln!("skipping: no PostgreSQL at {TEST_DATABASE_URL} ({e})");
+            None
+        }
+    }
+}
+
+/// `url` with `application_name` set (URL or `key=value` form).
+fn with_application_name(url: &str, name: &str) -> String {
+    if url.contains("://") {
+        let separator = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{separator}application_name={name}")
+    } else {
+        format!("{url} application_name={name}")
+    }
+}

@@ -1,0 +1,638 @@
+//! The PostgreSQL store against a real server (`TEST_DATABASE_URL`; skipped without one,
+//! except in CI). Each test works in a schema of its own; two `PgStore`s on one schema stand
+//! for two bot processes.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use jieqi_rules::Variant;
+use jieqi_rules::game::Preset;
+use jieqi_service::store::{
+    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, ColourChoice, CommitError, Deferral,
+    Due, GameRecord, Lane, OutboxRecord, SentRecord,
+};
+use jieqi_service::{
+    ChatId, Destination, GameStore, Language, Message, MessageKind, OutboxId, Platform, StoreError,
+    User, UserId,
+};
+use jieqi_store_pg::PgStore;
+use jieqi_store_pg::testing::{TestStore, test_store};
+
+fn room(name: &str) -> ChatId {
+    ChatId::new(Platform::Telegram, name)
+}
+
+fn chat(revision: u64) -> ChatRecord {
+    let mut record = ChatRecord::new(
+        room("room"),
+        jieqi_service::settings::ChatSettings::for_language(Language::En),
+    );
+    record.revision = revision;
+    record
+}
+
+fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord {
+    GameRecord {
+        id: id.parse().unwrap(),
+        revision,
+        chat: room("room"),
+        variant: Variant::Jieqi,
+        preset: Preset::Standard,
+        first: User::new(UserId::new(Platform::Telegram, "1"), "ann"),
+        second: User::new(UserId::new(Platform::Telegram, "2"), "bob"),
+        deal: String::new(),
+        salt: String::new(),
+        commitment: String::new(),
+        moves: vec!["h2e2".to_owned(); revision as usize],
+        ending: None,
+        move_time: 60,
+        deadline,
+        draw_offer: None,
+        posts: Vec::new(),
+        watchers: Vec::new(),
+        started_at: 1,
+        finished_at: None,
+        engine: None,
+    }
+}
+
+fn challenge(id: &str, revision: u64, expires_at: u64) -> ChallengeRecord {
+    ChallengeRecord {
+        id: id.parse().unwrap(),
+        revision,
+        chat: room("room"),
+        challenger: User::new(UserId::new(Platform::Telegram, "1"), "ann"),
+        challenged: None,
+        variant: Variant::Xiangqi,
+        preset: Preset::Standard,
+        colour: ColourChoice::Random,
+        move_time: 60,
+        created_at: 1,
+        expires_at,
+        post: None,
+        text: "a challenge".to_owned(),
+    }
+}
+
+fn message(to: &str, text: &str) -> OutboxRecord {
+    OutboxRecord {
+        message: Message::text(Destination::Chat(room(to)), MessageKind::Notice, text),
+        attempts: 0,
+        created_at: 0,
+        fallback_chat: None,
+        picture: None,
+        not_before: 0,
+    }
+}
+
+fn answer(at: u64) -> AnswerRecord {
+    AnswerRecord {
+        at,
+        replies: Vec::new(),
+    }
+}
+
+fn answered(key: &str) -> Change {
+    Change {
+        request: Some((jieqi_service::store::RequestKey(key.to_owned()), answer(5))),
+        durable: true,
+        ..Change::default()
+    }
+}
+
+fn claim(holder: &str, now: u64, until: u64) -> Claim {
+    Claim {
+        holder: holder.to_owned(),
+        now,
+        until,
+    }
+}
+
+/// Queues `texts` for the chats named, in order; returns their ids.
+async fn queue(store: &PgStore, messages: &[(&str, &str)]) -> Vec<OutboxId> {
+    let ids = store.allocate_outbox_ids(messages.len()).await.unwrap();
+    let outbox = ids
+        .iter()
+        .zip(messages)
+        .map(|(id, (to, text))| (*id, message(to, text)))
+        .collect();
+    store
+        .commit(Change {
+            outbox,
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    ids
+}
+
+fn ids_of(claimed: &[jieqi_service::store::PendingMessage]) -> Vec<OutboxId> {
+    claimed.iter().map(|p| p.entry.id).collect()
+}
+
+fn sent(id: OutboxId, platform_ref: Option<&str>) -> Change {
+    Change {
+        sent: vec![(
+            id,
+            SentRecord {
+                platform_ref: platform_ref.map(str::to_owned),
+                at: 10,
+            },
+        )],
+        ..Change::default()
+    }
+}
+
+macro_rules! store_or_skip {
+    () => {
+        match test_store().await {
+            Some(store) => store,
+            None => return,
+        }
+    };
+}
+
+#[tokio::test]
+async fn a_change_computed_from_a_stale_revision_is_refused_whole() {
+    let store = store_or_skip!();
+    store
+        .commit(Change {
+            chats: vec![chat(1)],
+            ..answered("local:1")
+        })
+        .await
+        .unwrap();
+    // Another writer read revision 0 too: its change must not land, not even in part.
+    let ids = store.allocate_outbox_ids(1).await.unwrap();
+    let stale = Change {
+        chats: vec![chat(1)],
+        outbox: vec![(ids[0], message("room", "hi"))],
+        ..answered("local:2")
+    };
+    assert_eq!(store.commit(stale).await, Err(CommitError::Conflict));
+    assert!(store.pending(10).await.unwrap().is_empty());
+    let key = jieqi_service::store::RequestKey("local:2".into());
+    assert_eq!(store.answer(&key).await.unwrap(), None);
+    // Skipping a revision is refused too; the next one lands.
+    let skipping = Change {
+        chats: vec![chat(3)],
+        ..Change::default()
+    };
+    assert_eq!(store.commit(skipping).await, Err(CommitError::Conflict));
+    store
+        .commit(Change {
+            chats: vec![chat(2)],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(store.chat(&room("room")).await.unwrap(), Some(chat(2)));
+}
+
+#[tokio::test]
+async fn a_request_key_answers_once_until_pruned() {
+    let store = store_or_skip!();
+    store.commit(answered("telegram:9")).await.unwrap();
+    assert_eq!(
+        store.commit(answered("telegram:9")).await,
+        Err(CommitError::Duplicate(answer(5)))
+    );
+    let key = jieqi_service::store::RequestKey("telegram:9".into());
+    assert_eq!(store.answer(&key).await.unwrap(), Some(answer(5)));
+    assert_eq!(store.prune(5).await.unwrap(), 0);
+    assert_eq!(store.prune(6).await.unwrap(), 1);
+    assert_eq!(store.answer(&key).await.unwrap(), None);
+    store.commit(answered("telegram:9")).await.unwrap();
+}
+
+#[tokio::test]
+async fn records_read_back_and_deadlines_come_due_oldest_first() {
+    let store = store_or_skip!();
+    let player = {
+        let mut p = jieqi_service::store::PlayerRecord::new(&User::new(
+            UserId::new(Platform::Discord, "1"),
+            "ann",
+        ));
+        p.revision = 1;
+        p
+    };
+    store
+        .commit(Change {
+            games: vec![game("g7k2", 1, Some(30)), game("h3m4", 1, None)],
+            challenges: vec![challenge("c4f7k", 1, 20), challenge("d5g8m", 1, 99)],
+            players: vec![player.clone()],
+            durable: true,
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(store.player(&player.user).await.unwrap(), Some(player));
+    let g = "g7k2".parse().unwrap();
+    assert_eq!(
+        store.game(&g).await.unwrap(),
+        Some(game("g7k2", 1, Some(30)))
+    );
+    assert_eq!(
+        store.due(30, 10).await.unwrap(),
+        vec![
+            Due::Challenge("c4f7k".parse().unwrap()),
+            Due::Game(g.clone())
+        ]
+    );
+    assert_eq!(store.due(19, 10).await.unwrap(), vec![]);
+    assert_eq!(store.due(u64::MAX, 1).await.unwrap().len(), 1);
+    // A finished game leaves the deadlines; a removed challenge too, at its revision only.
+    store
+        .commit(Change {
+            games: vec![game("g7k2", 2, None)],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    let removal = |revision| Change {
+        removed_challenges: vec![("c4f7k".parse().unwrap(), revision)],
+        ..Change::default()
+    };
+    assert_eq!(store.commit(removal(2)).await, Err(CommitError::Conflict));
+    store.commit(removal(1)).await.unwrap();
+    assert_eq!(
+        store.due(100, 10).await.unwrap(),
+        vec![Due::Challenge("d5g8m".parse().unwrap())]
+    );
+    assert_eq!(
+        store.challenge(&"c4f7k".parse().unwrap()).await.unwrap(),
+        None
+    );
+}
+
+#[tokio::test]
+async fn two_processes_committing_the_same_revision_one_wins() {
+    let first = store_or_skip!();
+    let second = first.another().await;
+    first
+        .commit(Change {
+            games: vec![game("g7k2", 1, Some(30))],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    for revision in 2..12 {
+        // Both processes saw the same revision and each moves; only one move may land.
+        let mine = Change {
+            games: vec![game("g7k2", revision, Some(30 + revision))],
+            durable: true,
+            ..Change::default()
+        };
+        let theirs = Change {
+            games: vec![game("g7k2", revision, Some(1000 + revision))],
+            durable: true,
+            ..Change::default()
+        };
+        let (a, b) = tokio::join!(first.commit(mine), second.commit(theirs));
+        let outcomes = [a, b];
+        assert_eq!(
+            outcomes.iter().filter(|r| r.is_ok()).count(),
+            1,
+            "{outcomes:?}"
+        );
+        assert!(outcomes.contains(&Err(CommitError::Conflict)));
+    }
+    let stored = first.game(&"g7k2".parse().unwrap()).await.unwrap().unwrap();
+    assert_eq!(stored.revision, 11);
+    // The same request arriving at both processes is answered once.
+    let (a, b) = tokio::join!(
+        first.commit(answered("telegram:1")),
+        second.commit(answered("telegram:1"))
+    );
+    let outcomes = [a, b];
+    assert!(outcomes.contains(&Ok(())), "{outcomes:?}");
+    assert!(outcomes.contains(&Err(CommitError::Duplicate(answer(5)))));
+}
+
+#[tokio::test]
+async fn outbox_ids_increase_across_processes() {
+    let first = store_or_skip!();
+    let second = first.another().await;
+    let a = first.allocate_outbox_ids(3).await.unwrap();
+    let b = second.allocate_outbox_ids(2).await.unwrap();
+    assert!(a.windows(2).all(|w| w[0] < w[1]));
+    assert!(a[2] < b[0] && b[0] < b[1]);
+    assert!(first.allocate_outbox_ids(0).await.unwrap().is_empty());
+    // An id taken already refuses the change.
+    let taken = Change {
+        outbox: vec![(a[0], message("room", "one"))],
+        ..Change::default()
+    };
+    first.commit(taken.clone()).await.unwrap();
+    assert_eq!(first.commit(taken).await, Err(CommitError::Conflict));
+}
+
+#[tokio::test]
+async fn a_lane_delivers_in_order_one_message_at_a_time() {
+    let store = store_or_skip!();
+    let ids = queue(
+        &store,
+        &[
+            ("a", "a1"),
+            ("b", "b1"),
+            ("a", "a2"),
+            ("b", "b2"),
+            ("c", "c1"),
+        ],
+    )
+    .await;
+    let (a1, b1, a2, b2, c1) = (ids[0], ids[1], ids[2], ids[3], ids[4]);
+    let first = store.claim(None, &claim("p1", 100, 200), 10).await.unwrap();
+    assert_eq!(ids_of(&first), vec![a1, b1, c1]);
+    assert_eq!(first[0].entry.message.text, "a1");
+    // Nothing more while those are out.
+    assert!(
+        store
+            .claim(None, &claim("p1", 101, 200), 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // Delivered: the lane's next one comes; other platforms' lanes are left alone.
+    store.commit(sent(a1, Some("m-1"))).await.unwrap();
+    assert!(
+        store
+            .claim(Some(Platform::Discord), &claim("p1", 102, 200), 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let next = store
+        .claim(Some(Platform::Telegram), &claim("p1", 102, 200), 10)
+        .await
+        .unwrap();
+    assert_eq!(ids_of(&next), vec![a2]);
+    store.commit(sent(b1, None)).await.unwrap();
+    assert_eq!(
+        ids_of(&store.claim(None, &claim("p1", 103, 200), 1).await.unwrap()),
+        vec![b2]
+    );
+    assert_eq!(ids_of(&store.pending(10).await.unwrap()), vec![a2, b2, c1]);
+    assert_eq!(store.prune(11).await.unwrap(), 1, "the one sent reference");
+}
+
+#[tokio::test]
+async fn an_edit_carries_the_reference_of_the_post_it_replaces() {
+    let store = store_or_skip!();
+    let post = queue(&store, &[("a", "board")]).await[0];
+    store.commit(sent(post, Some("tg-77"))).await.unwrap();
+    let ids = store.allocate_outbox_ids(1).await.unwrap();
+    let mut edit = message("a", "board, edited");
+    edit.message.replaces = Some(post);
+    store
+        .commit(Change {
+            outbox: vec![(ids[0], edit.clone())],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(store.outbox_record(ids[0]).await.unwrap(), Some(edit));
+    let claimed = store.claim(None, &claim("p", 1, 2), 5).await.unwrap();
+    assert_eq!(claimed[0].entry.replaces_ref.as_deref(), Some("tg-77"));
+    assert_eq!(
+        store.pending(5).await.unwrap()[0]
+            .entry
+            .replaces_ref
+            .as_deref(),
+        Some("tg-77")
+    );
+}
+
+#[tokio::test]
+async fn a_deferred_lane_waits_and_a_lapsed_claim_is_taken_over() {
+    let first = store_or_skip!();
+    let second = first.another().await;
+    let ids = queue(&first, &[("a", "a1"), ("b", "b1")]).await;
+    let claimed = first.claim(None, &claim("p1", 100, 200), 10).await.unwrap();
+    assert_eq!(ids_of(&claimed), ids);
+    // p1 fails a1 and defers its lane; p1 dies holding b1.
+    first
+        .commit(Change {
+            deferred: vec![(
+                ids[0],
+                Deferral {
+                    attempts: 1,
+                    not_before: 500,
+                },
+            )],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        first.outbox_record(ids[0]).await.unwrap().unwrap().attempts,
+        1
+    );
+    assert!(
+        second
+            .claim(None, &claim("p2", 150, 300), 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let taken_over = second
+        .claim(None, &claim("p2", 200, 1000), 10)
+        .await
+        .unwrap();
+    assert_eq!(ids_of(&taken_over), vec![ids[1]]);
+    let retried = second
+        .claim(None, &claim("p2", 500, 900), 10)
+        .await
+        .unwrap();
+    assert_eq!(ids_of(&retried), vec![ids[0]]);
+    assert_eq!(retried[0].entry.attempts, 1);
+}
+
+#[tokio::test]
+async fn concurrent_claims_never_share_a_message_or_a_lane() {
+    let first = store_or_skip!();
+    let second = first.another().await;
+    let lanes = ["a", "b", "c", "d", "e", "f"];
+    let mut messages = Vec::new();
+    for round in 0..4 {
+        for lane in lanes {
+            messages.push((lane, if round == 0 { "first" } else { "later" }));
+        }
+    }
+    queue(&first, &messages).await;
+    let mut delivered = 0;
+    let mut now = 1000;
+    while delivered < messages.len() {
+        now += 1;
+        let (mine, theirs) = (
+            claim("p1", now, now + 10_000),
+            claim("p2", now, now + 10_000),
+        );
+        let (a, b) = tokio::join!(first.claim(None, &mine, 4), second.claim(None, &theirs, 4));
+        let claimed: Vec<_> = a.unwrap().into_iter().chain(b.unwrap()).collect();
+        let ids: HashSet<OutboxId> = claimed.iter().map(|p| p.entry.id).collect();
+        assert_eq!(ids.len(), claimed.len(), "a message claimed twice");
+        let lanes: HashSet<Lane> = claimed
+            .iter()
+            .map(|p| Lane::of(&p.entry.message.to).unwrap())
+            .collect();
+        assert_eq!(
+            lanes.len(),
+            claimed.len(),
+            "two messages of one lane at once"
+        );
+        assert!(
+            !claimed.is_empty(),
+            "nothing claimable with {delivered} delivered"
+        );
+        for p in &claimed {
+            // Both processes deliver what they claimed.
+            let store = if delivered % 2 == 0 {
+                &first.store
+            } else {
+                &second
+            };
+            store.commit(sent(p.entry.id, Some("ref"))).await.unwrap();
+            delivered += 1;
+        }
+    }
+    assert!(first.pending(100).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn one_leader_at_a_time_and_the_role_frees_when_the_leader_dies() {
+    let first = store_or_skip!();
+    let second = first.another().await;
+    let leader = first.lead("telegram-polling").await.unwrap().expect("free");
+    assert!(second.lead("telegram-polling").await.unwrap().is_none());
+    let other_role = second.lead("something-else").await.unwrap();
+    assert!(other_role.is_some());
+    drop(leader);
+    let leader = wait_for_leadership(&second).await;
+    assert!(!leader.lost.is_cancelled());
+    // The leader's connection is killed: it learns it lost the role, and another takes it.
+    kill_connections(&first).await;
+    tokio::time::timeout(Duration::from_secs(10), leader.lost.cancelled())
+        .await
+        .expect("the lost role noticed");
+    let _next = wait_for_leadership(&first).await;
+}
+
+async fn wait_for_leadership(store: &PgStore) -> jieqi_service::store::Leadership {
+    for _ in 0..50 {
+        if let Some(leader) = store.lead("telegram-polling").await.unwrap() {
+            return leader;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the role did not become free");
+}
+
+/// Ends every connection of the test's stores (the database "going away").
+async fn kill_connections(test: &TestStore) {
+    test.execute(&format!(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE application_name = '{}' AND pid <> pg_backend_pid()",
+        test.schema()
+    ))
+    .await;
+}
+
+#[tokio::test]
+async fn the_store_reconnects_by_itself_and_keeps_what_it_acknowledged() {
+    let store = store_or_skip!();
+    store
+        .commit(Change {
+            chats: vec![chat(1)],
+            ..answered("telegram:1")
+        })
+        .await
+        .unwrap();
+    kill_connections(&store).await;
+    // The next call may fail ("busy, try again") or already succeed...
+    match store.chat(&room("room")).await {
+        Ok(found) => assert_eq!(found, Some(chat(1))),
+        Err(e) => assert!(matches!(e, StoreError::Backend(_)), "{e:?}"),
+    }
+    // ...and soon calls succeed again, with everything acknowledged kept.
+    let mut reconnected = false;
+    for _ in 0..50 {
+        match store.chat(&room("room")).await {
+            Ok(found) => {
+                assert_eq!(found, Some(chat(1)));
+                reconnected = true;
+                break;
+            }
+            Err(StoreError::Backend(_)) => tokio::time::sleep(Duration::from_millis(100)).await,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+    assert!(reconnected);
+    store
+        .commit(Change {
+            chats: vec![chat(2)],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn migrations_apply_once_and_a_newer_schema_is_refused() {
+    let store = store_or_skip!();
+    // Connecting again (another process starting) changes nothing.
+    let again = store.another().await;
+    drop(again);
+    store
+        .commit(Change {
+            chats: vec![chat(1)],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    let (a, b) = tokio::join!(
+        PgStore::connect_in_schema(store.url(), store.schema()),
+        PgStore::connect_in_schema(store.url(), store.schema())
+    );
+    a.unwrap();
+    b.unwrap();
+    assert_eq!(store.chat(&room("room")).await.unwrap(), Some(chat(1)));
+    store
+        .execute("INSERT INTO schema_migrations (version) VALUES (999)")
+        .await;
+    let newer = PgStore::connect_in_schema(store.url(), store.schema()).await;
+    assert_eq!(
+        newer.unwrap_err(),
+        StoreError::TooNew {
+            found: 999,
+            supported: jieqi_store_pg::SCHEMA_VERSION
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_wrong_database_url_says_what_is_wrong() {
+    let Err(StoreError::Backend(garbled)) =
+        PgStore::connect("postgres://localhost:notaport/test").await
+    else {
+        panic!("a garbled URL was accepted");
+    };
+    assert!(garbled.contains("DATABASE_URL"), "{garbled}");
+    assert!(
+        garbled.contains("not a PostgreSQL connection string"),
+        "{garbled}"
+    );
+    let Err(StoreError::Backend(nobody)) =
+        PgStore::connect("postgres://postgres@127.0.0.1:1/test").await
+    else {
+        panic!("connected to a closed port");
+    };
+    assert!(nobody.contains("DATABASE_URL"), "{nobody}");
+    assert!(nobody.contains("cannot connect"), "{nobody}");
+    let Err(StoreError::Backend(schema)) =
+        PgStore::connect_in_schema("postgres://postgres@127.0.0.1:1/test", "bad name").await
+    else {
+        panic!("a bad schema name was accepted");
+    };
+    assert!(schema.contains("schema name"), "{schema}");
+}

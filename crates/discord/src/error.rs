@@ -58,6 +58,8 @@ pub(crate) enum CallError {
     Transport(String),
     /// The request could not be made (a body Discord would refuse anyway).
     Request(String),
+    /// Discord said yes, but we cannot read the rest of its answer; the call took effect.
+    Unreadable(String),
 }
 
 impl CallError {
@@ -69,9 +71,10 @@ impl CallError {
                 message: response.error.message.clone(),
                 retry_after: None,
             },
-            serenity::Error::Http(HttpError::Request(_))
-            | serenity::Error::Io(_)
-            | serenity::Error::Json(_) => CallError::Transport(error.to_string()),
+            serenity::Error::Http(HttpError::Request(_)) | serenity::Error::Io(_) => {
+                CallError::Transport(error.to_string())
+            }
+            serenity::Error::Json(_) => CallError::Unreadable(error.to_string()),
             other => CallError::Request(other.to_string()),
         }
     }
@@ -89,7 +92,7 @@ impl CallError {
         match self {
             CallError::Refused { status, .. } => *status >= 500 || *status == 429 || *status == 408,
             CallError::Limited(_) | CallError::Transport(_) => true,
-            CallError::Request(_) => false,
+            CallError::Request(_) | CallError::Unreadable(_) => false,
         }
     }
 
@@ -143,6 +146,7 @@ impl fmt::Display for CallError {
             CallError::Limited(wait) => write!(f, "the rate limit is used up for {wait:?}"),
             CallError::Transport(error) => write!(f, "no answer from Discord: {error}"),
             CallError::Request(error) => write!(f, "cannot make the request: {error}"),
+            CallError::Unreadable(error) => write!(f, "cannot read Discord's answer: {error}"),
         }
     }
 }
@@ -150,4 +154,56 @@ impl fmt::Display for CallError {
 /// A short description of a serenity error for logs.
 pub(crate) fn describe(error: &serenity::Error) -> String {
     CallError::from_serenity(error).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(status: u16, code: isize, retry_after: Option<Duration>) -> CallError {
+        CallError::Refused {
+            status,
+            code,
+            message: "m".to_owned(),
+            retry_after,
+        }
+    }
+
+    #[test]
+    fn a_rate_limit_tells_the_lane_how_long_to_wait() {
+        let wait = Some(Duration::from_millis(1500));
+        assert!(matches!(
+            refused(429, 0, wait).send_error(),
+            SendError::Retry { after, .. } if after == wait
+        ));
+        assert!(matches!(
+            CallError::Limited(Duration::from_secs(2)).send_error(),
+            SendError::Retry { after: Some(after), .. } if after == Duration::from_secs(2)
+        ));
+        assert!(matches!(
+            refused(502, 0, None).send_error(),
+            SendError::Retry { after: None, .. }
+        ));
+        assert!(matches!(
+            CallError::Transport("timed out".to_owned()).send_error(),
+            SendError::Retry { after: None, .. }
+        ));
+    }
+
+    #[test]
+    fn closed_dms_and_other_refusals_are_undeliverable() {
+        let closed = refused(403, CANNOT_MESSAGE_USER, None).send_error();
+        assert!(
+            matches!(&closed, SendError::Undeliverable(reason) if reason.contains("direct messages")),
+            "{closed:?}"
+        );
+        assert!(matches!(
+            refused(404, 10003, None).send_error(),
+            SendError::Undeliverable(_)
+        ));
+        assert!(matches!(
+            CallError::Request("too long".to_owned()).send_error(),
+            SendError::Undeliverable(_)
+        ));
+    }
 }

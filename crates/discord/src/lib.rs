@@ -9,7 +9,8 @@
 //! Where to start: [`Discord`] (build it from a [`DiscordConfig`], hand its
 //! [`Discord::sender`] to the service's delivery loop, then [`Discord::run`] the gateway),
 //! `commands.rs` (the commands and their options), `respond.rs` (answering within Discord's
-//! three seconds), `sender.rs` (the outbox side).
+//! three seconds), `sender.rs` (the outbox side), `rest.rs` (the calls whose rate limits we
+//! read ourselves).
 //!
 //! ```no_run
 //! # async fn start(service: jieqi_service::Service) -> Result<(), jieqi_discord::DiscordError> {

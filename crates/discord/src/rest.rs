@@ -25,6 +25,9 @@ use crate::error::CallError;
 /// nonce, so a message that did go out is not doubled).
 const CALL_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// The key of a global rate limit, which holds every route.
+const GLOBAL: &str = "global";
+
 /// Sends requests built by serenity and reads Discord's whole answer.
 pub(crate) struct Rest {
     http: Arc<Http>,
@@ -142,7 +145,10 @@ impl Rest {
             .flatten()
             .map(Duration::from_secs_f64);
         if let Some(wait) = retry_after {
-            self.exhaust(&route, wait);
+            // A global limit holds every route.
+            let global = error["global"] == serde_json::json!(true)
+                || headers.contains_key("x-ratelimit-global");
+            self.exhaust(if global { GLOBAL } else { &route }, wait);
         }
         Err(CallError::Refused {
             status,
@@ -155,17 +161,16 @@ impl Rest {
         })
     }
 
-    /// How long `route` is still used up, if it is.
+    /// How long `route` (or every route) is still used up, if it is.
     fn limited(&self, route: &str) -> Option<Duration> {
-        let mut exhausted = self.exhausted.lock().ok()?;
-        let until = *exhausted.get(route)?;
-        let left = until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            exhausted.remove(route);
-            None
-        } else {
-            Some(left)
-        }
+        let exhausted = self.exhausted.lock().ok()?;
+        let now = Instant::now();
+        [route, GLOBAL]
+            .iter()
+            .filter_map(|key| exhausted.get(*key))
+            .map(|until| until.saturating_duration_since(now))
+            .filter(|left| !left.is_zero())
+            .max()
     }
 
     fn exhaust(&self, route: &str, wait: Duration) {

@@ -617,3 +617,30 @@ async fn a_process_runs_its_configured_shards_and_answers_their_guilds() {
     assert_eq!(bot.fake.created_in(CHANNEL).len(), 1);
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_answer_that_cannot_be_sent_in_time_is_posted_to_the_channel() {
+    let bot = start().await;
+    // Longer than Discord's three seconds: the interaction cannot be answered.
+    bot.fake
+        .fault_callbacks(Fault::RateLimited(Duration::from_secs(5)));
+    let rules = bot.command(CAROL, "rules", json!([]));
+    bot.fake.dispatch(&rules);
+    let log = bot
+        .fake
+        .wait_for("the rules posted in the channel", |log| {
+            !channel_posts(log).is_empty()
+        })
+        .await;
+    let callbacks = bot
+        .fake
+        .answers(&rules)
+        .into_iter()
+        .filter(|r| r.path.ends_with("/callback"))
+        .count();
+    assert_eq!(callbacks, 1, "not tried again past the window");
+    let post = channel_posts(&log)[0];
+    assert!(is_png(&post.files.first().expect("the rules' picture").2));
+    assert!(post.json["nonce"].is_string(), "{}", post.text());
+    bot.stop().await;
+}

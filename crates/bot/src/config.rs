@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use figment::Figment;
 use figment::providers::{Env, Format, Toml};
+use jieqi_discord::ShardRange;
 use jieqi_service::Language;
 use serde::Deserialize;
 use url::Url;
@@ -31,6 +32,8 @@ pub const KEYS: &[&str] = &[
     "DISCORD_API_URL",
     "TELEGRAM_API_URL",
     "DISCORD_GUILD_ID",
+    "DISCORD_SHARDS",
+    "DISCORD_SHARD_COUNT",
     "TELEGRAM_WEBHOOK_URL",
     "HTTP_ADDR",
     "RUST_LOG",
@@ -72,6 +75,8 @@ pub struct Config {
     pub discord_api_url: Option<Url>,
     pub telegram_api_url: Option<Url>,
     pub discord_guild_id: Option<NonZeroU64>,
+    /// `DISCORD_SHARDS` of `DISCORD_SHARD_COUNT`; `None`: as many as Discord recommends.
+    pub discord_shards: Option<ShardRange>,
     pub telegram_webhook_url: Option<Url>,
     pub http_addr: SocketAddr,
     /// `RUST_LOG`, already checked to be a valid filter.
@@ -130,6 +135,8 @@ struct RawConfig {
     discord_api_url: Option<Text>,
     telegram_api_url: Option<Text>,
     discord_guild_id: Option<Text>,
+    discord_shards: Option<Text>,
+    discord_shard_count: Option<Text>,
     telegram_webhook_url: Option<Text>,
     http_addr: Option<Text>,
     rust_log: Option<Text>,
@@ -260,6 +267,7 @@ impl Checker<'_> {
             discord_api_url: self.url("DISCORD_API_URL", raw.discord_api_url, false)?,
             telegram_api_url: self.url("TELEGRAM_API_URL", raw.telegram_api_url, false)?,
             discord_guild_id: self.guild_id(raw.discord_guild_id)?,
+            discord_shards: self.shards(raw.discord_shards, raw.discord_shard_count)?,
             telegram_webhook_url: self.url(
                 "TELEGRAM_WEBHOOK_URL",
                 raw.telegram_webhook_url,
@@ -326,6 +334,41 @@ impl Checker<'_> {
                 ),
             )
         })
+    }
+
+    fn shards(
+        &self,
+        shards: Option<Text>,
+        count: Option<Text>,
+    ) -> Result<Option<ShardRange>, ConfigError> {
+        let (shards, count) = (present(shards), present(count));
+        let count = match count {
+            None => None,
+            Some(text) => Some(text.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                self.invalid(
+                    "DISCORD_SHARD_COUNT",
+                    format!("`{text}`, which is not a number of shards: write 1 or more, e.g. 8"),
+                )
+            })?),
+        };
+        match (shards, count) {
+            (None, None) => Ok(None),
+            (None, Some(count)) => Ok(ShardRange::all(count).ok()),
+            (Some(text), None) => Err(self.invalid(
+                "DISCORD_SHARDS",
+                format!(
+                    "`{text}` without DISCORD_SHARD_COUNT: set that to the bot's total number of shards"
+                ),
+            )),
+            (Some(text), Some(count)) => ShardRange::parse(&text, count)
+                .map(Some)
+                .map_err(|error| {
+                    self.invalid(
+                        "DISCORD_SHARDS",
+                        format!("`{text}` of {count} shards (DISCORD_SHARD_COUNT): {error}"),
+                    )
+                }),
+        }
     }
 
     fn http_addr(&self, raw: Option<Text>) -> Result<SocketAddr, ConfigError> {
@@ -570,6 +613,41 @@ mod tests {
                 .map(|e| e.to_string())
                 .unwrap_or_default();
             assert!(error.contains("RUST_LOG"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn discord_shards_are_a_range_within_the_shard_count() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            let load = || Config::load(&ConfigFile::Default).map_err(|e| e.to_string());
+            assert_eq!(load()?.discord_shards, None);
+            jail.set_env("DISCORD_SHARD_COUNT", "8");
+            assert_eq!(load()?.discord_shards, ShardRange::all(8).ok());
+            jail.set_env("DISCORD_SHARDS", "4-7");
+            assert_eq!(load()?.discord_shards, ShardRange::new(4, 7, 8).ok());
+            jail.set_env("DISCORD_SHARDS", "2");
+            assert_eq!(load()?.discord_shards, ShardRange::new(2, 2, 8).ok());
+            for (shards, count, expected) in [
+                ("6-9", "8", "numbered 0 to 7"),
+                ("3-1", "8", "lower shard first"),
+                ("a-b", "8", "like 2, or 0-3"),
+                ("1", "0", "DISCORD_SHARD_COUNT"),
+            ] {
+                jail.set_env("DISCORD_SHARDS", shards);
+                jail.set_env("DISCORD_SHARD_COUNT", count);
+                let error = load().err().unwrap_or_default();
+                assert!(error.contains(expected), "{shards} of {count}: {error}");
+                assert!(
+                    error.contains("environment variable DISCORD_SHARD"),
+                    "{error}"
+                );
+            }
+            jail.set_env("DISCORD_SHARD_COUNT", "");
+            jail.set_env("DISCORD_SHARDS", "0-3");
+            let error = load().err().unwrap_or_default();
+            assert!(error.contains("without DISCORD_SHARD_COUNT"), "{error}");
             Ok(())
         });
     }

@@ -3,8 +3,7 @@
 //! (`/challenge @1234 jieqi red`), with the users Discord resolved.
 //!
 //! The service owns the meaning of every word; this module only knows which options exist so
-//! that Discord can offer them, and which commands answer with a picture (those are deferred
-//! at once, rendering can take longer than Discord's three seconds).
+//! that Discord can offer them.
 
 use serenity::all::{
     CommandData, CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
@@ -354,16 +353,6 @@ fn word(text: &str) -> String {
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// For commands that answer with a picture (rendering may take a while), whether the answer
-/// is private: such commands are deferred at once, with that visibility.
-pub(crate) fn answers_with_picture(name: &str) -> Option<bool> {
-    match name {
-        "peek" => Some(true),
-        "board" | "rules" | "history" | "watch" => Some(false),
-        _ => None,
-    }
 }
 
 /// The legal moves worth offering for what the caller has typed so far: those starting with

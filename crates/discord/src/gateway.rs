@@ -1,10 +1,11 @@
-//! The gateway side: connecting (shards as serenity recommends for the bot's guild count),
-//! registering the commands on READY, and turning each interaction into a service request.
+//! The gateway side: registering the commands on shard 0's READY, and turning each
+//! interaction into a service request.
 //!
 //! The bot asks for no intents at all: it reads nothing but interactions, which Discord sends
 //! to every bot regardless of intents.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use jieqi_service::{ButtonAction, Input, Service};
 use serenity::all::{
@@ -22,12 +23,14 @@ use crate::config::DiscordConfig;
 use crate::error::describe;
 use crate::interaction::Origin;
 use crate::layout::Post;
-use crate::respond::{self, Target, Timing};
+use crate::respond::{self, FIRST_ANSWER_WINDOW, Target};
+use crate::rest::Rest;
 use crate::sender::DiscordSender;
 
 /// Receives gateway events.
 pub(crate) struct Handler {
     pub http: Arc<Http>,
+    pub rest: Arc<Rest>,
     pub service: Service,
     pub sender: Arc<DiscordSender>,
     pub config: DiscordConfig,
@@ -48,10 +51,11 @@ impl EventHandler for Handler {
 
     async fn interaction_create(&self, _ctx: Context, interaction: Interaction) {
         let _in_flight = self.in_flight.token();
+        let received = Instant::now();
         match interaction {
-            Interaction::Command(command) => self.command(&command).await,
+            Interaction::Command(command) => self.command(&command, received).await,
             Interaction::Autocomplete(command) => self.autocomplete(&command).await,
-            Interaction::Component(component) => self.button(&component).await,
+            Interaction::Component(component) => self.button(&component, received).await,
             _ => {}
         }
     }
@@ -85,17 +89,21 @@ impl Handler {
         &'a self,
         id: serenity::all::InteractionId,
         token: &'a str,
+        channel: serenity::all::ChannelId,
         from_button: bool,
+        received: Instant,
     ) -> Target<'a> {
         Target {
-            http: &self.http,
+            rest: &self.rest,
             id,
             token,
+            channel,
             from_button,
+            deadline: received + FIRST_ANSWER_WINDOW,
         }
     }
 
-    async fn command(&self, command: &CommandInteraction) {
+    async fn command(&self, command: &CommandInteraction, received: Instant) {
         self.http.set_application_id(command.application_id);
         let origin = Origin::new(
             command.id,
@@ -108,12 +116,15 @@ impl Handler {
         let line = commands::command_line(&command.data);
         tracing::debug!(interaction = %command.id, command = %command.data.name, "command");
         let request = origin.request(Input::Text(line.text), line.mentioned);
-        let timing = match commands::answers_with_picture(&command.data.name) {
-            Some(ephemeral) => Timing::DeferAtOnce { ephemeral },
-            None => Timing::Within(self.config.respond_within),
-        };
-        let target = self.target(command.id, &command.token, false);
-        respond::answer(target, &self.service, &self.sender, request, timing).await;
+        let target = self.target(
+            command.id,
+            &command.token,
+            command.channel_id,
+            false,
+            received,
+        );
+        let within = self.config.respond_within;
+        respond::answer(target, &self.service, &self.sender, request, within).await;
     }
 
     /// `/move`: the caller's legal moves in their game here, filtered by what they typed.
@@ -152,9 +163,15 @@ impl Handler {
         }
     }
 
-    async fn button(&self, component: &ComponentInteraction) {
+    async fn button(&self, component: &ComponentInteraction, received: Instant) {
         self.http.set_application_id(component.application_id);
-        let target = self.target(component.id, &component.token, true);
+        let target = self.target(
+            component.id,
+            &component.token,
+            component.channel_id,
+            true,
+            received,
+        );
         let action = match ButtonAction::decode(&component.data.custom_id) {
             Ok(action) => action,
             Err(refusal) => {
@@ -184,7 +201,7 @@ impl Handler {
             &component.locale,
         );
         let request = origin.request(Input::Button(action), Vec::new());
-        let timing = Timing::Within(self.config.respond_within);
-        respond::answer(target, &self.service, &self.sender, request, timing).await;
+        let within = self.config.respond_within;
+        respond::answer(target, &self.service, &self.sender, request, within).await;
     }
 }

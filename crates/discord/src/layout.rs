@@ -77,6 +77,12 @@ impl Post {
         }
     }
 
+    /// The files to upload with the builder made from this post (sent outside serenity's
+    /// builders, which keep them to themselves).
+    pub(crate) fn files(&self) -> Vec<CreateAttachment> {
+        self.attachment.iter().cloned().collect()
+    }
+
     fn allowed_mentions(&self) -> CreateAllowedMentions {
         // Only the users the service means to ping: never @everyone, roles, or names that
         // happen to look like mentions.

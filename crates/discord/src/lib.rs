@@ -9,7 +9,8 @@
 //! Where to start: [`Discord`] (build it from a [`DiscordConfig`], hand its
 //! [`Discord::sender`] to the service's delivery loop, then [`Discord::run`] the gateway),
 //! `commands.rs` (the commands and their options), `respond.rs` (answering within Discord's
-//! three seconds), `sender.rs` (the outbox side).
+//! three seconds), `sender.rs` (the outbox side), `rest.rs` (the calls whose rate limits we
+//! read ourselves).
 //!
 //! ```no_run
 //! # async fn start(service: jieqi_service::Service) -> Result<(), jieqi_discord::DiscordError> {
@@ -35,17 +36,19 @@ mod gateway;
 mod interaction;
 mod layout;
 mod respond;
+mod rest;
 mod sender;
 
 use std::sync::Arc;
 
 use jieqi_service::Service;
+use rest::Rest;
 use serenity::all::GatewayIntents;
 use serenity::http::Http;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use config::{DiscordConfig, RESPOND_WITHIN};
+pub use config::{DiscordConfig, RESPOND_WITHIN, ShardRange, ShardRangeError};
 pub use error::DiscordError;
 pub use sender::{DiscordSender, PostRef};
 
@@ -55,6 +58,7 @@ pub use sender::{DiscordSender, PostRef};
 pub struct Discord {
     config: DiscordConfig,
     http: Arc<Http>,
+    rest: Arc<Rest>,
     sender: Arc<DiscordSender>,
 }
 
@@ -62,10 +66,12 @@ impl Discord {
     /// An adapter for this configuration; nothing is contacted until [`Discord::run`].
     pub fn new(config: DiscordConfig) -> Discord {
         let http = Arc::new(config.http());
-        let sender = Arc::new(DiscordSender::new(Arc::clone(&http)));
+        let rest = Arc::new(Rest::new(Arc::clone(&http)));
+        let sender = Arc::new(DiscordSender::new(Arc::clone(&rest)));
         Discord {
             config,
             http,
+            rest,
             sender,
         }
     }
@@ -75,10 +81,10 @@ impl Discord {
         Arc::clone(&self.sender)
     }
 
-    /// Connects to the gateway (as many shards as Discord recommends), registers the commands
-    /// and answers interactions until `shutdown` is cancelled; then finishes the interactions
-    /// at hand and returns. Returns an error if Discord refuses the token or the gateway fails
-    /// for good.
+    /// Connects to the gateway (the configured [`ShardRange`], else as many shards as Discord
+    /// recommends), registers the commands (the process running shard 0 does) and answers
+    /// interactions until `shutdown` is cancelled; then finishes the interactions at hand and
+    /// returns. Returns an error if Discord refuses the token or the gateway fails for good.
     pub async fn run(
         self,
         service: Service,
@@ -87,6 +93,7 @@ impl Discord {
         let in_flight = TaskTracker::new();
         let handler = gateway::Handler {
             http: Arc::clone(&self.http),
+            rest: Arc::clone(&self.rest),
             service,
             sender: Arc::clone(&self.sender),
             config: self.config.clone(),
@@ -100,8 +107,20 @@ impl Discord {
         .event_handler(handler);
         let mut client = client.await.map_err(DiscordError::from_start)?;
         let shards = Arc::clone(&client.shard_manager);
+        let start = async {
+            match self.config.shards {
+                // serenity counts the range's end in (`start_shard_range(2..3, 8)` runs 2 and 3).
+                Some(range) => {
+                    tracing::info!(shards = %range, "connecting these gateway shards");
+                    client
+                        .start_shard_range(range.first()..range.last(), range.count())
+                        .await
+                }
+                None => client.start_autosharded().await,
+            }
+        };
         let result = tokio::select! {
-            result = client.start_autosharded() => result.map_err(DiscordError::from_start),
+            result = start => result.map_err(DiscordError::from_start),
             () = shutdown.cancelled() => {
                 shards.shutdown_all().await;
                 Ok(())

@@ -1,40 +1,55 @@
 //! Answering an interaction with what the service said.
 //!
-//! Discord wants a first answer within three seconds. An answer ready in time is sent as the
-//! interaction's response; a slow one (a picture to render) is deferred first ("thinking…")
-//! and then written into the deferred response, with any further replies as follow-ups.
-//! Commands known to answer with a picture are deferred at once. Refusals and `/peek` are
-//! ephemeral, as the service marks them.
+//! Discord wants a first answer within three seconds. The service decides first: an answer
+//! ready within [`crate::DiscordConfig::respond_within`] is sent as the interaction's
+//! response, with the visibility the service gave it (refusals and `/peek` ephemeral, a board
+//! or the rules for everyone). A slower one is deferred, always ephemerally, because a
+//! deferral's visibility cannot change later and a refusal must never show publicly: the
+//! requester alone sees "thinking…". Then an ephemeral first reply is written into the
+//! deferred response; a public one is posted as a follow-up and the private placeholder
+//! removed.
+//!
+//! The first answer is sent by us (not serenity) so that a 429's `retry_after` can be waited
+//! out within the three seconds; a 5xx is tried again with a short backoff, also within them.
+//! If the window closes first, a public reply still reaches the channel as a post.
 //!
 //! A second delivery of the same interaction reaches the service under the same idempotency
 //! key (the interaction id) and changes nothing; Discord then refuses the second response
 //! (40060) and we stop there.
 
 use std::future::Future;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use backon::{ExponentialBuilder, Retryable};
 use jieqi_service::{Answer, Destination, Message, Request, Service};
 use serenity::all::{
-    CreateInteractionResponse, CreateInteractionResponseMessage, InteractionId, MessageId,
+    ChannelId, CreateAttachment, CreateInteractionResponse, CreateInteractionResponseMessage,
+    InteractionId, MessageId,
 };
 use serenity::builder::Builder;
-use serenity::http::Http;
+use serenity::http::{LightMethod, Request as HttpRequest, Route};
 
-use crate::error::{
-    ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, describe, is_passing, status_and_code,
-};
+use crate::error::{ALREADY_ACKNOWLEDGED, CallError, UNKNOWN_INTERACTION};
 use crate::layout::Post;
+use crate::rest::{Rest, with_body};
 use crate::sender::DiscordSender;
+
+/// How long after an interaction reaches us its first answer may still be sent: Discord's
+/// three seconds, less a margin for the interaction's trip to us and the answer's to Discord.
+pub(crate) const FIRST_ANSWER_WINDOW: Duration = Duration::from_millis(2700);
 
 /// The interaction being answered.
 #[derive(Clone, Copy)]
 pub(crate) struct Target<'a> {
-    pub http: &'a Http,
+    pub rest: &'a Rest,
     pub id: InteractionId,
     pub token: &'a str,
+    /// Where it happened: a public reply that cannot be sent as an answer is posted there.
+    pub channel: ChannelId,
     /// A button press (its message stays as it is when there is nothing to say).
     pub from_button: bool,
+    /// The first answer must be sent before this.
+    pub deadline: Instant,
 }
 
 /// Why answering stopped early.
@@ -46,50 +61,39 @@ enum Stop {
     Failed,
 }
 
-/// How the first answer went out.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Timing {
-    /// Defer at once with this visibility (commands answering with a picture).
-    DeferAtOnce { ephemeral: bool },
-    /// Answer directly if the service is this quick, else defer (ephemerally).
-    Within(Duration),
-}
-
-/// Hands `request` to the service and answers the interaction with its replies.
+/// Hands `request` to the service and answers the interaction with its replies, directly if
+/// they are ready `within` this long, else after an ephemeral deferral.
 pub(crate) async fn answer(
     target: Target<'_>,
     service: &Service,
     sender: &DiscordSender,
     request: Request,
-    timing: Timing,
+    within: Duration,
 ) {
     let service = service.clone();
     // The service's work is durable whatever happens to this answer, so it runs on its own.
     let mut handling = tokio::spawn(async move { service.handle(request).await });
-    let outcome = match timing {
-        Timing::DeferAtOnce { ephemeral } => match target.defer(ephemeral).await {
-            Ok(()) => Some((ephemeral, (&mut handling).await)),
-            Err(stop) => return target.stopped(stop),
-        },
-        Timing::Within(within) => match tokio::time::timeout(within, &mut handling).await {
-            Ok(joined) => {
-                let answer = joined.unwrap_or_else(|e| panicked(&e));
-                if let Err(stop) = target.respond(sender, answer).await {
-                    target.stopped(stop);
-                }
-                return;
+    // Zero: always defer (a timeout would still look at the answer once).
+    let ready = if within.is_zero() {
+        None
+    } else {
+        tokio::time::timeout(within, &mut handling).await.ok()
+    };
+    let result = match ready {
+        Some(joined) => {
+            let answer = joined.unwrap_or_else(|e| panicked(&e));
+            target.respond(sender, answer).await
+        }
+        None => match target.defer().await {
+            Ok(()) => {
+                let answer = handling.await.unwrap_or_else(|e| panicked(&e));
+                target.finish(sender, answer).await
             }
-            Err(_) => match target.defer(true).await {
-                Ok(()) => Some((true, handling.await)),
-                Err(stop) => return target.stopped(stop),
-            },
+            Err(stop) => Err(stop),
         },
     };
-    if let Some((ephemeral, joined)) = outcome {
-        let answer = joined.unwrap_or_else(|e| panicked(&e));
-        if let Err(stop) = target.finish(sender, ephemeral, answer).await {
-            target.stopped(stop);
-        }
+    if let Err(Stop::AlreadyAnswered) = result {
+        tracing::debug!(interaction = %target.id, "interaction delivered again; answered before");
     }
 }
 
@@ -105,48 +109,52 @@ fn is_ephemeral(message: &Message) -> bool {
     )
 }
 
-/// Replies for the requester; anything addressed elsewhere is posted there.
-async fn for_requester(sender: &DiscordSender, answer: Answer) -> Vec<Message> {
-    let mut mine = Vec::new();
-    for message in answer.replies {
-        if matches!(message.to, Destination::ReplyToRequester { .. }) {
-            mine.push(message);
-        } else if let Err(error) = sender.post(&message).await {
-            tracing::warn!(%error, "cannot post an answer addressed to a chat");
-        }
-    }
-    mine
-}
-
 impl Target<'_> {
-    fn stopped(&self, stop: Stop) {
-        match stop {
-            Stop::AlreadyAnswered => {
-                tracing::debug!(interaction = %self.id, "interaction delivered again; answered before");
+    /// Replies for the requester; anything addressed elsewhere is posted there.
+    async fn for_requester(&self, sender: &DiscordSender, answer: Answer) -> Vec<Message> {
+        let mut mine = Vec::new();
+        for (n, message) in answer.replies.into_iter().enumerate() {
+            if matches!(message.to, Destination::ReplyToRequester { .. }) {
+                mine.push(message);
+            } else if let Err(error) = sender.post(&message, self.nonce(n)).await {
+                tracing::warn!(%error, "cannot post an answer addressed to a chat");
             }
-            Stop::Failed => {}
         }
+        mine
+    }
+
+    /// The nonce of this interaction's post `which`: the same interaction delivered again
+    /// posts nothing twice. At most 20 digits, a colon and a short suffix: within Discord's 25.
+    fn nonce(&self, which: impl std::fmt::Display) -> String {
+        format!("{}:{which}", self.id)
     }
 
     /// The first answer, in time.
     async fn respond(&self, sender: &DiscordSender, answer: Answer) -> Result<(), Stop> {
-        let mut replies = for_requester(sender, answer).await.into_iter();
+        let mut replies = self.for_requester(sender, answer).await.into_iter();
         match replies.next() {
             // A pressed button whose effect shows elsewhere (the post is edited by the outbox).
             None if self.from_button => {
-                self.callback(CreateInteractionResponse::Acknowledge)
-                    .await?
+                self.callback(&CreateInteractionResponse::Acknowledge, Vec::new())
+                    .await?;
             }
             // A command whose effect shows in the channel (a move's new board): acknowledge
             // and leave no trace.
             None => {
-                self.defer(true).await?;
+                self.defer().await?;
                 self.delete_original().await?;
             }
             Some(first) => {
-                let response = Post::of(&first).response(is_ephemeral(&first));
-                self.callback(CreateInteractionResponse::Message(response))
-                    .await?;
+                let post = Post::of(&first);
+                let files = post.files();
+                let response =
+                    CreateInteractionResponse::Message(post.response(is_ephemeral(&first)));
+                if let Err(stop) = self.callback(&response, files).await {
+                    if matches!(stop, Stop::Failed) && !is_ephemeral(&first) {
+                        self.post_instead(sender, first).await;
+                    }
+                    return Err(stop);
+                }
             }
         }
         for reply in replies {
@@ -155,19 +163,34 @@ impl Target<'_> {
         Ok(())
     }
 
-    /// After a deferral: the deferred response becomes the first reply of its visibility.
-    async fn finish(
-        &self,
-        sender: &DiscordSender,
-        ephemeral: bool,
-        answer: Answer,
-    ) -> Result<(), Stop> {
-        let mut replies = for_requester(sender, answer).await;
-        match replies.iter().position(|m| is_ephemeral(m) == ephemeral) {
-            Some(i) => {
-                let first = replies.remove(i);
+    /// A public reply whose interaction could not be answered in time goes to the channel.
+    async fn post_instead(&self, sender: &DiscordSender, mut reply: Message) {
+        reply.to = Destination::Chat(jieqi_service::ChatId::new(
+            jieqi_service::Platform::Discord,
+            self.channel.to_string(),
+        ));
+        match sender.post(&reply, self.nonce("r")).await {
+            Ok(post) => tracing::info!(%post, "posted an answer the interaction could not carry"),
+            Err(error) => tracing::warn!(%error, "cannot post an answer instead"),
+        }
+    }
+
+    /// After the (ephemeral) deferral: the first ephemeral reply is written into it; if there
+    /// is none, the placeholder is removed. Everything else follows up with its own visibility,
+    /// before the placeholder changes (which settles the answer).
+    async fn finish(&self, sender: &DiscordSender, answer: Answer) -> Result<(), Stop> {
+        let mut replies = self.for_requester(sender, answer).await;
+        let first = replies
+            .iter()
+            .position(is_ephemeral)
+            .map(|i| replies.remove(i));
+        for reply in &replies {
+            self.followup(reply).await?;
+        }
+        match first {
+            Some(first) => {
                 let edit = Post::of(&first).edit_response();
-                let (http, token) = (self.http, self.token);
+                let (http, token) = (self.rest.http(), self.token);
                 retried(
                     || edit.clone().execute(http, token),
                     "edit an interaction response",
@@ -176,30 +199,76 @@ impl Target<'_> {
             }
             None => self.delete_original().await?,
         }
-        for reply in &replies {
-            self.followup(reply).await?;
-        }
         Ok(())
     }
 
-    async fn defer(&self, ephemeral: bool) -> Result<(), Stop> {
-        self.callback(CreateInteractionResponse::Defer(
-            CreateInteractionResponseMessage::new().ephemeral(ephemeral),
-        ))
-        .await
+    /// "Thinking…", seen by the requester alone.
+    async fn defer(&self) -> Result<(), Stop> {
+        let response = CreateInteractionResponse::Defer(
+            CreateInteractionResponseMessage::new().ephemeral(true),
+        );
+        self.callback(&response, Vec::new()).await
     }
 
-    async fn callback(&self, response: CreateInteractionResponse) -> Result<(), Stop> {
-        let (http, id, token) = (self.http, self.id, self.token);
-        retried(
-            || response.clone().execute(http, (id, token)),
-            "answer an interaction",
-        )
-        .await
+    /// Sends the first answer, waiting out rate limits and passing failures while Discord's
+    /// window is open.
+    async fn callback(
+        &self,
+        response: &CreateInteractionResponse,
+        files: Vec<CreateAttachment>,
+    ) -> Result<(), Stop> {
+        let mut backoff = Duration::from_millis(100);
+        // Whether an earlier try may have reached Discord although we saw no success.
+        let mut maybe_sent = false;
+        loop {
+            let route = Route::InteractionResponse {
+                interaction_id: self.id,
+                token: self.token,
+            };
+            let result = match with_body(
+                HttpRequest::new(route, LightMethod::Post),
+                response,
+                files.clone(),
+            ) {
+                Ok(request) => self.rest.call_unit(request).await,
+                Err(error) => Err(error),
+            };
+            let error = match result {
+                Ok(()) => return Ok(()),
+                Err(error) => error,
+            };
+            if error.status_and_code().map(|(_, code)| code) == Some(ALREADY_ACKNOWLEDGED) {
+                // Our earlier try got through after all, or this is a second delivery.
+                return if maybe_sent {
+                    Ok(())
+                } else {
+                    Err(Stop::AlreadyAnswered)
+                };
+            }
+            if !error.is_passing() {
+                return Err(failed(&error, "answer an interaction"));
+            }
+            maybe_sent |= matches!(error, CallError::Transport(_))
+                || error
+                    .status_and_code()
+                    .is_some_and(|(status, _)| status >= 500);
+            let wait = error.retry_after().unwrap_or(backoff);
+            if Instant::now() + wait >= self.deadline {
+                tracing::warn!(
+                    %error,
+                    ?wait,
+                    "cannot answer an interaction within Discord's three seconds"
+                );
+                return Err(Stop::Failed);
+            }
+            tracing::debug!(%error, ?wait, "answering an interaction again");
+            tokio::time::sleep(wait).await;
+            backoff = (backoff * 2).min(Duration::from_millis(800));
+        }
     }
 
     async fn delete_original(&self) -> Result<(), Stop> {
-        let (http, token) = (self.http, self.token);
+        let (http, token) = (self.rest.http(), self.token);
         retried(
             || http.delete_original_interaction_response(token),
             "remove a deferred response",
@@ -209,7 +278,7 @@ impl Target<'_> {
 
     async fn followup(&self, reply: &Message) -> Result<(), Stop> {
         let builder = Post::of(reply).followup(is_ephemeral(reply));
-        let (http, token) = (self.http, self.token);
+        let (http, token) = (self.rest.http(), self.token);
         retried(
             || builder.clone().execute(http, (None::<MessageId>, token)),
             "send a follow-up",
@@ -219,28 +288,33 @@ impl Target<'_> {
     }
 }
 
-/// One call to Discord, tried again on passing failures (5xx, network).
+fn failed(error: &CallError, what: &str) -> Stop {
+    match error.status_and_code() {
+        Some((_, ALREADY_ACKNOWLEDGED)) => Stop::AlreadyAnswered,
+        Some((_, UNKNOWN_INTERACTION)) => {
+            tracing::warn!(%error, "cannot {what}: the interaction expired");
+            Stop::Failed
+        }
+        _ => {
+            tracing::warn!(%error, "cannot {what}");
+            Stop::Failed
+        }
+    }
+}
+
+/// A call after the first answer (the interaction's token lasts 15 minutes), tried again on
+/// passing failures (5xx, 429, network).
 async fn retried<T, F, Fut>(call: F, what: &str) -> Result<T, Stop>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = serenity::Result<T>>,
 {
     let backoff = ExponentialBuilder::default()
-        .with_min_delay(Duration::from_millis(100))
-        .with_max_delay(Duration::from_secs(1))
-        .with_max_times(3);
-    match call.retry(backoff).when(is_passing).await {
-        Ok(value) => Ok(value),
-        Err(error) => match status_and_code(&error) {
-            Some((_, ALREADY_ACKNOWLEDGED)) => Err(Stop::AlreadyAnswered),
-            Some((_, UNKNOWN_INTERACTION)) => {
-                tracing::warn!(error = %describe(&error), "cannot {what}: the interaction expired");
-                Err(Stop::Failed)
-            }
-            _ => {
-                tracing::warn!(error = %describe(&error), "cannot {what}");
-                Err(Stop::Failed)
-            }
-        },
-    }
+        .with_min_delay(Duration::from_millis(200))
+        .with_max_delay(Duration::from_secs(5))
+        .with_max_times(6);
+    call.retry(backoff)
+        .when(|e| CallError::from_serenity(e).is_passing())
+        .await
+        .map_err(|e| failed(&CallError::from_serenity(&e), what))
 }

@@ -1,6 +1,12 @@
 //! Delivering the service's outbox to Discord: channel posts, private messages through a DM
 //! channel, and edits of earlier posts (a board edited in place, stale buttons disabled).
 //!
+//! Every post carries a nonce derived from its outbox id, with `enforce_nonce`: a post tried
+//! again after an ambiguous failure (a timeout, a 502 after Discord created the message) is
+//! not doubled, Discord returns the message it made the first time. A 429's `retry_after`
+//! (or the route's rate-limit headers) goes back to the delivery lane as
+//! [`SendError::Retry`]'s `after`, so that only this chat waits, exactly that long.
+//!
 //! A user who does not accept DMs from the bot makes Discord answer 50007; that is reported
 //! as undeliverable, and the service tells the game's channel how to fix it.
 
@@ -11,13 +17,25 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use jieqi_service::{Destination, Message, OutboxEntry, Platform, SendError, Sender};
+use jieqi_service::{Destination, Message, OutboxEntry, OutboxId, Platform, SendError, Sender};
 use serenity::all::{ActionRowComponent, Button as DiscordButton, ButtonKind, ChannelId};
-use serenity::all::{CreateActionRow, CreateButton, EditMessage, MessageId, UserId};
-use serenity::http::Http;
+use serenity::all::{CreateActionRow, CreateButton, EditMessage, MessageId, Nonce, UserId};
+use serenity::http::{LightMethod, Request, Route};
 
-use crate::error::{UNKNOWN_MESSAGE, describe, send_error, status_and_code};
+use crate::error::{UNKNOWN_MESSAGE, describe};
 use crate::layout::Post;
+use crate::rest::{Rest, with_body};
+
+/// The nonce of an outbox entry's post: its id in decimal (Discord allows 25 characters).
+pub(crate) fn outbox_nonce(id: OutboxId) -> String {
+    id.0.to_string()
+}
+
+/// What Discord answers when it creates a message or a DM channel: only the id matters.
+#[derive(serde::Deserialize)]
+struct Created<Id> {
+    id: Id,
+}
 
 /// Where a delivered post lives: what [`jieqi_service::Service::delivered`] keeps so that
 /// later edits find it. Written `channel/message`.
@@ -55,7 +73,7 @@ fn snowflake(s: &str) -> Option<NonZeroU64> {
 
 /// Delivers outbox messages through Discord's HTTP API.
 pub struct DiscordSender {
-    http: Arc<Http>,
+    rest: Arc<Rest>,
     /// DM channels already opened, by user (Discord returns the same channel every time).
     dm_channels: Mutex<HashMap<UserId, ChannelId>>,
 }
@@ -67,9 +85,9 @@ impl fmt::Debug for DiscordSender {
 }
 
 impl DiscordSender {
-    pub(crate) fn new(http: Arc<Http>) -> DiscordSender {
+    pub(crate) fn new(rest: Arc<Rest>) -> DiscordSender {
         DiscordSender {
-            http,
+            rest,
             dm_channels: Mutex::new(HashMap::new()),
         }
     }
@@ -98,10 +116,17 @@ impl DiscordSender {
         if let Some(channel) = self.known_dm(user) {
             return Ok(channel);
         }
-        let channel = user
-            .create_dm_channel(&*self.http)
+        let request = with_body(
+            Request::new(Route::UserMeDmChannels, LightMethod::Post),
+            &serde_json::json!({ "recipient_id": user }),
+            Vec::new(),
+        )
+        .map_err(|e| e.send_error())?;
+        let channel = self
+            .rest
+            .call::<Created<ChannelId>>(request)
             .await
-            .map_err(|e| send_error(&e))?
+            .map_err(|e| e.send_error())?
             .id;
         if let Ok(mut known) = self.dm_channels.lock() {
             known.insert(user, channel);
@@ -113,13 +138,32 @@ impl DiscordSender {
         self.dm_channels.lock().ok()?.get(&user).copied()
     }
 
-    /// Posts a message now (also used for answers that name a chat instead of the requester).
-    pub(crate) async fn post(&self, message: &Message) -> Result<PostRef, SendError> {
+    /// Posts a message now (also used for answers that name a chat instead of the requester),
+    /// with `nonce` enforced: Discord creates one message per nonce and channel.
+    pub(crate) async fn post(
+        &self,
+        message: &Message,
+        nonce: String,
+    ) -> Result<PostRef, SendError> {
         let channel = self.channel(message).await?;
-        let sent = channel
-            .send_message(&*self.http, Post::of(message).create_message())
-            .await
-            .map_err(|e| send_error(&e))?;
+        let post = Post::of(message);
+        let files = post.files();
+        let builder = post
+            .create_message()
+            .nonce(Nonce::String(nonce))
+            .enforce_nonce(true);
+        let request = with_body(
+            Request::new(
+                Route::ChannelMessages {
+                    channel_id: channel,
+                },
+                LightMethod::Post,
+            ),
+            &builder,
+            files,
+        )
+        .map_err(|e| e.send_error())?;
+        let sent: Created<MessageId> = self.rest.call(request).await.map_err(|e| e.send_error())?;
         Ok(PostRef {
             channel,
             message: sent.id,
@@ -127,30 +171,43 @@ impl DiscordSender {
     }
 
     async fn edit(&self, post: PostRef, message: &Message) -> Result<Option<String>, SendError> {
-        let mut edit = Post::of(message).edit_message();
+        let layout = Post::of(message);
+        let files = layout.files();
+        let mut edit = layout.edit_message();
         if message.buttons.is_empty() {
             edit = self.disable_buttons(post, edit).await;
         }
-        match post
-            .channel
-            .edit_message(&*self.http, post.message, edit)
-            .await
-        {
-            Ok(_) => Ok(Some(post.to_string())),
+        let request = with_body(
+            Request::new(
+                Route::ChannelMessage {
+                    channel_id: post.channel,
+                    message_id: post.message,
+                },
+                LightMethod::Patch,
+            ),
+            &edit,
+            files,
+        )
+        .map_err(|e| e.send_error())?;
+        match self.rest.call_unit(request).await {
+            Ok(()) => Ok(Some(post.to_string())),
             // Someone deleted the post: nothing is left to edit, and a fresh post would repeat
             // an old board. Later edits become new posts.
-            Err(e) if status_and_code(&e).is_some_and(|(_, code)| code == UNKNOWN_MESSAGE) => {
+            Err(e)
+                if e.status_and_code()
+                    .is_some_and(|(_, code)| code == UNKNOWN_MESSAGE) =>
+            {
                 tracing::info!(%post, "the post to edit was deleted");
                 Ok(None)
             }
-            Err(e) => Err(send_error(&e)),
+            Err(e) => Err(e.send_error()),
         }
     }
 
     /// Stale buttons stay visible but disabled: the earlier post's buttons, greyed out. If the
     /// post cannot be read, they are removed instead.
     async fn disable_buttons(&self, post: PostRef, edit: EditMessage) -> EditMessage {
-        let earlier = match post.channel.message(&*self.http, post.message).await {
+        let earlier = match post.channel.message(self.rest.http(), post.message).await {
             Ok(earlier) => earlier,
             Err(e) => {
                 tracing::debug!(%post, error = %describe(&e), "cannot read a post's buttons");
@@ -200,7 +257,7 @@ impl Sender for DiscordSender {
             return self.edit(reference.parse()?, message).await;
         }
         // A new post, or an edit whose earlier post never got through: post it anew.
-        let post = self.post(message).await?;
+        let post = self.post(message, outbox_nonce(entry.id)).await?;
         Ok(Some(post.to_string()))
     }
 }

@@ -1,16 +1,18 @@
 //! The adapter end to end: the real serenity client, the real service, and a fake Discord on
 //! 127.0.0.1 (see `fake_discord`). Every test starts its own fake, service and bot.
 
-mod fake_discord;
 mod harness;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use fake_discord::{CHANNEL, FakeDiscord, GUILD, Recorded, Seen};
 use harness::*;
-use jieqi_discord::{Discord, DiscordConfig, DiscordError};
-use jieqi_service::{Service, ServiceConfig, SledStore};
+use jieqi_discord::{Discord, DiscordConfig, DiscordError, ShardRange};
+use jieqi_fake_discord::{CHANNEL, FakeDiscord, Fault, GUILD, Recorded, Seen};
+use jieqi_service::{
+    ChatId, Destination, Message, MessageKind, OutboxEntry, OutboxId, Platform, SendError, Sender,
+    Service, ServiceConfig, SledStore,
+};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -70,14 +72,10 @@ async fn a_covered_capture_is_told_to_the_capturer_alone_through_a_whole_game() 
         shown[0].text()
     );
 
-    // Alice peeks: deferred (a picture to render), then written, ephemerally.
+    // Alice peeks: her view, to her alone.
     let peek = bot.command(ALICE, "peek", json!([]));
     let answers = bot.send(&peek).await;
-    assert_eq!(callback_type(&answers), Some(5));
-    let written = answers
-        .iter()
-        .find(|r| r.method == "PATCH")
-        .expect("the deferred answer written");
+    let written = only_shown(&answers);
     assert_eq!(written.seen, Seen::Ephemeral(ALICE.id));
     assert!(is_png(&written.files.first().expect("Alice's view").2));
 
@@ -209,10 +207,7 @@ async fn closed_dms_are_reported_in_the_channel_and_peek_still_works() {
 
     let peek = bot.command(BOB, "peek", json!([]));
     let answers = bot.send(&peek).await;
-    let written = answers
-        .iter()
-        .find(|r| r.method == "PATCH")
-        .expect("Bob's view");
+    let written = only_shown(&answers);
     assert_eq!(written.seen, Seen::Ephemeral(BOB.id));
     assert!(is_png(&written.files.first().expect("picture").2));
     bot.stop().await;
@@ -268,8 +263,11 @@ async fn an_interaction_delivered_twice_is_answered_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limits_and_server_errors_are_retried_without_duplicates() {
     let bot = start().await;
-    bot.fake.fail_callbacks(1);
-    bot.fake.throttle_posts(2);
+    bot.fake.fault_callbacks(Fault::Status(502));
+    for _ in 0..2 {
+        bot.fake
+            .fault_channel(CHANNEL, Fault::RateLimited(Duration::from_millis(50)));
+    }
     bot.challenge(ALICE, BOB).await;
     let log = bot.fake.log();
     assert_eq!(log.iter().filter(|r| r.status == 502).count(), 1);
@@ -283,7 +281,7 @@ async fn rate_limits_and_server_errors_are_retried_without_duplicates() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn commands_are_registered_with_typed_options_and_pictures_are_deferred() {
+async fn commands_are_registered_with_typed_options_and_answers_carry_pictures() {
     let bot = start().await;
     let log = bot.fake.log();
     let registration = log
@@ -319,26 +317,25 @@ async fn commands_are_registered_with_typed_options_and_pictures_are_deferred() 
     assert_eq!(values, ["jieqi", "xiangqi", "banqi"]);
     assert_eq!(named("challenge")["options"][0]["type"], 6, "a user option");
 
-    // /rules answers with a picture for everyone: deferred publicly, then written with it.
+    // /rules answers with a picture for everyone.
     let rules = bot.command(
         CAROL,
         "rules",
         json!([{"name": "variant", "type": 3, "value": "jieqi"}]),
     );
     let answers = bot.send(&rules).await;
-    assert_eq!(callback_type(&answers), Some(5));
-    let written = answers
-        .iter()
-        .find(|r| r.method == "PATCH")
-        .expect("written");
+    let written = only_shown(&answers);
     assert_eq!(written.seen, Seen::Channel(CHANNEL));
     let (field, name, bytes) = written.files.first().expect("a picture");
     assert_eq!(field, "files[0]");
     assert!(is_png(bytes));
+    // An interaction response carries the message in `data`; a written deferral is the message.
+    let message = written.json.get("data").unwrap_or(&written.json);
     assert_eq!(
-        written.json["embeds"][0]["image"]["url"],
+        message["embeds"][0]["image"]["url"],
         format!("attachment://{name}")
     );
+    assert_eq!(message["attachments"][0]["filename"], json!(name));
 
     // The gateway session is kept alive.
     for _ in 0..100 {
@@ -376,4 +373,274 @@ async fn a_refused_token_stops_the_adapter_with_a_sentence_naming_it() {
     assert!(matches!(error, DiscordError::BadToken), "{error:?}");
     assert!(error.to_string().contains("DISCORD_TOKEN"), "{error}");
     assert!(fake.log().iter().all(|r| r.status == 401));
+}
+
+/// An outbox entry for the sender alone.
+fn entry(id: u64, channel: u64, text: &str) -> OutboxEntry {
+    OutboxEntry {
+        id: OutboxId(id),
+        message: Message::text(
+            Destination::Chat(ChatId::new(Platform::Discord, channel.to_string())),
+            MessageKind::Notice,
+            text,
+        ),
+        attempts: 0,
+        replaces_ref: None,
+    }
+}
+
+fn sender_for(fake: &FakeDiscord) -> Arc<jieqi_discord::DiscordSender> {
+    let mut config = DiscordConfig::new(jieqi_fake_discord::TOKEN);
+    config.api_url = Some(fake.http_url.parse().expect("url"));
+    Discord::new(config).sender()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_answered_502_after_discord_created_it_is_not_doubled_when_tried_again() {
+    let bot = start().await;
+    // Discord creates the challenge post, then the proxy in front of it answers 502.
+    bot.fake.fault_channel(CHANNEL, Fault::FailAfterCreate);
+    bot.challenge(ALICE, BOB).await;
+    let log = bot.fake.log();
+    let attempts: Vec<&Recorded> = log
+        .iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages"))
+        .collect();
+    assert_eq!(
+        attempts.iter().map(|r| r.status).collect::<Vec<_>>(),
+        [502, 200],
+        "tried again after the 502"
+    );
+    assert_eq!(attempts[0].json["nonce"], attempts[1].json["nonce"]);
+    let created = bot.fake.created_in(CHANNEL);
+    assert_eq!(
+        created.len(),
+        1,
+        "one challenge in the channel: {created:?}"
+    );
+    assert!(created[0].enforce_nonce);
+    let nonce = created[0].nonce.clone().expect("a nonce");
+    assert!(!nonce.is_empty() && nonce.len() <= 25, "{nonce}");
+    assert_eq!(message_id(attempts[1]), created[0].id);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_post_and_dm_carries_its_own_enforced_nonce() {
+    let bot = start().await;
+    bot.start_game().await;
+    let created = bot.fake.created();
+    assert!(
+        created.iter().any(|m| m.channel != CHANNEL),
+        "DMs were sent: {created:?}"
+    );
+    let nonces: Vec<String> = created
+        .iter()
+        .map(|m| {
+            assert!(m.enforce_nonce, "{m:?}");
+            m.nonce.clone().expect("a nonce")
+        })
+        .collect();
+    let distinct: std::collections::HashSet<&String> = nonces.iter().collect();
+    assert_eq!(distinct.len(), nonces.len(), "{nonces:?}");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_channel_reports_discords_retry_after_and_holds_no_other_channel() {
+    let fake = FakeDiscord::start().await;
+    let other = CHANNEL + 1;
+    fake.add_channel(other);
+    let sender = sender_for(&fake);
+    fake.fault_channel(CHANNEL, Fault::RateLimited(Duration::from_millis(1250)));
+
+    let refused = sender.send(&entry(1, CHANNEL, "one")).await;
+    assert_eq!(
+        refused,
+        Err(SendError::Retry {
+            after: Some(Duration::from_millis(1250)),
+            reason: "Discord answered 429 (code 0: You are being rate limited.), retry after 1.25s"
+                .to_owned()
+        })
+    );
+    // Another chat is not held up.
+    assert!(sender.send(&entry(2, other, "two")).await.is_ok());
+    // The limited channel is not called again before the limit resets; the lane is told how
+    // much longer to wait.
+    let calls = |fake: &FakeDiscord| {
+        fake.log()
+            .iter()
+            .filter(|r| r.path == format!("/api/v10/channels/{CHANNEL}/messages"))
+            .count()
+    };
+    match sender.send(&entry(1, CHANNEL, "one")).await {
+        Err(SendError::Retry {
+            after: Some(after), ..
+        }) => assert!(
+            after <= Duration::from_millis(1250) && after > Duration::from_millis(500),
+            "{after:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(calls(&fake), 1);
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    assert!(sender.send(&entry(1, CHANNEL, "one")).await.is_ok());
+    assert_eq!(calls(&fake), 2);
+
+    // A success that uses up the route's limit (`X-RateLimit-Remaining: 0`): the next post
+    // waits for `X-RateLimit-Reset-After` without a 429.
+    fake.fault_channel(other, Fault::Exhausted(Duration::from_secs(2)));
+    assert!(sender.send(&entry(3, other, "three")).await.is_ok());
+    match sender.send(&entry(4, other, "four")).await {
+        Err(SendError::Retry {
+            after: Some(after), ..
+        }) => assert!(
+            after <= Duration::from_secs(2) && after > Duration::from_secs(1),
+            "{after:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        fake.log()
+            .iter()
+            .all(|r| r.status != 429 || r.path.contains(&CHANNEL.to_string()))
+    );
+    assert!(sender.send(&entry(5, CHANNEL, "five")).await.is_ok());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_interaction_answer_is_waited_out_within_three_seconds() {
+    let bot = start().await;
+    // More 429s than the four tries that used to be made in 0.7 s.
+    for _ in 0..5 {
+        bot.fake
+            .fault_callbacks(Fault::RateLimited(Duration::from_millis(300)));
+    }
+    let help = bot.command(CAROL, "help", json!([]));
+    let answers = bot.send(&help).await;
+    let callbacks: Vec<&Recorded> = answers
+        .iter()
+        .filter(|r| r.path.ends_with("/callback"))
+        .collect();
+    assert_eq!(
+        callbacks.iter().map(|r| r.status).collect::<Vec<_>>(),
+        [429, 429, 429, 429, 429, 204]
+    );
+    for pair in callbacks.windows(2) {
+        let waited = pair[1].at.duration_since(pair[0].at);
+        assert!(waited >= Duration::from_millis(300), "{waited:?}");
+    }
+    let shown = only_shown(&answers);
+    assert!(shown.text().contains("/move"), "{}", shown.text());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_history_is_answered_privately_without_a_public_placeholder() {
+    let bot = start().await;
+    for command in ["history", "board", "watch"] {
+        let refused = bot.command(
+            CAROL,
+            command,
+            json!([{"name": "game", "type": 3, "value": "nope"}]),
+        );
+        let answers = bot.send(&refused).await;
+        let shown = only_shown(&answers);
+        assert_eq!(
+            shown.seen,
+            Seen::Ephemeral(CAROL.id),
+            "/{command}: {answers:?}"
+        );
+        assert_eq!(
+            callback_type(&answers),
+            Some(4),
+            "/{command}: answered at once"
+        );
+    }
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_answer_is_deferred_privately_and_a_public_one_follows_up() {
+    // Every answer counts as slow.
+    let bot = start_with(|config| config.respond_within = Duration::ZERO).await;
+    let refused = bot.command(
+        CAROL,
+        "history",
+        json!([{"name": "game", "type": 3, "value": "nope"}]),
+    );
+    let answers = bot.send(&refused).await;
+    assert_eq!(callback_type(&answers), Some(5));
+    let shown = only_shown(&answers);
+    assert_eq!(shown.seen, Seen::Ephemeral(CAROL.id));
+    assert_eq!(shown.method, "PATCH", "written into the private deferral");
+
+    let rules = bot.command(CAROL, "rules", json!([]));
+    let answers = bot.send(&rules).await;
+    let shown = only_shown(&answers);
+    assert_eq!(shown.seen, Seen::Channel(CHANNEL));
+    assert!(is_png(&shown.files.first().expect("the rules' picture").2));
+    assert!(
+        answers
+            .iter()
+            .any(|r| r.method == "DELETE" && r.path.ends_with("/@original")),
+        "the private placeholder is removed: {answers:?}"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_runs_its_configured_shards_and_answers_their_guilds() {
+    let bot = start_with(|config| {
+        config.shards = Some(ShardRange::parse("2-3", 4).expect("a range"));
+    })
+    .await;
+    let mut shards = bot.fake.identified_shards();
+    shards.sort_unstable();
+    assert_eq!(shards, [[2, 4], [3, 4]]);
+    for shard in [2_u64, 3] {
+        // A guild whose interactions Discord sends to this shard.
+        let guild = (shard << 22) | 17;
+        let help = bot
+            .fake
+            .command_in(guild, CAROL, "help", json!([]), json!({}));
+        let answers = bot.send(&help).await;
+        only_shown(&answers);
+    }
+    // Shard 0 runs elsewhere, and registers the commands there.
+    assert!(bot.fake.log().iter().all(|r| r.method != "PUT"));
+    // The outbox is delivered whatever the shards: a challenge made in shard 2's guild.
+    let mut challenge = bot.challenge_command(ALICE, BOB);
+    challenge["guild_id"] = json!(((2_u64 << 22) | 17).to_string());
+    bot.send(&challenge).await;
+    bot.delivered().await;
+    assert_eq!(bot.fake.created_in(CHANNEL).len(), 1);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_answer_that_cannot_be_sent_in_time_is_posted_to_the_channel() {
+    let bot = start().await;
+    // Longer than Discord's three seconds: the interaction cannot be answered.
+    bot.fake
+        .fault_callbacks(Fault::RateLimited(Duration::from_secs(5)));
+    let rules = bot.command(CAROL, "rules", json!([]));
+    bot.fake.dispatch(&rules);
+    let log = bot
+        .fake
+        .wait_for("the rules posted in the channel", |log| {
+            !channel_posts(log).is_empty()
+        })
+        .await;
+    let callbacks = bot
+        .fake
+        .answers(&rules)
+        .into_iter()
+        .filter(|r| r.path.ends_with("/callback"))
+        .count();
+    assert_eq!(callbacks, 1, "not tried again past the window");
+    let post = channel_posts(&log)[0];
+    assert!(is_png(&post.files.first().expect("the rules' picture").2));
+    assert!(post.json["nonce"].is_string(), "{}", post.text());
+    bot.stop().await;
 }

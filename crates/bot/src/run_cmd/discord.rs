@@ -1,5 +1,5 @@
 //! The Discord adapter (`jieqi-discord`) as `run` drives it: built from `DISCORD_TOKEN`,
-//! `DISCORD_API_URL` and `DISCORD_GUILD_ID`.
+//! `DISCORD_API_URL`, `DISCORD_GUILD_ID` and `DISCORD_SHARDS` of `DISCORD_SHARD_COUNT`.
 
 use std::sync::Arc;
 
@@ -16,6 +16,7 @@ pub(super) fn build(config: &Config, token: &Token) -> anyhow::Result<Box<dyn Ad
     let mut discord = DiscordConfig::new(token.expose());
     discord.api_url = config.discord_api_url.clone();
     discord.guild_id = config.discord_guild_id;
+    discord.shards = config.discord_shards;
     Ok(Box::new(DiscordAdapter(Discord::new(discord))))
 }
 

@@ -111,6 +111,7 @@ fn test_config() -> Config {
         discord_api_url: None,
         telegram_api_url: None,
         discord_guild_id: None,
+        discord_shards: None,
         telegram_webhook_url: None,
         http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         log_filter: None,

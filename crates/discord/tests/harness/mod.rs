@@ -15,20 +15,11 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::fake_discord::{self, CHANNEL, FakeDiscord, GUILD, Member, Recorded, Seen, user_json};
-
-pub const ALICE: Member = Member {
-    id: 111_111,
-    name: "alice",
+pub use jieqi_fake_discord::{
+    ALICE, BOB, CAROL, buttons, callback_type, channel_posts, is_png, message_id, pictures,
+    seen_by, settled,
 };
-pub const BOB: Member = Member {
-    id: 222_222,
-    name: "bob",
-};
-pub const CAROL: Member = Member {
-    id: 333_333,
-    name: "carol",
-};
+use jieqi_fake_discord::{FakeDiscord, GUILD, Member, Recorded, Seen, user_json};
 
 /// Red's covered piece on h2 is really a chariot, Black's on h9 really a cannon (the deal
 /// letters of the service's own Jieqi test).
@@ -62,10 +53,11 @@ pub async fn start_with(adjust: impl FnOnce(&mut DiscordConfig)) -> Bot {
         },
     )
     .expect("service");
-    let mut config = DiscordConfig::new(fake_discord::TOKEN);
+    let mut config = DiscordConfig::new(jieqi_fake_discord::TOKEN);
     config.api_url = Some(fake.http_url.parse().expect("the fake's URL"));
     config.guild_id = NonZeroU64::new(GUILD);
     adjust(&mut config);
+    let shards = config.shards;
     let discord = Discord::new(config);
     let shutdown = CancellationToken::new();
     let policy = RetryPolicy {
@@ -82,10 +74,15 @@ pub async fn start_with(adjust: impl FnOnce(&mut DiscordConfig)) -> Bot {
         policy,
     ));
     let gateway = tokio::spawn(discord.run(service.clone(), shutdown.clone()));
-    fake.wait_for("the commands to be registered", |log| {
-        log.iter().any(|r| r.method == "PUT" && r.status == 200)
-    })
-    .await;
+    fake.wait_for_shards(shards.map_or(1, |r| (r.last() - r.first() + 1) as usize))
+        .await;
+    // The process running shard 0 registers the commands.
+    if shards.is_none_or(|r| r.first() == 0) {
+        fake.wait_for("the commands to be registered", |log| {
+            log.iter().any(|r| r.method == "PUT" && r.status == 200)
+        })
+        .await;
+    }
     Bot {
         fake,
         service,
@@ -107,7 +104,8 @@ impl Bot {
         self.service.shutdown().await.expect("flush");
     }
 
-    /// Dispatches an interaction and waits until its first answer is complete.
+    /// Dispatches an interaction and waits until its first answer is complete (after a
+    /// deferral: until it is written or removed, which the adapter does last).
     pub async fn send(&self, interaction: &Value) -> Vec<Recorded> {
         self.fake.dispatch(interaction);
         let token = interaction["token"].as_str().unwrap_or_default().to_owned();
@@ -225,74 +223,17 @@ impl Bot {
     }
 }
 
-/// Whether an interaction got its whole first answer: a callback, and after a deferral the
-/// deferred response written or removed.
-pub fn settled(log: &[Recorded], token: &str) -> bool {
-    let mine: Vec<&Recorded> = log.iter().filter(|r| r.path.contains(token)).collect();
-    let Some(callback) = mine
-        .iter()
-        .find(|r| r.path.ends_with("/callback") && r.status < 300)
-    else {
-        // A duplicate is settled once Discord refused it.
-        return mine.iter().any(|r| r.status == 400);
-    };
-    callback.json["type"] != json!(5)
-        || mine
-            .iter()
-            .any(|r| r.path.ends_with("/messages/@original") && r.method != "GET")
-}
-
-pub fn callback_type(answers: &[Recorded]) -> Option<u64> {
-    answers
-        .iter()
-        .find(|r| r.path.ends_with("/callback") && r.status < 300)
-        .and_then(|r| r.json["type"].as_u64())
-}
-
-pub fn channel_posts(log: &[Recorded]) -> Vec<&Recorded> {
-    log.iter()
-        .filter(|r| {
-            r.method == "POST"
-                && r.path == format!("/api/v10/channels/{CHANNEL}/messages")
-                && r.status == 200
-        })
-        .collect()
-}
-
-pub fn message_id(post: &Recorded) -> u64 {
-    post.response["id"]
-        .as_str()
-        .and_then(|id| id.parse().ok())
-        .expect("a message id")
-}
-
-/// (custom id, disabled) of every button in a message body.
-pub fn buttons(message: &Value) -> Vec<(String, bool)> {
-    message["components"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| {
-            Some((
-                b["custom_id"].as_str()?.to_owned(),
-                b["disabled"].as_bool().unwrap_or(false),
-            ))
-        })
-        .collect()
-}
-
-pub fn seen_by(log: &[Recorded], seen: &Seen) -> Vec<Recorded> {
-    log.iter().filter(|r| &r.seen == seen).cloned().collect()
-}
-
-pub fn pictures(records: &[Recorded]) -> Vec<Vec<u8>> {
-    records
-        .iter()
-        .flat_map(|r| r.files.iter().map(|(_, _, bytes)| bytes.clone()))
-        .collect()
-}
-
-pub fn is_png(bytes: &[u8]) -> bool {
-    bytes.starts_with(b"\x89PNG")
+/// The one answer someone was shown (an interaction's response, the deferred response
+/// written, or a follow-up), checking that no deferral was public: a public "thinking…" would
+/// show everyone that something was asked, even when the answer turns out private.
+pub fn only_shown(answers: &[Recorded]) -> &Recorded {
+    for record in answers {
+        if record.path.ends_with("/callback") && record.json["type"] == json!(5) {
+            let flags = record.json["data"]["flags"].as_u64().unwrap_or(0);
+            assert!(flags & 64 != 0, "a public deferral: {record:?}");
+        }
+    }
+    let shown: Vec<&Recorded> = answers.iter().filter(|r| r.seen != Seen::Nobody).collect();
+    assert_eq!(shown.len(), 1, "{answers:?}");
+    shown[0]
 }

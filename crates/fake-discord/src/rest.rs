@@ -1,7 +1,7 @@
 //! The fake's REST API: every route the adapter uses, recorded the same way.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Request, State};
@@ -9,14 +9,17 @@ use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::{APP, CHANNEL, Inner, Recorded, Seen, TOKEN, lock, message_json};
+use super::{
+    APP, Created, Fault, FaultAt, Inner, NONCE_WINDOW, Recorded, Seen, Stored, TOKEN, lock,
+    message_json,
+};
 
 /// What a route answers.
 struct Reply {
     status: StatusCode,
     seen: Seen,
     body: Value,
-    headers: Vec<(&'static str, &'static str)>,
+    headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
@@ -37,7 +40,7 @@ impl Reply {
         for (name, value) in self.headers {
             response
                 .headers_mut()
-                .insert(name, header::HeaderValue::from_static(value));
+                .insert(name, header::HeaderValue::from_str(&value).expect("header"));
         }
         response
     }
@@ -86,6 +89,7 @@ fn ephemeral_flag(json: &Value) -> bool {
 
 /// Every REST route, matched by hand so that each request is recorded the same way.
 pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Response {
+    let at = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     let authorized = request
@@ -94,14 +98,46 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
         .is_some_and(|v| v.as_bytes() == format!("Bot {TOKEN}").as_bytes());
     let (json, files) = body(request).await;
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    let reply = if authorized {
-        route(&fake, &method, &segments, &json, &files)
-    } else {
+    let fault = fault_at(&method, &segments).and_then(|at| fake.take_fault(at));
+    if let Some(Fault::Delay(delay)) = fault {
+        tokio::time::sleep(delay).await;
+    }
+    let reply = if !authorized {
         Reply::new(
             StatusCode::UNAUTHORIZED,
             Seen::Nobody,
             json!({"code": 0, "message": "401: Unauthorized"}),
         )
+    } else {
+        match fault {
+            Some(Fault::RateLimited(retry_after)) => rate_limited(retry_after),
+            Some(Fault::Status(status)) => Reply::new(
+                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                Seen::Nobody,
+                json!({"code": 0, "message": format!("{status}: Server Error")}),
+            ),
+            Some(Fault::FailAfterCreate) => {
+                let mut done = route(&fake, &method, &segments, &json, &files);
+                // The work is done and visible; only the answer is lost.
+                done.status = StatusCode::BAD_GATEWAY;
+                done.body = json!({"code": 0, "message": "502: Bad Gateway"});
+                done.headers.clear();
+                done
+            }
+            Some(Fault::Exhausted(reset_after)) => {
+                let mut done = route(&fake, &method, &segments, &json, &files);
+                done.headers = vec![
+                    ("x-ratelimit-limit", "5".to_owned()),
+                    ("x-ratelimit-remaining", "0".to_owned()),
+                    (
+                        "x-ratelimit-reset-after",
+                        format!("{:.3}", reset_after.as_secs_f64()),
+                    ),
+                ];
+                done
+            }
+            Some(Fault::Delay(_)) | None => route(&fake, &method, &segments, &json, &files),
+        }
     };
     lock(&fake.log).push(Recorded {
         method: method.to_string(),
@@ -111,9 +147,39 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
         files,
         seen: reply.seen.clone(),
         response: reply.body.clone(),
+        at,
     });
-    fake.changed.send_modify(|n| *n += 1);
+    fake.touched();
     reply.into_response()
+}
+
+/// Which faults a request meets: posts and edits in a channel, interaction callbacks.
+fn fault_at(method: &Method, segments: &[&str]) -> Option<FaultAt> {
+    match (method.as_str(), segments) {
+        ("POST", ["api", "v10", "interactions", _, _, "callback"]) => Some(FaultAt::Callbacks),
+        ("POST", ["api", "v10", "channels", channel, "messages"])
+        | ("PATCH", ["api", "v10", "channels", channel, "messages", _]) => {
+            channel.parse().ok().map(FaultAt::Channel)
+        }
+        _ => None,
+    }
+}
+
+/// Discord's 429: `retry_after` in seconds (a float) in the body, `Retry-After` in whole
+/// seconds, and the bucket's reset in the rate-limit headers.
+fn rate_limited(retry_after: Duration) -> Reply {
+    let seconds = retry_after.as_secs_f64();
+    let body =
+        json!({"message": "You are being rate limited.", "retry_after": seconds, "global": false});
+    let mut reply = Reply::new(StatusCode::TOO_MANY_REQUESTS, Seen::Nobody, body);
+    reply.headers = vec![
+        ("retry-after", format!("{}", seconds.ceil())),
+        ("x-ratelimit-limit", "5".to_owned()),
+        ("x-ratelimit-remaining", "0".to_owned()),
+        ("x-ratelimit-reset-after", format!("{seconds:.3}")),
+        ("x-ratelimit-scope", "user".to_owned()),
+    ];
+    reply
 }
 
 fn route(
@@ -132,7 +198,7 @@ fn route(
             json!({"code": code, "message": message}),
         )
     };
-    let fresh = || fake.next_id.fetch_add(1, Ordering::SeqCst);
+    let fresh = || fake.fresh_id();
     let Some(rest) = segments.strip_prefix(&["api", "v10"]) else {
         return fail(StatusCode::NOT_FOUND, 0, "404: Not Found");
     };
@@ -140,7 +206,7 @@ fn route(
         ("GET", ["gateway"]) => ok(Seen::Nobody, json!({"url": fake.ws_url})),
         ("GET", ["gateway", "bot"]) => ok(
             Seen::Nobody,
-            json!({"url": fake.ws_url, "shards": 1, "session_start_limit":
+            json!({"url": fake.ws_url, "shards": fake.recommended_shards.load(std::sync::atomic::Ordering::SeqCst), "session_start_limit":
                    {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}),
         ),
         ("PUT", ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]) => {
@@ -162,13 +228,6 @@ fn route(
             ok(Seen::Nobody, Value::Array(commands))
         }
         ("POST", ["interactions", id, token, "callback"]) => {
-            if fake
-                .fail_callbacks
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok()
-            {
-                return fail(StatusCode::BAD_GATEWAY, 0, "502: Bad Gateway");
-            }
             let mut interactions = lock(&fake.interactions);
             let Some((known, pending)) = interactions.get_mut(*token) else {
                 return fail(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
@@ -217,7 +276,7 @@ fn route(
             let content = json["content"].as_str().unwrap_or_default();
             ok(
                 seen,
-                message_json(fresh(), channel, content, json["components"].clone()),
+                message_json(fresh(), channel, content, json["components"].clone(), None),
             )
         }
         ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {
@@ -244,6 +303,7 @@ fn route(
                     pending.channel,
                     content,
                     json["components"].clone(),
+                    None,
                 ),
             )
         }
@@ -267,16 +327,6 @@ fn route(
             let Ok(channel) = channel.parse::<u64>() else {
                 return fail(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
             };
-            if fake
-                .throttle_posts
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok()
-            {
-                let body = json!({"message": "You are being rate limited.", "retry_after": 0.05, "global": false});
-                let mut reply = Reply::new(StatusCode::TOO_MANY_REQUESTS, Seen::Nobody, body);
-                reply.headers = vec![("retry-after", "1"), ("x-ratelimit-scope", "user")];
-                return reply;
-            }
             let seen = match dm_user(fake, channel) {
                 Some(user) if lock(&fake.closed_dms).contains(&user) => {
                     return fail(
@@ -286,14 +336,55 @@ fn route(
                     );
                 }
                 Some(user) => Seen::Direct(user),
-                None if channel == CHANNEL => Seen::Channel(channel),
+                None if lock(&fake.channels).contains(&channel) => Seen::Channel(channel),
                 None => return fail(StatusCode::NOT_FOUND, 10003, "Unknown Channel"),
             };
             check_attachments(json, files);
+            let nonce = match &json["nonce"] {
+                Value::String(nonce) => Some(nonce.clone()),
+                Value::Number(nonce) => Some(nonce.to_string()),
+                _ => None,
+            };
+            let enforce_nonce = json["enforce_nonce"] == json!(true);
+            let mut messages = lock(&fake.messages);
+            if enforce_nonce
+                && let Some(nonce) = &nonce
+                && let Some(earlier) = messages.values().find(|m| {
+                    m.channel == channel
+                        && m.nonce.as_ref() == Some(nonce)
+                        && m.at.elapsed() < NONCE_WINDOW
+                })
+            {
+                // Discord's deduplication: the earlier message, not a new one.
+                return ok(seen, earlier.json.clone());
+            }
             let id = fresh();
             let content = json["content"].as_str().unwrap_or_default();
-            let message = message_json(id, channel, content, json["components"].clone());
-            lock(&fake.messages).insert(id, (channel, message.clone()));
+            let message = message_json(
+                id,
+                channel,
+                content,
+                json["components"].clone(),
+                nonce.as_deref(),
+            );
+            let at = Instant::now();
+            messages.insert(
+                id,
+                Stored {
+                    channel,
+                    json: message.clone(),
+                    nonce: nonce.clone(),
+                    at,
+                },
+            );
+            lock(&fake.created).push(Created {
+                id,
+                channel,
+                nonce,
+                enforce_nonce,
+                at,
+                json: json.clone(),
+            });
             ok(seen, message)
         }
         ("PATCH", ["channels", channel, "messages", id]) => {
@@ -301,7 +392,12 @@ fn route(
                 return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message");
             };
             let mut messages = lock(&fake.messages);
-            let Some((stored_channel, message)) = messages.get_mut(&id) else {
+            let Some(Stored {
+                channel: stored_channel,
+                json: message,
+                ..
+            }) = messages.get_mut(&id)
+            else {
                 return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message");
             };
             if *stored_channel != channel {
@@ -327,7 +423,7 @@ fn route(
                 return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message");
             };
             match lock(&fake.messages).get(&id) {
-                Some((stored, message)) if *stored == channel => ok(Seen::Nobody, message.clone()),
+                Some(stored) if stored.channel == channel => ok(Seen::Nobody, stored.json.clone()),
                 _ => fail(StatusCode::NOT_FOUND, 10008, "Unknown Message"),
             }
         }

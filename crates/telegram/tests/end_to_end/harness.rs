@@ -43,7 +43,7 @@ pub fn config(fake: &FakeBotApi) -> TelegramConfig {
     let mut config = TelegramConfig::new(TOKEN);
     config.api_url = Some(fake.url.clone());
     config.poll_timeout = Duration::from_secs(2);
-    // Generous limits: the throttle is in the path, but a test game need not wait minutes.
+    // Generous limits: the pacing is in the path, but a test game need not wait minutes.
     config.limits = SendLimits {
         per_chat_per_second: 50,
         per_chat_per_minute: 3000,

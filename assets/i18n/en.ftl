@@ -230,3 +230,6 @@ command-help = The commands
 command-stats = Ratings and record of a player
 command-leaderboard = The ratings table of this chat
 command-settings = Language, piece style, orientation, notation
+
+## Telegram adapter
+button-not-ours = This button is not one of mine any more: use the commands instead (/help).

@@ -215,3 +215,6 @@ command-help = Danh sách lệnh
 command-stats = Hệ số và thành tích của một người chơi
 command-leaderboard = Bảng hệ số của nhóm này
 command-settings = Ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu
+
+## Telegram adapter
+button-not-ours = Nút này không còn dùng được nữa: hãy dùng lệnh thay thế (/help).

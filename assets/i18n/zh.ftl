@@ -215,3 +215,6 @@ command-help = 命令列表
 command-stats = 棋手的等级分和战绩
 command-leaderboard = 本群等级分排行榜
 command-settings = 语言、棋子样式、棋盘视角、记谱方式
+
+## Telegram adapter
+button-not-ours = 这个按钮已经失效了：请改用命令（/help）。

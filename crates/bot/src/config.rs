@@ -17,6 +17,7 @@ use figment::Figment;
 use figment::providers::{Env, Format, Toml};
 use jieqi_discord::ShardRange;
 use jieqi_service::Language;
+use jieqi_telegram::{Receiving, WebhookSecret};
 use serde::Deserialize;
 use url::Url;
 
@@ -35,6 +36,8 @@ pub const KEYS: &[&str] = &[
     "DISCORD_SHARDS",
     "DISCORD_SHARD_COUNT",
     "TELEGRAM_WEBHOOK_URL",
+    "TELEGRAM_WEBHOOK_ADDR",
+    "TELEGRAM_WEBHOOK_SECRET",
     "HTTP_ADDR",
     "RUST_LOG",
     "CHALLENGE_EXPIRY",
@@ -78,6 +81,10 @@ pub struct Config {
     /// `DISCORD_SHARDS` of `DISCORD_SHARD_COUNT`; `None`: as many as Discord recommends.
     pub discord_shards: Option<ShardRange>,
     pub telegram_webhook_url: Option<Url>,
+    /// Where the webhook's HTTP server listens (`TELEGRAM_WEBHOOK_ADDR`).
+    pub telegram_webhook_addr: SocketAddr,
+    /// Checked on every webhook post; set whenever `telegram_webhook_url` is.
+    pub telegram_webhook_secret: Option<WebhookSecret>,
     pub http_addr: SocketAddr,
     /// `RUST_LOG`, already checked to be a valid filter.
     pub log_filter: Option<String>,
@@ -138,6 +145,8 @@ struct RawConfig {
     discord_shards: Option<Text>,
     discord_shard_count: Option<Text>,
     telegram_webhook_url: Option<Text>,
+    telegram_webhook_addr: Option<Text>,
+    telegram_webhook_secret: Option<Text>,
     http_addr: Option<Text>,
     rust_log: Option<Text>,
     challenge_expiry: Option<Text>,
@@ -257,6 +266,10 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn check(&self, raw: RawConfig) -> Result<Config, ConfigError> {
+        let telegram_webhook_url =
+            self.url("TELEGRAM_WEBHOOK_URL", raw.telegram_webhook_url, true)?;
+        let telegram_webhook_secret =
+            self.webhook_secret(raw.telegram_webhook_secret, telegram_webhook_url.is_some())?;
         Ok(Config {
             discord_token: token(raw.discord_token),
             telegram_token: token(raw.telegram_token),
@@ -268,11 +281,9 @@ impl Checker<'_> {
             telegram_api_url: self.url("TELEGRAM_API_URL", raw.telegram_api_url, false)?,
             discord_guild_id: self.guild_id(raw.discord_guild_id)?,
             discord_shards: self.shards(raw.discord_shards, raw.discord_shard_count)?,
-            telegram_webhook_url: self.url(
-                "TELEGRAM_WEBHOOK_URL",
-                raw.telegram_webhook_url,
-                true,
-            )?,
+            telegram_webhook_url,
+            telegram_webhook_addr: self.webhook_addr(raw.telegram_webhook_addr)?,
+            telegram_webhook_secret,
             http_addr: self.http_addr(raw.http_addr)?,
             log_filter: self.log_filter(raw.rust_log)?,
             challenge_expiry: self.duration("CHALLENGE_EXPIRY", raw.challenge_expiry, "1h")?,
@@ -379,6 +390,37 @@ impl Checker<'_> {
                 format!("`{text}`, which is not an IP address and port such as 127.0.0.1:8080 or 0.0.0.0:8080"),
             )
         })
+    }
+
+    // Telegram webhook (several processes behind one URL share the address and the secret).
+    fn webhook_addr(&self, raw: Option<Text>) -> Result<SocketAddr, ConfigError> {
+        let text = present(raw).unwrap_or_else(|| Receiving::DEFAULT_WEBHOOK_LISTEN.to_owned());
+        text.parse::<SocketAddr>().map_err(|_| {
+            self.invalid(
+                "TELEGRAM_WEBHOOK_ADDR",
+                format!("`{text}`, which is not an IP address and port such as 0.0.0.0:8443"),
+            )
+        })
+    }
+
+    fn webhook_secret(
+        &self,
+        raw: Option<Text>,
+        webhook: bool,
+    ) -> Result<Option<WebhookSecret>, ConfigError> {
+        match present(raw) {
+            Some(text) => WebhookSecret::new(&text)
+                .map(Some)
+                .map_err(|error| self.invalid("TELEGRAM_WEBHOOK_SECRET", error.to_string())),
+            None if webhook => Err(self.invalid(
+                "TELEGRAM_WEBHOOK_SECRET",
+                "not set, but TELEGRAM_WEBHOOK_URL is: set it to the secret every bot process \
+                 behind the webhook checks (1 to 256 of A-Z, a-z, 0-9, _ and -, e.g. from \
+                 `openssl rand -hex 32`)"
+                    .to_owned(),
+            )),
+            None => Ok(None),
+        }
     }
 
     fn log_filter(&self, raw: Option<Text>) -> Result<Option<String>, ConfigError> {
@@ -590,6 +632,7 @@ mod tests {
                 "{error}"
             );
             jail.set_env("TELEGRAM_WEBHOOK_URL", "https://example.org/hook");
+            jail.set_env("TELEGRAM_WEBHOOK_SECRET", "s3cret");
             jail.set_env("DEFAULT_LANGUAGE", "fr");
             let error = Config::load(&ConfigFile::Default)
                 .err()
@@ -599,6 +642,61 @@ mod tests {
                 error.contains("DEFAULT_LANGUAGE") && error.contains("en, zh, vi"),
                 "{error}"
             );
+            Ok(())
+        });
+    }
+
+    // Telegram webhook address and secret.
+    #[test]
+    fn a_webhook_needs_a_valid_shared_secret_and_listens_where_told() {
+        Jail::expect_with(|jail| {
+            jail.clear_env();
+            let error = |_: &Jail| {
+                Config::load(&ConfigFile::Default)
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default()
+            };
+            jail.set_env("TELEGRAM_WEBHOOK_URL", "https://example.org/hook");
+            let missing = error(jail);
+            assert!(
+                missing.contains("TELEGRAM_WEBHOOK_SECRET") && missing.contains("not set"),
+                "{missing}"
+            );
+            jail.set_env("TELEGRAM_WEBHOOK_SECRET", "no spaces");
+            let bad = error(jail);
+            assert!(
+                bad.contains("environment variable TELEGRAM_WEBHOOK_SECRET")
+                    && bad.contains("A-Z, a-z, 0-9, _ and -"),
+                "{bad}"
+            );
+            assert!(
+                !bad.contains("no spaces"),
+                "the secret is not repeated: {bad}"
+            );
+            jail.set_env("TELEGRAM_WEBHOOK_SECRET", "x".repeat(257));
+            assert!(error(jail).contains("1 to 256"));
+            jail.set_env("TELEGRAM_WEBHOOK_SECRET", "Shared_secret-1");
+            jail.set_env("TELEGRAM_WEBHOOK_ADDR", "8443");
+            let addr = error(jail);
+            assert!(
+                addr.contains("TELEGRAM_WEBHOOK_ADDR") && addr.contains("0.0.0.0:8443"),
+                "{addr}"
+            );
+            jail.set_env("TELEGRAM_WEBHOOK_ADDR", "10.0.0.5:9000");
+            let config = Config::load(&ConfigFile::Default).map_err(|e| e.to_string())?;
+            assert_eq!(
+                config
+                    .telegram_webhook_secret
+                    .as_ref()
+                    .map(WebhookSecret::expose),
+                Some("Shared_secret-1")
+            );
+            assert_eq!(config.telegram_webhook_addr.to_string(), "10.0.0.5:9000");
+            jail.clear_env();
+            let config = Config::load(&ConfigFile::Default).map_err(|e| e.to_string())?;
+            assert_eq!(config.telegram_webhook_addr.to_string(), "0.0.0.0:8443");
+            assert_eq!(config.telegram_webhook_secret, None);
             Ok(())
         });
     }

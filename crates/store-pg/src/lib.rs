@@ -178,7 +178,7 @@ impl PgStore {
     }
 
     /// One record by its key from `sql` (`SELECT record FROM … WHERE id = $1`).
-    async fn read<T: serde::de::DeserializeOwned>(
+    async fn read<T: jieqi_service::store::codec::Record>(
         &self,
         sql: &str,
         key: &str,

@@ -1,39 +1,34 @@
 //! The connection to the Bot API shared by the receiving and the sending side: the teloxide
-//! client behind its `Throttle` adaptor, the bot's own identity, and the people seen so far.
+//! client, the pacing of posts per chat, the bot's own identity, and the people seen so far.
 
 use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Mutex;
 
 use teloxide::RequestError;
-use teloxide::adaptors::Throttle;
-use teloxide::adaptors::throttle::Settings;
 use teloxide::prelude::*;
 use teloxide::types::{Me, User};
 use tokio::sync::OnceCell;
 
 use crate::config::TelegramConfig;
-
-/// The teloxide client as the adapter uses it: every send waits for its turn within the limits.
-pub(crate) type TgBot = Throttle<Bot>;
-
-type Worker = Pin<Box<dyn Future<Output = ()> + Send>>;
+use crate::pacing::Pacer;
+use crate::replies::HeldReplies;
 
 /// What both halves of the adapter share.
 pub(crate) struct Client {
-    pub bot: TgBot,
-    /// The throttle's worker, until it is spawned (that needs a running tokio runtime, which
-    /// the adapter may be built outside of).
-    worker: Mutex<Option<Worker>>,
+    /// The plain teloxide client: no adaptor that could hold every chat back. Each post first
+    /// waits on `pacer` for its own chat.
+    pub bot: Bot,
+    pub pacer: Pacer,
     me: OnceCell<Me>,
     pub people: People,
+    /// Replies waiting for a private message to be delivered.
+    pub held: HeldReplies,
 }
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Client")
-            .field("api_url", &self.bot.inner().api_url().as_str())
+            .field("api_url", &self.bot.api_url().as_str())
             .field("me", &self.me.get().and_then(|me| me.user.username.clone()))
             .finish_non_exhaustive()
     }
@@ -45,33 +40,19 @@ impl Client {
         if let Some(url) = &config.api_url {
             bot = bot.set_api_url(url.clone());
         }
-        // Retries (and Telegram's retry_after) are the delivery loop's business: with them
-        // here as well, a 429 would be waited out twice.
-        let settings = Settings::default().limits(config.limits.into()).no_retry();
-        let (bot, worker) = Throttle::with_settings(bot, settings);
+        // Retries (and Telegram's retry_after) are the caller's business: the delivery loop
+        // for the outbox, a few quick tries for replies.
         Client {
             bot,
-            worker: Mutex::new(Some(Box::pin(worker))),
+            pacer: Pacer::new(config.limits),
             me: OnceCell::new(),
             people: People::default(),
-        }
-    }
-
-    /// Starts the throttle's worker if it is not running yet. Call from inside the runtime
-    /// before sending.
-    pub(crate) fn ensure_running(&self) {
-        let worker = match self.worker.lock() {
-            Ok(mut slot) => slot.take(),
-            Err(poisoned) => poisoned.into_inner().take(),
-        };
-        if let Some(worker) = worker {
-            tokio::spawn(worker);
+            held: HeldReplies::default(),
         }
     }
 
     /// The bot's own account (`getMe`, asked once).
     pub(crate) async fn me(&self) -> Result<&Me, RequestError> {
-        self.ensure_running();
         self.me
             .get_or_try_init(|| async { self.bot.get_me().await })
             .await

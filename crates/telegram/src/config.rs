@@ -52,15 +52,19 @@ impl fmt::Debug for TelegramConfig {
 /// How updates reach the bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Receiving {
-    /// `getUpdates` long polling (the default: works behind any firewall).
+    /// `getUpdates` long polling (the default: works behind any firewall; one process only).
     Polling,
     /// Telegram posts updates to `url` (`TELEGRAM_WEBHOOK_URL`, https); the adapter listens on
-    /// `listen` behind the proxy that terminates TLS for that URL and forwards its path.
+    /// `listen` (`TELEGRAM_WEBHOOK_ADDR`) behind the proxy or load balancer that terminates TLS
+    /// for that URL and forwards its path. Several processes may serve one URL: they all check
+    /// the same `secret`.
     Webhook {
         /// The public URL given to Telegram.
         url: Url,
         /// Where the adapter's HTTP server listens.
         listen: SocketAddr,
+        /// What Telegram sends in every post (`TELEGRAM_WEBHOOK_SECRET`).
+        secret: WebhookSecret,
     },
 }
 
@@ -69,9 +73,55 @@ impl Receiving {
     pub const DEFAULT_WEBHOOK_LISTEN: &str = "0.0.0.0:8443";
 }
 
-/// Send rates, enforced by teloxide's `Throttle` adaptor. The defaults are Telegram's published
-/// limits (and teloxide's stricter figure for supergroups); raise them only if Telegram raised
-/// them for this bot.
+/// The secret token Telegram repeats in the `X-Telegram-Bot-Api-Secret-Token` header of every
+/// webhook post: 1 to 256 characters of `A-Z`, `a-z`, `0-9`, `_` and `-` (Telegram's rule).
+/// Its `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct WebhookSecret(String);
+
+/// A webhook secret Telegram would refuse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WebhookSecretError {
+    /// Empty, or longer than 256 characters.
+    #[error("{0} characters long, but it must have 1 to 256 (e.g. 64 from `openssl rand -hex 32`)")]
+    Length(usize),
+    /// A character Telegram does not allow.
+    #[error(
+        "not allowed to contain `{0}`: use only A-Z, a-z, 0-9, _ and - (e.g. `openssl rand -hex 32`)"
+    )]
+    Character(char),
+}
+
+impl WebhookSecret {
+    /// Checks `secret` against Telegram's rule.
+    pub fn new(secret: &str) -> Result<WebhookSecret, WebhookSecretError> {
+        let length = secret.chars().count();
+        if !(1..=256).contains(&length) {
+            return Err(WebhookSecretError::Length(length));
+        }
+        if let Some(bad) = secret
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+        {
+            return Err(WebhookSecretError::Character(bad));
+        }
+        Ok(WebhookSecret(secret.to_owned()))
+    }
+
+    /// The secret itself, for `setWebhook` and the check of each post.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for WebhookSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("WebhookSecret(hidden)")
+    }
+}
+
+/// Send rates, kept per chat (a chat over its rate waits alone) and overall. The defaults are
+/// Telegram's published limits; raise them only if Telegram raised them for this bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SendLimits {
     /// Messages to one chat per second.
@@ -86,23 +136,11 @@ pub struct SendLimits {
 
 impl Default for SendLimits {
     fn default() -> Self {
-        let limits = teloxide::adaptors::throttle::Limits::default();
         SendLimits {
-            per_chat_per_second: limits.messages_per_sec_chat,
-            per_chat_per_minute: limits.messages_per_min_chat,
-            per_group_per_minute: limits.messages_per_min_channel_or_supergroup,
-            overall_per_second: limits.messages_per_sec_overall,
-        }
-    }
-}
-
-impl From<SendLimits> for teloxide::adaptors::throttle::Limits {
-    fn from(limits: SendLimits) -> Self {
-        teloxide::adaptors::throttle::Limits {
-            messages_per_sec_chat: limits.per_chat_per_second,
-            messages_per_min_chat: limits.per_chat_per_minute,
-            messages_per_min_channel_or_supergroup: limits.per_group_per_minute,
-            messages_per_sec_overall: limits.overall_per_second,
+            per_chat_per_second: 1,
+            per_chat_per_minute: 20,
+            per_group_per_minute: 20,
+            overall_per_second: 30,
         }
     }
 }
@@ -110,6 +148,27 @@ impl From<SendLimits> for teloxide::adaptors::throttle::Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn webhook_secrets_follow_telegrams_rule_and_stay_hidden() {
+        let secret = WebhookSecret::new("Abc_09-xyz").expect("valid");
+        assert_eq!(secret.expose(), "Abc_09-xyz");
+        assert!(!format!("{secret:?}").contains("Abc"));
+        assert!(WebhookSecret::new(&"a".repeat(256)).is_ok());
+        assert_eq!(WebhookSecret::new(""), Err(WebhookSecretError::Length(0)));
+        assert_eq!(
+            WebhookSecret::new(&"a".repeat(257)),
+            Err(WebhookSecretError::Length(257))
+        );
+        assert_eq!(
+            WebhookSecret::new("with space"),
+            Err(WebhookSecretError::Character(' '))
+        );
+        assert_eq!(
+            WebhookSecret::new("sécret"),
+            Err(WebhookSecretError::Character('é'))
+        );
+    }
 
     #[test]
     fn the_token_never_shows_in_debug_output() {

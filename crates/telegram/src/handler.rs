@@ -2,21 +2,36 @@
 //! ways of receiving (polling, webhook) call this and confirm an update to Telegram only after
 //! it returns, so a crash makes Telegram deliver it again, and the service's idempotency key
 //! check makes the second delivery change nothing.
+//!
+//! Two things the adapter adds around the service, because only it can try Telegram:
+//! - A challenger in a group is checked at once for whether the bot may write to them
+//!   privately (the accepter is, by the Accept button's deep link); if not, they are told how
+//!   to fix it before the game starts, not after its first private message is lost.
+//! - `/peek` in a group: the service's "I sent your view" is held back until the private
+//!   message it speaks of has really been delivered (see [`replies::Held`]).
 
+use std::sync::Arc;
 use std::time::SystemTime;
 
-use jieqi_service::Service;
-use teloxide::types::{MaybeInaccessibleMessage, Update, UpdateKind};
+use jieqi_service::i18n::Translations;
+use jieqi_service::{
+    Answer, Destination, Input, Language, Message, MessageKind, SendError, Service, User,
+};
+use teloxide::prelude::*;
+use teloxide::types::{ChatAction, MaybeInaccessibleMessage, Update, UpdateKind};
 
-use crate::inbound::{Reading, read_update};
-use crate::outbound::Poster;
-use crate::replies;
+use crate::address::Address;
+use crate::inbound::{Origin, Reading, read_update};
+use crate::outbound::{Failure, Poster};
+use crate::replies::{self, Held};
 
 /// Handles updates for the service.
 #[derive(Debug, Clone)]
 pub(crate) struct Handler {
     pub poster: Poster,
     pub service: Service,
+    /// For the few words the adapter says itself (about buttons that are not ours).
+    pub translations: Arc<Translations>,
 }
 
 impl Handler {
@@ -33,11 +48,32 @@ impl Handler {
         match read_update(update, me, &client.people, SystemTime::now()) {
             Reading::Request(inbound) => {
                 let origin = inbound.origin.clone();
+                let user = inbound.request.user.clone();
+                let in_group = !inbound.request.is_private_chat;
+                let command = match &inbound.request.input {
+                    Input::Text(line) => line.split_whitespace().next().map(str::to_owned),
+                    Input::Button(_) => None,
+                };
                 tracing::debug!(update = update.id.0, chat = %inbound.request.chat, "request");
-                let answer = self.service.handle(inbound.request).await;
+                let mut answer = self.service.handle(inbound.request).await;
+                let Origin::Command { address, message } = origin else {
+                    replies::deliver(&self.poster, &origin, answer).await;
+                    return;
+                };
+                match command.as_deref() {
+                    Some("/peek") if in_group => self.hold_peek_notice(&user, &origin, &mut answer),
+                    Some("/challenge") if in_group && !refused(&answer) => {
+                        replies::deliver(&self.poster, &origin, answer).await;
+                        self.check_private_chat(&user, address, message).await;
+                        return;
+                    }
+                    _ => {}
+                }
                 replies::deliver(&self.poster, &origin, answer).await;
             }
-            Reading::ForeignButton { query, text } => {
+            Reading::ForeignButton { query, language } => {
+                let language = language.unwrap_or(self.service.config().default_language);
+                let text = self.translations.text(language, "button-not-ours", &[]);
                 replies::answer_button(&self.poster, &query, &text, true).await;
             }
             Reading::Ignore => {}
@@ -45,10 +81,96 @@ impl Handler {
     }
 }
 
+fn refused(answer: &Answer) -> bool {
+    answer
+        .replies
+        .iter()
+        .any(|m| m.kind == MessageKind::Refusal)
+}
+
+impl Handler {
+    /// Takes the "I sent your view" notices out of `answer` until the view is delivered.
+    fn hold_peek_notice(&self, user: &User, origin: &Origin, answer: &mut Answer) {
+        let Origin::Command { address, message } = origin else {
+            return;
+        };
+        let (notices, rest): (Vec<Message>, Vec<Message>) = std::mem::take(&mut answer.replies)
+            .into_iter()
+            .partition(|m| {
+                m.kind == MessageKind::Notice
+                    && matches!(m.to, Destination::ReplyToRequester { .. })
+            });
+        answer.replies = rest;
+        if !notices.is_empty() {
+            self.poster.client.held.hold(
+                &user.id,
+                Held {
+                    address: *address,
+                    reply_to: *message,
+                    messages: notices,
+                },
+            );
+        }
+    }
+
+    /// Tries whether the bot may write to `user` privately (a chat action, which shows no
+    /// message); if Telegram refuses, tells them in the group how to fix it.
+    async fn check_private_chat(
+        &self,
+        user: &User,
+        group: Address,
+        command: teloxide::types::MessageId,
+    ) {
+        let Ok(private) = Address::private(&user.id) else {
+            return;
+        };
+        let client = &self.poster.client;
+        let tried = client
+            .bot
+            .send_chat_action(private.chat, ChatAction::Typing)
+            .await;
+        let Err(error) = tried else {
+            return;
+        };
+        if !matches!(
+            Failure::from(error),
+            Failure::Send(SendError::Undeliverable(_))
+        ) {
+            return;
+        }
+        let language = user
+            .language
+            .as_deref()
+            .and_then(Language::from_tag)
+            .unwrap_or(self.service.config().default_language);
+        let bot = client.username().unwrap_or("the bot").to_owned();
+        let fix = self.translations.text(
+            language,
+            "unreachable-fix-telegram",
+            &[("bot", bot.as_str().into())],
+        );
+        let text = self.translations.text(
+            language,
+            "unreachable-player",
+            &[
+                ("player", user.name.as_str().into()),
+                ("fix", fix.as_str().into()),
+            ],
+        );
+        let notice = Message::text(
+            Destination::ReplyToRequester { ephemeral: false },
+            MessageKind::Notice,
+            text,
+        )
+        .with_mentions(vec![user.id.clone()]);
+        replies::send_with_retries(&self.poster, group, &notice, Some(command)).await;
+    }
+}
+
 /// The chat an update belongs to: updates of one chat are handled in order.
 pub(crate) fn chat_of(update: &Update) -> i64 {
     match &update.kind {
-        UpdateKind::Message(message) => message.chat.id.0,
+        UpdateKind::Message(message) | UpdateKind::EditedMessage(message) => message.chat.id.0,
         UpdateKind::CallbackQuery(query) => match &query.message {
             Some(MaybeInaccessibleMessage::Regular(message)) => message.chat.id.0,
             Some(MaybeInaccessibleMessage::Inaccessible(message)) => message.chat.id.0,

@@ -1,13 +1,14 @@
 //! Reading updates: a Telegram update becomes a service [`Request`] plus where its answer goes.
 //!
 //! Only what is addressed to the bot becomes a request: commands (`/move h2e2`, and in groups
-//! `/move@ThisBot h2e2`; commands for other bots pass by) and presses of our buttons. The
-//! update id is the request's idempotency key, so an update delivered twice changes nothing
-//! the second time.
+//! `/move@ThisBot h2e2`; commands for other bots pass by) and presses of our buttons. A command
+//! edited after it was sent (a mistyped `/move` corrected) is read like a new one. The update id
+//! is the request's idempotency key, so an update delivered twice changes nothing the second
+//! time, while an edit, which comes as an update of its own, is acted on.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use jieqi_service::{ButtonAction, IdempotencyKey, Input, Request, User};
+use jieqi_service::{ButtonAction, IdempotencyKey, Input, Language, Request, User};
 use teloxide::types::{
     CallbackQuery, CallbackQueryId, MaybeInaccessibleMessage, Me, Message, MessageEntityKind,
     MessageEntityRef, MessageId, Update, UpdateKind,
@@ -41,10 +42,11 @@ pub(crate) enum Origin {
 pub(crate) enum Reading {
     /// A request for the service.
     Request(Box<Inbound>),
-    /// A press of a button that is not ours (any more): answer it with this text.
+    /// A press of a button that is not ours (any more): say so, in the presser's language if
+    /// their client tells it.
     ForeignButton {
         query: CallbackQueryId,
-        text: String,
+        language: Option<Language>,
     },
     /// Nothing for the bot.
     Ignore,
@@ -55,7 +57,9 @@ pub(crate) enum Reading {
 pub(crate) fn read_update(update: &Update, me: &Me, people: &People, now: SystemTime) -> Reading {
     let key = IdempotencyKey(update.id.0.to_string());
     match &update.kind {
-        UpdateKind::Message(message) => read_message(key, message, me, people, now),
+        UpdateKind::Message(message) | UpdateKind::EditedMessage(message) => {
+            read_message(key, message, me, people, now)
+        }
         UpdateKind::CallbackQuery(query) => read_button(key, query, people, now),
         _ => Reading::Ignore,
     }
@@ -114,8 +118,9 @@ fn read_message(
             .then_some(message.thread_id)
             .flatten(),
     };
-    let sent_at =
-        UNIX_EPOCH + Duration::from_secs(u64::try_from(message.date.timestamp()).unwrap_or(0));
+    // An edited command counts from its edit.
+    let written = message.edit_date().unwrap_or(&message.date);
+    let sent_at = UNIX_EPOCH + Duration::from_secs(u64::try_from(written.timestamp()).unwrap_or(0));
     Reading::Request(Box::new(Inbound {
         request: Request {
             key,
@@ -142,6 +147,14 @@ fn read_button(
     now: SystemTime,
 ) -> Reading {
     people.saw(&query.from);
+    let foreign = || Reading::ForeignButton {
+        query: query.id.clone(),
+        language: query
+            .from
+            .language_code
+            .as_deref()
+            .and_then(Language::from_tag),
+    };
     let (chat, thread) = match &query.message {
         Some(MaybeInaccessibleMessage::Regular(message)) => (
             message.chat.clone(),
@@ -152,21 +165,10 @@ fn read_button(
         ),
         Some(MaybeInaccessibleMessage::Inaccessible(message)) => (message.chat.clone(), None),
         // Inline-mode messages: the bot posts none, so such a button is not ours.
-        None => {
-            return Reading::ForeignButton {
-                query: query.id.clone(),
-                text: jieqi_service::ButtonDecodeError(String::new()).to_string(),
-            };
-        }
+        None => return foreign(),
     };
-    let action = match ButtonAction::decode(query.data.as_deref().unwrap_or_default()) {
-        Ok(action) => action,
-        Err(error) => {
-            return Reading::ForeignButton {
-                query: query.id.clone(),
-                text: error.to_string(),
-            };
-        }
+    let Ok(action) = ButtonAction::decode(query.data.as_deref().unwrap_or_default()) else {
+        return foreign();
     };
     let address = Address {
         chat: chat.id,

@@ -14,9 +14,11 @@
 //!   answer) only after the service handled it; its `update_id` is the idempotency key, so a
 //!   redelivery changes nothing.
 //! - Button data is [`ButtonAction::encode`](jieqi_service::ButtonAction::encode): ids only.
-//! - Sending stays within Telegram's rate limits (teloxide's `Throttle`); a 429's
-//!   `retry_after` is honoured by the service's delivery loop; a private chat that refuses
-//!   the bot (blocked, never started) is reported as undeliverable, never retried forever.
+//! - Sending stays within Telegram's rate limits, paced per chat (`pacing.rs`): a chat over
+//!   its rate, or one that Telegram answers with a 429 or a server error, delays only its own
+//!   messages, never another chat's. A 429's `retry_after` goes back to the caller for that
+//!   message alone (the service's delivery loop waits it out); a private chat that refuses the
+//!   bot (blocked, never started) is reported as undeliverable, never retried forever.
 
 mod address;
 mod client;
@@ -26,6 +28,7 @@ mod inbound;
 mod keyboard;
 mod menu;
 mod outbound;
+mod pacing;
 mod polling;
 mod replies;
 mod text;
@@ -36,13 +39,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use backon::{ExponentialBuilder, Retryable};
+use jieqi_service::i18n::Translations;
 use jieqi_service::{Platform, Sender, Service};
 use teloxide::ApiError;
 use teloxide::RequestError;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
-pub use crate::config::{Receiving, SendLimits, TelegramConfig};
+pub use crate::config::{Receiving, SendLimits, TelegramConfig, WebhookSecret, WebhookSecretError};
 pub use crate::outbound::TelegramSender;
 pub use crate::webhook::SECRET_HEADER;
 
@@ -131,24 +135,26 @@ impl Telegram {
         service: Service,
         shutdown: CancellationToken,
     ) -> Result<(), TelegramError> {
-        self.client.ensure_running();
         let username = tokio::select! {
             () = shutdown.cancelled() => return Ok(()),
             name = self.learn_username() => name?,
         };
         tracing::info!(bot = %username, "Telegram bot connected");
-        menu::publish(&self.client).await;
+        menu::publish(&self.client, &service).await;
         let handler = Handler {
             poster: Poster {
                 client: self.client.clone(),
             },
             service,
+            translations: Arc::new(Translations::load()),
         };
         match self.config.receiving.clone() {
             Receiving::Polling => polling::poll(handler, self.config.poll_timeout, shutdown).await,
-            Receiving::Webhook { url, listen } => {
-                webhook::serve(handler, url, listen, shutdown).await
-            }
+            Receiving::Webhook {
+                url,
+                listen,
+                secret,
+            } => webhook::serve(handler, url, listen, secret, shutdown).await,
         }
     }
 

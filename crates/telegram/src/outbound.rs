@@ -1,7 +1,8 @@
 //! Sending: the service's messages as Telegram posts, and the service's [`Sender`] on top.
 //!
-//! A message with a picture is a `sendPhoto` whose caption is the text; a text too long for a
-//! caption follows the picture as its own message. Edits (`replaces`) edit the earlier post
+//! A message with a picture is a `sendPhoto` whose caption is the text (a GIF, the replay of a
+//! finished game, is a `sendAnimation`, which Telegram plays instead of showing a still); a
+//! text too long for a caption follows the picture as its own message. Edits (`replaces`) edit the earlier post
 //! in place: its caption, its picture, or its text, always with the new keyboard (an empty one
 //! removes stale buttons). The reference the service keeps for a post is
 //! `<chat>:<message id>:<p|t>` (photo or text).
@@ -13,13 +14,13 @@ use jieqi_service::{Destination, Message, OutboxEntry, SendError, Sender};
 use teloxide::ApiError;
 use teloxide::RequestError;
 use teloxide::payloads::{
-    EditMessageCaptionSetters, EditMessageMediaSetters, EditMessageTextSetters, SendMessageSetters,
-    SendPhotoSetters,
+    EditMessageCaptionSetters, EditMessageMediaSetters, EditMessageTextSetters,
+    SendAnimationSetters, SendMessageSetters, SendPhotoSetters,
 };
 use teloxide::prelude::*;
 use teloxide::types::{
-    ChatId as TgChatId, InputFile, InputMedia, InputMediaPhoto, MessageEntity, MessageId,
-    ReplyParameters,
+    ChatId as TgChatId, InputFile, InputMedia, InputMediaAnimation, InputMediaPhoto, MessageEntity,
+    MessageId, ReplyParameters,
 };
 
 use crate::address::Address;
@@ -168,22 +169,40 @@ impl Poster {
         if let Some(image) = &message.image {
             let file = InputFile::memory(image.bytes.clone()).file_name(image.file_name.clone());
             let fits = units(text) <= CAPTION_LIMIT;
-            let mut request = bot.send_photo(address.chat, file);
-            if let Some(thread) = address.thread {
-                request = request.message_thread_id(thread);
-            }
-            if let Some(reply) = reply.clone() {
-                request = request.reply_parameters(reply);
-            }
-            if fits {
-                request = request
-                    .caption(text)
-                    .caption_entities(self.pings(text, message));
-                if !markup.inline_keyboard.is_empty() {
-                    request = request.reply_markup(markup.clone());
+            let caption = fits.then(|| (text, self.pings(text, message)));
+            let markup = (fits && !markup.inline_keyboard.is_empty()).then(|| markup.clone());
+            self.client.pacer.wait(address.chat).await;
+            let sent = if is_animation(image) {
+                let mut request = bot.send_animation(address.chat, file);
+                if let Some(thread) = address.thread {
+                    request = request.message_thread_id(thread);
                 }
-            }
-            let sent = request.await?;
+                if let Some(reply) = reply.clone() {
+                    request = request.reply_parameters(reply);
+                }
+                if let Some((text, pings)) = caption {
+                    request = request.caption(text).caption_entities(pings);
+                }
+                if let Some(markup) = markup {
+                    request = request.reply_markup(markup);
+                }
+                request.await?
+            } else {
+                let mut request = bot.send_photo(address.chat, file);
+                if let Some(thread) = address.thread {
+                    request = request.message_thread_id(thread);
+                }
+                if let Some(reply) = reply.clone() {
+                    request = request.reply_parameters(reply);
+                }
+                if let Some((text, pings)) = caption {
+                    request = request.caption(text).caption_entities(pings);
+                }
+                if let Some(markup) = markup {
+                    request = request.reply_markup(markup);
+                }
+                request.await?
+            };
             let posted = PostRef {
                 chat: sent.chat.id,
                 message: sent.id,
@@ -215,6 +234,7 @@ impl Poster {
             if i == last && !markup.inline_keyboard.is_empty() {
                 request = request.reply_markup(markup.clone());
             }
+            self.client.pacer.wait(address.chat).await;
             let sent = request.await?;
             posted = Some(PostRef {
                 chat: sent.chat.id,
@@ -234,14 +254,26 @@ impl Poster {
         let bot = &self.client.bot;
         let markup = keyboard(&message.buttons, self.deep_link_username().await);
         let text = message.text.trim();
+        self.client.pacer.wait(earlier.chat).await;
         let result = match (earlier.photo, &message.image) {
             (true, Some(image)) if units(text) <= CAPTION_LIMIT => {
                 let file =
                     InputFile::memory(image.bytes.clone()).file_name(image.file_name.clone());
-                let media = InputMediaPhoto::new(file)
-                    .caption(text)
-                    .caption_entities(self.pings(text, message));
-                bot.edit_message_media(earlier.chat, earlier.message, InputMedia::Photo(media))
+                let pings = self.pings(text, message);
+                let media = if is_animation(image) {
+                    InputMedia::Animation(
+                        InputMediaAnimation::new(file)
+                            .caption(text)
+                            .caption_entities(pings),
+                    )
+                } else {
+                    InputMedia::Photo(
+                        InputMediaPhoto::new(file)
+                            .caption(text)
+                            .caption_entities(pings),
+                    )
+                };
+                bot.edit_message_media(earlier.chat, earlier.message, media)
                     .reply_markup(markup)
                     .await
                     .map(drop)
@@ -293,6 +325,15 @@ impl Poster {
     }
 }
 
+/// A GIF (the replay of a finished game) must go as an animation: as a photo Telegram shows
+/// only its first frame.
+fn is_animation(image: &jieqi_service::Image) -> bool {
+    image
+        .file_name
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("gif"))
+}
+
 fn final_failure(failure: Failure) -> SendError {
     match failure {
         Failure::Send(error) => error,
@@ -312,7 +353,6 @@ pub struct TelegramSender {
 #[async_trait]
 impl Sender for TelegramSender {
     async fn send(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError> {
-        self.poster.client.ensure_running();
         let message = &entry.message;
         let address = match &message.to {
             Destination::Chat(chat) => Address::from_chat_id(chat),
@@ -341,11 +381,13 @@ impl Sender for TelegramSender {
                 Err(Failure::Send(error)) => return Err(error),
             }
         }
-        Ok(self
-            .poster
-            .post(address, message, None)
-            .await?
-            .map(|p| p.encode()))
+        let posted = self.poster.post(address, message, None).await;
+        if let Destination::Private(user) = &message.to
+            && !matches!(posted, Err(SendError::Retry { .. }))
+        {
+            crate::replies::release_held(&self.poster, user, message.kind, posted.is_ok()).await;
+        }
+        Ok(posted?.map(|p| p.encode()))
     }
 }
 

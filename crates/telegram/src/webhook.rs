@@ -1,7 +1,9 @@
 //! Webhook mode: Telegram posts each update to `TELEGRAM_WEBHOOK_URL`; a proxy that terminates
 //! TLS forwards it to the adapter's HTTP server. The server answers only after the update is
 //! handled, so an update whose handling was cut short by a crash is posted again. Telegram
-//! signs each post with the secret token set at start; posts without it are refused.
+//! signs each post with the configured secret token (the same in every process behind a load
+//! balancer); a post without it is refused (401) and a body that is not an update is refused
+//! (400), both before anything is handled.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -11,8 +13,6 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use rand::Rng;
-use rand::distributions::Alphanumeric;
 use teloxide::payloads::SetWebhookSetters;
 use teloxide::prelude::*;
 use teloxide::types::Update;
@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 use url::Url;
 
 use crate::TelegramError;
+use crate::config::WebhookSecret;
 use crate::handler::Handler;
 use crate::polling::ALLOWED;
 
@@ -32,7 +33,7 @@ const MAX_CONNECTIONS: u8 = 8;
 
 struct Hook {
     handler: Handler,
-    secret: String,
+    secret: WebhookSecret,
 }
 
 /// Registers the webhook and serves it until `shutdown`.
@@ -40,6 +41,7 @@ pub(crate) async fn serve(
     handler: Handler,
     url: Url,
     listen: SocketAddr,
+    secret: WebhookSecret,
     shutdown: CancellationToken,
 ) -> Result<(), TelegramError> {
     let listener =
@@ -49,17 +51,12 @@ pub(crate) async fn serve(
                 addr: listen,
                 error,
             })?;
-    let secret: String = rand::rngs::OsRng
-        .sample_iter(&Alphanumeric)
-        .take(48)
-        .map(char::from)
-        .collect();
     handler
         .poster
         .client
         .bot
         .set_webhook(url.clone())
-        .secret_token(secret.clone())
+        .secret_token(secret.expose())
         .allowed_updates(ALLOWED)
         .max_connections(MAX_CONNECTIONS)
         .await
@@ -88,8 +85,9 @@ pub(crate) async fn serve(
 async fn receive(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes) -> StatusCode {
     let signed = headers
         .get(SECRET_HEADER)
-        .is_some_and(|value| value.as_bytes() == hook.secret.as_bytes());
+        .is_some_and(|value| same(value.as_bytes(), hook.secret.expose().as_bytes()));
     if !signed {
+        tracing::debug!("a webhook post without the secret token; refused");
         return StatusCode::UNAUTHORIZED;
     }
     match serde_json::from_slice::<Update>(&body) {
@@ -98,10 +96,14 @@ async fn receive(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes)
             StatusCode::OK
         }
         Err(error) => {
-            // Not something Telegram will ever send in a way we can read: accept it, so it is
-            // not posted again and again.
-            tracing::warn!(%error, "an update that cannot be read");
-            StatusCode::OK
+            tracing::warn!(%error, "a webhook post that is not an update; refused");
+            StatusCode::BAD_REQUEST
         }
     }
+}
+
+/// Equality that takes as long whatever the first difference (the secret is not guessable
+/// byte by byte from answer times).
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

@@ -1,6 +1,6 @@
 //! The Telegram adapter (`jieqi-telegram`) as `run` drives it: built from `TELEGRAM_TOKEN`,
-//! `TELEGRAM_API_URL` and `TELEGRAM_WEBHOOK_URL` (webhook mode when set, long polling
-//! otherwise).
+//! `TELEGRAM_API_URL` and `TELEGRAM_WEBHOOK_URL` (webhook mode when set, listening on
+//! `TELEGRAM_WEBHOOK_ADDR` and checking `TELEGRAM_WEBHOOK_SECRET`; long polling otherwise).
 
 use std::sync::Arc;
 
@@ -17,9 +17,13 @@ pub(super) fn build(config: &Config, token: &Token) -> anyhow::Result<Box<dyn Ad
     let mut telegram = TelegramConfig::new(token.expose());
     telegram.api_url = config.telegram_api_url.clone();
     if let Some(url) = &config.telegram_webhook_url {
+        let Some(secret) = config.telegram_webhook_secret.clone() else {
+            anyhow::bail!("TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL");
+        };
         telegram.receiving = Receiving::Webhook {
             url: url.clone(),
-            listen: Receiving::DEFAULT_WEBHOOK_LISTEN.parse()?,
+            listen: config.telegram_webhook_addr,
+            secret,
         };
     }
     Ok(Box::new(TelegramAdapter(Telegram::new(telegram))))

@@ -113,6 +113,8 @@ fn test_config() -> Config {
         discord_guild_id: None,
         discord_shards: None,
         telegram_webhook_url: None,
+        telegram_webhook_addr: ([127, 0, 0, 1], 8443).into(),
+        telegram_webhook_secret: None,
         http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         log_filter: None,
         challenge_expiry: Duration::from_secs(3600),

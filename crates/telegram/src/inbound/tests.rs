@@ -205,9 +205,13 @@ fn a_button_that_is_not_ours_is_answered_not_handled() {
         "message": {"message_id": 50, "date": 1_700_000_000, "chat": group(), "text": "poll"}
     }}));
     match read(&update, &People::default()) {
-        Reading::ForeignButton { query, text } => {
+        Reading::ForeignButton { query, language } => {
             assert_eq!(query.0, "cbq2");
-            assert!(text.contains("/help"), "{text}");
+            assert_eq!(
+                language,
+                Some(Language::Vi),
+                "the presser's client language"
+            );
         }
         other => panic!("expected a foreign button, got {other:?}"),
     }
@@ -220,4 +224,35 @@ fn messages_from_bots_are_ignored() {
         "from": {"id": 77, "is_bot": true, "first_name": "Other"}, "text": "/challenge"
     }}));
     assert!(matches!(read(&update, &People::default()), Reading::Ignore));
+}
+
+#[test]
+fn an_edited_command_is_read_as_a_new_request_with_its_own_key() {
+    let edited = update(json!({"update_id": 43, "edited_message": {
+        "message_id": 10, "date": 1_700_000_000, "edit_date": 1_700_000_050, "chat": group(),
+        "from": user(1, "Ann", Some("ann")), "text": "/move h2e2"
+    }}));
+    let inbound = request(read(&edited, &People::default()));
+    assert_eq!(inbound.request.key, IdempotencyKey("43".to_owned()));
+    assert_eq!(inbound.request.input, Input::Text("/move h2e2".to_owned()));
+    assert_eq!(
+        inbound.request.received_at,
+        UNIX_EPOCH + Duration::from_secs(1_700_000_050),
+        "it counts from the edit"
+    );
+    assert!(matches!(
+        inbound.origin,
+        Origin::Command {
+            message: MessageId(10),
+            ..
+        }
+    ));
+    let chat_edit = update(json!({"update_id": 44, "edited_message": {
+        "message_id": 11, "date": 1_700_000_000, "edit_date": 1_700_000_050, "chat": group(),
+        "from": user(1, "Ann", Some("ann")), "text": "typo fixed"
+    }}));
+    assert!(matches!(
+        read(&chat_edit, &People::default()),
+        Reading::Ignore
+    ));
 }

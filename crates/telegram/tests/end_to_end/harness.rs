@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::fake_bot_api::{BOT_USERNAME, FakeBotApi, Post, TOKEN};
 
 pub const GROUP: i64 = -100_555;
+pub const OTHER_GROUP: i64 = -100_777;
 pub const ALICE: i64 = 11;
 pub const BOB: i64 = 22;
 pub const CAROL: i64 = 33;
@@ -42,7 +43,7 @@ pub fn config(fake: &FakeBotApi) -> TelegramConfig {
     let mut config = TelegramConfig::new(TOKEN);
     config.api_url = Some(fake.url.clone());
     config.poll_timeout = Duration::from_secs(2);
-    // Generous limits: the throttle is in the path, but a test game need not wait minutes.
+    // Generous limits: the pacing is in the path, but a test game need not wait minutes.
     config.limits = SendLimits {
         per_chat_per_second: 50,
         per_chat_per_minute: 3000,
@@ -57,6 +58,7 @@ impl Harness {
     pub async fn start(seed: u64, deals: &[&str]) -> Harness {
         let fake = FakeBotApi::start().await;
         fake.add_group(GROUP, "Xiangqi club");
+        fake.add_group(OTHER_GROUP, "Chess corner");
         fake.add_user(ALICE, "Alice", Some("alice"));
         fake.add_user(BOB, "Bob", Some("bob"));
         fake.add_user(CAROL, "Carol", None);
@@ -155,6 +157,23 @@ impl Harness {
             .rev()
             .find(|p| p.text.contains(needle))
             .expect("post")
+    }
+
+    /// Alice and Bob (both with the private chat open) start a game in `GROUP`: Alice
+    /// challenges by replying to Bob, Bob accepts. Waits for the first board.
+    pub async fn start_game(&self) {
+        self.fake.say(ALICE, ALICE, "/start");
+        self.fake.say(BOB, BOB, "/start");
+        let bobs_message = self.fake.message_by(BOB, GROUP, "play?");
+        self.fake
+            .say_full(ALICE, GROUP, "/challenge red", Some(bobs_message), None);
+        self.post_containing(GROUP, "challenges").await;
+        self.fake.say(BOB, GROUP, "/accept");
+        self.fake
+            .wait_for("the first board", STEP, |fake| {
+                fake.posts_in(GROUP).iter().any(|p| p.photo.is_some())
+            })
+            .await;
     }
 
     /// Every request body sent to `chat`, as readable text (texts, captions, buttons).

@@ -1,10 +1,11 @@
 //! End-to-end tests of the Telegram adapter: the real teloxide client, the real service, and a
 //! fake Bot API server on 127.0.0.1 that records every request.
 
-#[path = "../fake_bot_api/mod.rs"]
-mod fake_bot_api;
+use jieqi_fake_telegram as fake_bot_api;
 mod harness;
 
 mod delivery;
+mod experience;
 mod game;
+mod lanes;
 mod receiving;

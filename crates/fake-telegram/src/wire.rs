@@ -31,18 +31,38 @@ pub(super) async fn api(
     if method == "getUpdates" {
         return reply(get_updates(&shared, &params).await);
     }
+    let arrived = Instant::now();
+    let delay = {
+        let mut w = shared.world.lock().unwrap_or_else(|p| p.into_inner());
+        match take_fault(&mut w, &method, &params) {
+            Some(fault) if fault.delay.is_zero() => {
+                w.calls.push(Call {
+                    method: method.clone(),
+                    params: params.clone(),
+                    files,
+                    status: fault.status,
+                    at: arrived,
+                });
+                drop(w);
+                shared.changed.notify_waiters();
+                return reply((fault.status, fault.body));
+            }
+            Some(fault) => fault.delay,
+            None => Duration::ZERO,
+        }
+    };
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
     let (status, body) = {
         let mut w = shared.world.lock().unwrap_or_else(|p| p.into_inner());
-        let answer = match take_fault(&mut w, &method, &params) {
-            Some(fault) => (fault.status, fault.body),
-            None => answer(&mut w, &method, &params, &files),
-        };
+        let answer = answer(&mut w, &method, &params, &files);
         w.calls.push(Call {
             method: method.clone(),
             params: params.clone(),
             files,
             status: answer.0,
-            at: Instant::now(),
+            at: arrived,
         });
         answer
     };
@@ -50,7 +70,7 @@ pub(super) async fn api(
     reply((status, body))
 }
 
-const METHODS: [&str; 13] = [
+const METHODS: [&str; 15] = [
     "getMe",
     "getUpdates",
     "setMyCommands",
@@ -58,6 +78,8 @@ const METHODS: [&str; 13] = [
     "setWebhook",
     "sendMessage",
     "sendPhoto",
+    "sendAnimation",
+    "sendChatAction",
     "answerCallbackQuery",
     "editMessageText",
     "editMessageCaption",
@@ -129,10 +151,11 @@ async fn read_body(
 
 fn take_fault(w: &mut World, method: &str, params: &Map<String, Value>) -> Option<Fault> {
     let chat = params.get("chat_id").and_then(as_i64);
-    let i = w
-        .faults
-        .iter()
-        .position(|f| f.method == method && f.times > 0 && (f.chat.is_none() || f.chat == chat))?;
+    let i = w.faults.iter().position(|f| {
+        (f.method == method || f.method == "*")
+            && f.times > 0
+            && (f.chat.is_none() || f.chat == chat)
+    })?;
     w.faults[i].times -= 1;
     let fault = w.faults[i].clone();
     if w.faults[i].times == 0 {
@@ -253,9 +276,22 @@ fn answer(
             w.webhook = Some((url, secret));
             ok(json!(true))
         }
-        "sendMessage" => send(w, p, None),
+        "sendMessage" => send(w, p, None, false),
+        "sendChatAction" => {
+            let Some(chat) = p.get("chat_id").and_then(as_i64) else {
+                return refuse(400, "Bad Request: chat_id is empty");
+            };
+            match reachable(w, chat) {
+                Ok(_) => ok(json!(true)),
+                Err(refusal) => refusal,
+            }
+        }
+        "sendAnimation" => match attached(p.get("animation"), "animation", files) {
+            Some((_, bytes)) => send(w, p, Some(bytes.clone()), true),
+            None => refuse(400, "Bad Request: there is no animation in the request"),
+        },
         "sendPhoto" => match attached(p.get("photo"), "photo", files) {
-            Some((_, bytes)) => send(w, p, Some(bytes.clone())),
+            Some((_, bytes)) => send(w, p, Some(bytes.clone()), false),
             None => refuse(
                 400,
                 &format!(
@@ -358,7 +394,12 @@ fn check_markup(p: &Map<String, Value>) -> Result<Value, (u16, Value)> {
     Ok(markup.clone())
 }
 
-fn send(w: &mut World, p: &Map<String, Value>, photo: Option<Vec<u8>>) -> (u16, Value) {
+fn send(
+    w: &mut World,
+    p: &Map<String, Value>,
+    photo: Option<Vec<u8>>,
+    animation: bool,
+) -> (u16, Value) {
     let Some(chat) = p.get("chat_id").and_then(as_i64) else {
         return refuse(400, "Bad Request: chat_id is empty");
     };
@@ -408,6 +449,8 @@ fn send(w: &mut World, p: &Map<String, Value>, photo: Option<Vec<u8>>) -> (u16, 
         photo,
         markup,
         reply_to,
+        animation,
+        at: Instant::now(),
     };
     let result = message_json(&post, chat_json);
     w.posts.push(post);
@@ -418,6 +461,13 @@ fn message_json(post: &Post, chat: Value) -> Value {
     let mut m =
         json!({"message_id": post.message_id, "date": now(), "chat": chat, "from": bot_user()});
     match &post.photo {
+        Some(bytes) if post.animation => {
+            m["animation"] = animation_json(bytes);
+            m["document"] = animation_json(bytes);
+            if !post.text.is_empty() {
+                m["caption"] = json!(post.text);
+            }
+        }
         Some(bytes) => {
             m["photo"] = photo_sizes(bytes);
             if !post.text.is_empty() {
@@ -512,4 +562,10 @@ fn edit(
     }
     *post = edited.clone();
     ok(message_json(&edited, chat_json))
+}
+
+fn animation_json(bytes: &[u8]) -> Value {
+    json!({"file_id": format!("anim{}", bytes.len()), "file_unique_id": format!("a{}", bytes.len()),
+           "width": 480, "height": 540, "duration": 10, "file_size": bytes.len(),
+           "file_name": "game.gif", "mime_type": "image/gif"})
 }

@@ -5,8 +5,12 @@
 //! `parameters.retry_after`). It plays the people too: they send messages and press buttons
 //! (updates queued for `getUpdates`), and it remembers every request the bot made, with the
 //! bytes of every uploaded picture.
-
-#![allow(dead_code)] // each test file uses a different part
+//!
+//! Shared by the adapter's own tests (`jieqi-telegram`) and the bot's multi-process tests:
+//! faults can be injected per chat and method (429 with `retry_after`, 5xx, slow answers),
+//! every post is kept with the time it was made, repeated posts can be counted, and updates
+//! can be posted to a webhook with Telegram's secret header instead of being queued for
+//! `getUpdates`.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -15,10 +19,14 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use axum::Router;
 use axum::routing::post;
 use serde_json::{Map, Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Notify;
 use url::Url;
 
 mod wire;
+
+/// The header in which Telegram repeats a webhook's secret token.
+pub const SECRET_HEADER: &str = "X-Telegram-Bot-Api-Secret-Token";
 
 pub const TOKEN: &str = "4242:TEST-token";
 pub const BOT_ID: i64 = 4242;
@@ -79,6 +87,10 @@ pub struct Post {
     pub photo: Option<Vec<u8>>,
     pub markup: Value,
     pub reply_to: Option<i64>,
+    /// Sent with `sendAnimation` (a GIF that plays), not `sendPhoto`.
+    pub animation: bool,
+    /// When it was posted.
+    pub at: Instant,
 }
 
 impl Post {
@@ -126,6 +138,8 @@ pub struct Fault {
     /// HTTP status and body.
     pub status: u16,
     pub body: Value,
+    /// How long to wait before answering.
+    pub delay: Duration,
 }
 
 impl Fault {
@@ -143,6 +157,32 @@ impl Fault {
             body: json!({"ok": false, "error_code": 429,
                          "description": format!("Too Many Requests: retry after {retry_after}"),
                          "parameters": {"retry_after": retry_after}}),
+            delay: Duration::ZERO,
+        }
+    }
+
+    /// A server error (500, 502...) as Telegram's front end answers it.
+    pub fn server_error(method: &str, chat: Option<i64>, times: u32, status: u16) -> Fault {
+        Fault {
+            method: method.to_owned(),
+            chat,
+            times,
+            status,
+            body: json!({"ok": false, "error_code": status,
+                         "description": format!("Internal Server Error ({status})")}),
+            delay: Duration::ZERO,
+        }
+    }
+
+    /// Requests answered normally, but only after `delay`.
+    pub fn slow(method: &str, chat: Option<i64>, times: u32, delay: Duration) -> Fault {
+        Fault {
+            method: method.to_owned(),
+            chat,
+            times,
+            status: 200,
+            body: Value::Null,
+            delay,
         }
     }
 }
@@ -169,6 +209,8 @@ struct World {
     handed_out: HashMap<u32, u32>,
     next_query: u64,
     webhook: Option<(String, String)>,
+    /// The message of each update made by [`FakeBotApi::say_full`], for later edits.
+    said: HashMap<u32, Value>,
 }
 
 /// The running fake.
@@ -177,6 +219,14 @@ pub struct FakeBotApi {
     world: Arc<Mutex<World>>,
     changed: Arc<Notify>,
     server: tokio::task::JoinHandle<()>,
+}
+
+impl std::fmt::Debug for FakeBotApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeBotApi")
+            .field("url", &self.url.as_str())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Drop for FakeBotApi {
@@ -250,12 +300,25 @@ impl FakeBotApi {
             .insert(id, json!({"id": id, "type": "supergroup", "title": title}));
     }
 
+    /// The language the user's client is set to (`en` unless told).
+    pub fn set_language(&self, user: i64, code: &str) {
+        if let Some(u) = self.world().users.get_mut(&user) {
+            u["language_code"] = json!(code);
+        }
+    }
+
     pub fn block(&self, user: i64) {
         self.world().blocked.insert(user);
     }
 
+    /// Refuses or delays requests as `fault` says (its method `"*"`: every method).
     pub fn inject(&self, fault: Fault) {
         self.world().faults.push(fault);
+    }
+
+    /// Takes back every fault not yet used up.
+    pub fn clear_faults(&self) {
+        self.world().faults.clear();
     }
 
     /// The id the next update will get.
@@ -282,31 +345,33 @@ impl FakeBotApi {
         thread: Option<i64>,
     ) -> u32 {
         let mut w = self.world();
-        let from = w.users.get(&user).cloned().expect("known user");
-        let chat_json = chat_json(&w, chat).expect("known chat");
-        if chat == user {
-            w.started.insert(user);
-        }
-        w.next_message += 1;
-        let mut message = json!({
-            "message_id": w.next_message, "date": now(), "chat": chat_json, "from": from, "text": text
-        });
-        if text.starts_with('/') {
-            let len = text
-                .split_whitespace()
-                .next()
-                .map(|c| c.encode_utf16().count())
-                .unwrap_or(0);
-            message["entities"] = json!([{"type": "bot_command", "offset": 0, "length": len}]);
-        }
-        if let Some(reply) = reply_to {
-            message["reply_to_message"] = reply;
-        }
-        if let Some(thread) = thread {
-            message["message_thread_id"] = json!(thread);
-            message["is_topic_message"] = json!(true);
-        }
-        let id = w.push_update(json!({"message": message}));
+        let message = new_message(&mut w, user, chat, text, reply_to, thread);
+        let id = w.push_update(json!({"message": message.clone()}));
+        w.said.insert(id, message);
+        drop(w);
+        self.changed.notify_waiters();
+        id
+    }
+
+    /// The update Telegram would send for `user` writing `text` in `chat`, with its own update
+    /// id but not queued for `getUpdates`: for [`post_to_webhook`].
+    pub fn message_update(&self, user: i64, chat: i64, text: &str) -> Value {
+        let mut w = self.world();
+        let message = new_message(&mut w, user, chat, text, None, None);
+        w.next_update += 1;
+        json!({"update_id": w.next_update, "message": message})
+    }
+
+    /// The author of the message of update `said` edits it into `text` (an `edited_message`
+    /// update with an id of its own). Returns the new update's id.
+    pub fn edit(&self, said: u32, text: &str) -> u32 {
+        let mut w = self.world();
+        let mut message = w.said.get(&said).cloned().expect("a message said before");
+        message["text"] = json!(text);
+        message["edit_date"] = json!(now());
+        set_command_entity(&mut message, text);
+        let id = w.push_update(json!({"edited_message": message.clone()}));
+        w.said.insert(id, message);
         drop(w);
         self.changed.notify_waiters();
         id
@@ -344,6 +409,21 @@ impl FakeBotApi {
         drop(w);
         self.changed.notify_waiters();
         query
+    }
+
+    /// Posts whose chat, text and picture repeat an earlier post's (a message sent twice).
+    pub fn duplicates(&self) -> Vec<Post> {
+        let posts = self.posts();
+        posts
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| {
+                posts[..*i]
+                    .iter()
+                    .any(|q| q.chat == p.chat && q.text == p.text && q.photo == p.photo)
+            })
+            .map(|(_, p)| p.clone())
+            .collect()
     }
 
     pub fn calls(&self) -> Vec<Call> {
@@ -417,6 +497,85 @@ impl World {
         self.updates.push_back((id, body));
         id
     }
+}
+
+fn new_message(
+    w: &mut World,
+    user: i64,
+    chat: i64,
+    text: &str,
+    reply_to: Option<Value>,
+    thread: Option<i64>,
+) -> Value {
+    let from = w.users.get(&user).cloned().expect("known user");
+    let chat_json = chat_json(w, chat).expect("known chat");
+    if chat == user {
+        w.started.insert(user);
+    }
+    w.next_message += 1;
+    let mut message = json!({
+        "message_id": w.next_message, "date": now(), "chat": chat_json, "from": from, "text": text
+    });
+    set_command_entity(&mut message, text);
+    if let Some(reply) = reply_to {
+        message["reply_to_message"] = reply;
+    }
+    if let Some(thread) = thread {
+        message["message_thread_id"] = json!(thread);
+        message["is_topic_message"] = json!(true);
+    }
+    message
+}
+
+fn set_command_entity(message: &mut Value, text: &str) {
+    if let Some(object) = message.as_object_mut() {
+        object.remove("entities");
+    }
+    if text.starts_with('/') {
+        let len = text
+            .split_whitespace()
+            .next()
+            .map(|c| c.encode_utf16().count())
+            .unwrap_or(0);
+        message["entities"] = json!([{"type": "bot_command", "offset": 0, "length": len}]);
+    }
+}
+
+/// Posts `update` to the webhook at `url` (plain http) as Telegram would, with `secret` in
+/// [`SECRET_HEADER`] if given; `body` overrides the JSON (to send something malformed).
+/// Returns the HTTP status, 0 if the answer was unreadable.
+pub async fn post_to_webhook(url: &Url, secret: Option<&str>, body: &str) -> u16 {
+    let host = url.host_str().unwrap_or("127.0.0.1");
+    let port = url.port_or_known_default().unwrap_or(80);
+    let secret_line = secret
+        .map(|s| format!("{SECRET_HEADER}: {s}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "POST {} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n\
+         {secret_line}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        url.path(),
+        body.len()
+    );
+    let Ok(mut stream) = tokio::net::TcpStream::connect((host, port)).await else {
+        return 0;
+    };
+    if stream.write_all(request.as_bytes()).await.is_err() {
+        return 0;
+    }
+    let mut response = String::new();
+    let read = tokio::time::timeout(
+        Duration::from_secs(120),
+        stream.read_to_string(&mut response),
+    )
+    .await;
+    if !matches!(read, Ok(Ok(_))) {
+        return 0;
+    }
+    response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0)
 }
 
 fn bot_user() -> Value {

@@ -47,7 +47,6 @@ async fn a_chat_in_trouble_does_not_hold_back_another_chats_replies() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs per-chat delivery lanes (service)"]
 async fn a_chat_in_trouble_does_not_hold_back_another_chats_outbox() {
     let h = Harness::start(22, &[]).await;
     // How long a challenge post takes when nothing is wrong.

@@ -30,6 +30,8 @@ pub const KEYS: &[&str] = &[
     "DISCORD_TOKEN",
     "TELEGRAM_TOKEN",
     "DATA_DIR",
+    "DATABASE_URL",
+    "DATABASE_SCHEMA",
     "DISCORD_API_URL",
     "TELEGRAM_API_URL",
     "DISCORD_GUILD_ID",
@@ -75,6 +77,10 @@ pub struct Config {
     pub discord_token: Option<Token>,
     pub telegram_token: Option<Token>,
     pub data_dir: PathBuf,
+    /// `DATABASE_URL`: PostgreSQL instead of sled (a secret: it may hold a password).
+    pub database_url: Option<Token>,
+    /// `DATABASE_SCHEMA`: the PostgreSQL schema of the bot's tables.
+    pub database_schema: String,
     pub discord_api_url: Option<Url>,
     pub telegram_api_url: Option<Url>,
     pub discord_guild_id: Option<NonZeroU64>,
@@ -139,6 +145,8 @@ struct RawConfig {
     discord_token: Option<Text>,
     telegram_token: Option<Text>,
     data_dir: Option<Text>,
+    database_url: Option<Text>,
+    database_schema: Option<Text>,
     discord_api_url: Option<Text>,
     telegram_api_url: Option<Text>,
     discord_guild_id: Option<Text>,
@@ -277,6 +285,8 @@ impl Checker<'_> {
                 Some(dir) => PathBuf::from(dir),
                 None => PathBuf::from("./data"),
             },
+            database_url: token(raw.database_url),
+            database_schema: self.schema(raw.database_schema)?,
             discord_api_url: self.url("DISCORD_API_URL", raw.discord_api_url, false)?,
             telegram_api_url: self.url("TELEGRAM_API_URL", raw.telegram_api_url, false)?,
             discord_guild_id: self.guild_id(raw.discord_guild_id)?,
@@ -379,6 +389,31 @@ impl Checker<'_> {
                         format!("`{text}` of {count} shards (DISCORD_SHARD_COUNT): {error}"),
                     )
                 }),
+        }
+    }
+
+    fn schema(&self, raw: Option<Text>) -> Result<String, ConfigError> {
+        let Some(name) = present(raw) else {
+            return Ok("public".to_owned());
+        };
+        let mut chars = name.chars();
+        let first_ok = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '_');
+        if first_ok
+            && name.len() <= 63
+            && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        {
+            Ok(name)
+        } else {
+            Err(self.invalid(
+                "DATABASE_SCHEMA",
+                format!(
+                    "`{}`, not a schema name: use lower-case letters, digits and _ (at most 63, \
+                     not starting with a digit), e.g. jieqi",
+                    name.chars().take(64).collect::<String>()
+                ),
+            ))
         }
     }
 

@@ -13,7 +13,10 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
 use async_trait::async_trait;
-use jieqi_service::{Platform, Sender, Service, ServiceConfig, run_delivery};
+use jieqi_service::{
+    GameStore, Platform, Sender, Service, ServiceConfig, SledStore, StoreError, run_delivery,
+};
+use jieqi_store_pg::PgStore;
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -154,20 +157,19 @@ fn adapters(
 }
 
 async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Result<ExitCode> {
-    let service = Service::open(ServiceConfig {
-        data_dir: config.data_dir.clone(),
-        default_language: config.default_language,
-        challenge_ttl: config.challenge_expiry,
-        default_move_time: config.default_move_time,
-        bot_username: bot_username(&adapters).await?,
-        ..ServiceConfig::default()
-    })
-    .with_context(|| {
-        format!(
-            "cannot open the game store in {} (one jieqi-bot process at a time can use a data folder)",
-            config.data_dir.display()
-        )
-    })?;
+    let store = open_store(&config).await?;
+    let service = Service::open_with_store(
+        store,
+        ServiceConfig {
+            data_dir: config.data_dir.clone(),
+            default_language: config.default_language,
+            challenge_ttl: config.challenge_expiry,
+            default_move_time: config.default_move_time,
+            bot_username: bot_username(&adapters).await?,
+            ..ServiceConfig::default()
+        },
+    )
+    .context("cannot start the service")?;
     let listener = TcpListener::bind(config.http_addr).await.with_context(|| {
         format!(
             "cannot listen on HTTP_ADDR {}: set HTTP_ADDR to a free address and port",
@@ -176,7 +178,7 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
     })?;
     tracing::info!(
         addr = %listener.local_addr().unwrap_or(config.http_addr),
-        data_dir = %config.data_dir.display(),
+        store = %store_name(&config),
         platforms = ?adapters.iter().map(|a| a.platform()).collect::<Vec<_>>(),
         "jieqi-bot running"
     );
@@ -189,6 +191,47 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The game store the configuration names: PostgreSQL with `DATABASE_URL` (shared by
+/// several processes), else sled in `DATA_DIR` (one process).
+pub(crate) async fn open_store(config: &Config) -> anyhow::Result<Arc<dyn GameStore>> {
+    match &config.database_url {
+        Some(url) => {
+            let store = PgStore::connect_in_schema(url.expose(), &config.database_schema)
+                .await
+                .map_err(|error| match error {
+                    StoreError::Backend(reason) => anyhow::anyhow!(
+                        "cannot use the PostgreSQL database: {reason}. Check DATABASE_URL \
+                         (postgres://user:password@host:5432/database) and that the server runs"
+                    ),
+                    other => anyhow::anyhow!("cannot use the PostgreSQL database: {other}"),
+                })?;
+            Ok(Arc::new(store))
+        }
+        None => {
+            let store = SledStore::open(&config.data_dir).map_err(|error| match error {
+                StoreError::Backend(reason) => anyhow::anyhow!(
+                    "cannot open the game store in {}: {reason} (one jieqi-bot process at a \
+                     time can use a data folder; set DATABASE_URL to share a PostgreSQL \
+                     database between processes)",
+                    config.data_dir.display()
+                ),
+                other => anyhow::anyhow!(
+                    "cannot open the game store in {}: {other}",
+                    config.data_dir.display()
+                ),
+            })?;
+            Ok(Arc::new(store))
+        }
+    }
+}
+
+fn store_name(config: &Config) -> String {
+    match config.database_url {
+        Some(_) => format!("PostgreSQL (schema {})", config.database_schema),
+        None => format!("sled in {}", config.data_dir.display()),
+    }
 }
 
 /// The first username an adapter reports (only Telegram has one to report).

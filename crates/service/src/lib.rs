@@ -48,4 +48,4 @@ pub use message::{
 pub use metrics::{LatencyHistogram, MetricsSnapshot};
 pub use request::{ButtonAction, ButtonDecodeError, Input, Request};
 pub use service::Service;
-pub use store::{GameStore, SledStore, StoreError};
+pub use store::{GameStore, Leadership, SledStore, StoreError};

@@ -25,8 +25,8 @@ use crate::metrics::{Event, Metrics, MetricsSnapshot};
 use crate::pictures::PictureCache;
 use crate::request::Request;
 use crate::store::{
-    AnswerRecord, Change, CommitError, GameRecord, GameStore, RequestKey, SledStore, StoreError,
-    StoredReply,
+    AnswerRecord, Change, CommitError, GameRecord, GameStore, Leadership, RequestKey, SledStore,
+    StoreError, StoredReply,
 };
 
 /// How often a change is recomputed after conflicts before giving up.
@@ -385,6 +385,12 @@ impl Service {
             return Vec::new();
         }
         game.legal_move_texts()
+    }
+
+    /// Takes `role` for this process if no other process holds it (one Telegram poller
+    /// among several processes); `None` if another holds it. Dropping the lease gives it up.
+    pub async fn lead(&self, role: &str) -> Result<Option<Leadership>, ServiceError> {
+        Ok(self.inner.store.lead(role).await?)
     }
 
     /// Writes everything to disk (call before exiting).

@@ -53,7 +53,7 @@ proptest! {
     fn any_command_line_gets_an_answer_and_refusals_change_nothing(lines in prop::collection::vec(line(), 1..8)) {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         runtime.block_on(async {
-            let mut h = Harness::new(DealSource::Seeded(30));
+            let mut h = Harness::new(DealSource::Seeded(30)).await;
             let (alice, bob) = (user("alice"), user("bob"));
             let chat = group("-800");
             h.say_mentioning(&alice, &chat, "/challenge @bob xiangqi", vec![bob.clone()]).await;
@@ -80,7 +80,7 @@ proptest! {
         }
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         runtime.block_on(async {
-            let mut h = Harness::new(DealSource::Seeded(31));
+            let mut h = Harness::new(DealSource::Seeded(31)).await;
             let action = ButtonAction::Resign("zzzz".parse().unwrap());
             let request = h.request(&user("eve"), &group("-801"), Input::Button(action), vec![]);
             let answer = h.service.handle(request).await;

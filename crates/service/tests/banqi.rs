@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 
 #[tokio::test]
 async fn banqi_game_played_to_its_end() {
-    let mut h = Harness::new(DealSource::Seeded(3));
+    let mut h = Harness::new(DealSource::Seeded(3)).await;
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-200");
     h.say_mentioning(

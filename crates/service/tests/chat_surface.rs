@@ -34,7 +34,7 @@ async fn start_game(
 
 #[tokio::test]
 async fn a_chat_speaks_its_language_and_new_chats_start_in_the_users() {
-    let mut h = Harness::new(DealSource::Seeded(20));
+    let mut h = Harness::new(DealSource::Seeded(20)).await;
     let mut lan = user("lan");
     lan.language = Some("vi".to_owned());
     let chat = group("-700");
@@ -91,7 +91,7 @@ async fn a_chat_speaks_its_language_and_new_chats_start_in_the_users() {
 
 #[tokio::test]
 async fn another_chat_can_watch_and_stop_watching_a_game() {
-    let mut h = Harness::new(DealSource::Seeded(21));
+    let mut h = Harness::new(DealSource::Seeded(21)).await;
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     let (home, fans) = (group("-710"), group("-711"));
     let game = start_game(&mut h, &alice, &bob, &home, "xiangqi red").await;
@@ -129,7 +129,7 @@ async fn another_chat_can_watch_and_stop_watching_a_game() {
 
 #[tokio::test]
 async fn one_edited_board_message_per_game() {
-    let mut h = Harness::new(DealSource::Seeded(22));
+    let mut h = Harness::new(DealSource::Seeded(22)).await;
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-720");
     h.say(&alice, &chat, "/settings board edit").await;
@@ -162,7 +162,7 @@ async fn one_edited_board_message_per_game() {
 
 #[tokio::test]
 async fn a_telegram_deep_link_accepts_from_the_private_chat() {
-    let mut h = Harness::new(DealSource::Seeded(23));
+    let mut h = Harness::new(DealSource::Seeded(23)).await;
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-730");
     h.say_mentioning(&alice, &chat, "/challenge @bob", vec![bob.clone()])
@@ -205,7 +205,7 @@ async fn a_telegram_deep_link_accepts_from_the_private_chat() {
 
 #[tokio::test]
 async fn several_games_in_one_chat_need_an_id() {
-    let mut h = Harness::new(DealSource::Seeded(24));
+    let mut h = Harness::new(DealSource::Seeded(24)).await;
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     let chat = group("-740");
     let one = start_game(&mut h, &alice, &bob, &chat, "xiangqi red").await;
@@ -256,7 +256,7 @@ async fn several_games_in_one_chat_need_an_id() {
 
 #[tokio::test]
 async fn challenges_can_be_declined_cancelled_and_need_resolved_names() {
-    let mut h = Harness::new(DealSource::Seeded(25));
+    let mut h = Harness::new(DealSource::Seeded(25)).await;
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     let chat = group("-750");
     let answer = h.say(&alice, &chat, "/challenge @zed").await;

@@ -59,7 +59,7 @@ async fn drained(h: &Harness) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undeliverable_dms_are_reported_in_the_chat_without_their_content() {
-    let mut h = Harness::new(DealSource::Seeded(9));
+    let mut h = Harness::new(DealSource::Seeded(9)).await;
     let (alice, dora) = (user("alice"), user("dora"));
     let chat = group("-500");
     let sender = Arc::new(FakeTelegram {
@@ -150,7 +150,7 @@ async fn undeliverable_dms_are_reported_in_the_chat_without_their_content() {
 
 #[tokio::test]
 async fn messages_that_keep_failing_are_dropped_after_enough_rounds() {
-    let h = Harness::new(DealSource::Seeded(10));
+    let h = Harness::new(DealSource::Seeded(10)).await;
     let mut h = h;
     h.say(&user("carol"), &group("-501"), "/challenge").await;
     let entry = h.service.pending(10).await.unwrap().remove(0);

@@ -118,7 +118,8 @@ fn public_output(deal: &str, variant: Variant, typed: &[String]) -> Vec<Message>
         let mut h = Harness::new(DealSource::Scripted {
             seed: 1,
             deals: vec![deal.to_owned()],
-        });
+        })
+        .await;
         let (alice, bob) = (user("alice"), user("bob"));
         let chat = group("-600");
         h.say_mentioning(

@@ -8,7 +8,7 @@ use jieqi_service::{ButtonAction, DealSource, Input, MessageKind};
 
 #[tokio::test]
 async fn every_request_delivered_twice_changes_nothing_the_second_time() {
-    let mut h = Harness::new(DealSource::Seeded(11));
+    let mut h = Harness::new(DealSource::Seeded(11)).await;
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     let chat = group("-300");
     let other = group("-301");
@@ -98,7 +98,7 @@ async fn every_request_delivered_twice_changes_nothing_the_second_time() {
     let request = h.request(&carol, &chat, text("/challenge"), vec![]);
     let answer = h.service.handle(request.clone()).await;
     h.deliver().await;
-    h.restart();
+    h.restart().await;
     assert_eq!(h.service.handle(request).await, answer);
     assert!(h.deliver().await.is_empty());
 }

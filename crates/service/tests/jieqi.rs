@@ -57,7 +57,8 @@ async fn jieqi_game_with_a_private_reveal_a_draw_offer_and_a_resignation() {
     let mut h = Harness::new(DealSource::Scripted {
         seed: 7,
         deals: vec![DEAL.to_owned()],
-    });
+    })
+    .await;
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     let chat = group("-100");
     let all = opening(&mut h).await;
@@ -189,11 +190,13 @@ async fn two_deals_with_the_same_public_history_give_identical_public_messages()
     let mut one = Harness::new(DealSource::Scripted {
         seed: 7,
         deals: vec![DEAL.to_owned()],
-    });
+    })
+    .await;
     let mut two = Harness::new(DealSource::Scripted {
         seed: 7,
         deals: vec![OTHER_DEAL.to_owned()],
-    });
+    })
+    .await;
     let a = opening(&mut one).await;
     let b = opening(&mut two).await;
     let (a, b) = (public(&a), public(&b));

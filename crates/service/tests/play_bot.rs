@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 use common::*;
 use jieqi_rules::Variant;
 use jieqi_service::{
-    ChatId, DealSource, Destination, GameId, GameStore, MessageKind, Platform, User, UserId,
-    engine_user_id,
+    ChatId, DealSource, Destination, GameId, MessageKind, Platform, User, UserId, engine_user_id,
 };
 
 /// Far longer than any level's thinking time, even on a busy machine.
@@ -64,7 +63,7 @@ fn assert_engine_never_messaged_privately(h: &Harness) {
 
 #[tokio::test]
 async fn a_human_plays_a_short_game_against_the_novice_engine() {
-    let mut h = Harness::new(DealSource::Seeded(11));
+    let mut h = Harness::new(DealSource::Seeded(11)).await;
     let alice = user("alice");
     let chat = group("-700");
     let answer = h.say(&alice, &chat, "/play bot novice red").await;
@@ -167,7 +166,7 @@ async fn a_human_plays_a_short_game_against_the_novice_engine() {
 
 #[tokio::test]
 async fn one_game_against_the_engine_per_chat_and_people_are_challenged() {
-    let mut h = Harness::new(DealSource::Seeded(12));
+    let mut h = Harness::new(DealSource::Seeded(12)).await;
     let alice = user("alice");
     let chat = group("-701");
     h.say(&alice, &chat, "/play bot novice red").await;
@@ -181,7 +180,7 @@ async fn one_game_against_the_engine_per_chat_and_people_are_challenged() {
 
 #[tokio::test]
 async fn after_a_restart_the_engine_moves_exactly_once() {
-    let mut h = Harness::new(DealSource::Seeded(13));
+    let mut h = Harness::new(DealSource::Seeded(13)).await;
     let bob = user("bob");
     let chat = group("-702");
     // Bob plays Black: the engine is to move as soon as the game starts. On this test's
@@ -189,7 +188,7 @@ async fn after_a_restart_the_engine_moves_exactly_once() {
     h.say(&bob, &chat, "/play bot novice black").await;
     let game = game_of(&h, &chat).await;
     assert_eq!(moves_played(&h, &game).await, (0, true));
-    h.restart();
+    h.restart().await;
     assert_eq!(
         moves_played(&h, &game).await,
         (0, true),
@@ -217,7 +216,7 @@ async fn after_a_restart_the_engine_moves_exactly_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_chats_are_answered_while_the_engine_thinks() {
-    let mut h = Harness::new(DealSource::Seeded(14));
+    let mut h = Harness::new(DealSource::Seeded(14)).await;
     let (alice, carol, dave) = (user("alice"), user("carol"), user("dave"));
     let (slow, other) = (group("-703"), group("-704"));
     h.say(&alice, &slow, "/play bot master red").await;
@@ -252,7 +251,7 @@ async fn other_chats_are_answered_while_the_engine_thinks() {
 
 #[tokio::test]
 async fn play_is_in_the_menu_and_the_help_says_it_is_not_rated() {
-    let mut h = Harness::new(DealSource::Seeded(15));
+    let mut h = Harness::new(DealSource::Seeded(15)).await;
     let menu = h.service.command_menu(jieqi_service::Language::En);
     assert!(menu.iter().any(|(name, _)| *name == "play"));
     let alice: User = user("alice");

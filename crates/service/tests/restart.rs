@@ -13,7 +13,8 @@ async fn a_game_survives_closing_and_reopening_the_store() {
     let mut h = Harness::new(DealSource::Scripted {
         seed: 2,
         deals: vec![IDENTITY_DEAL.to_owned()],
-    });
+    })
+    .await;
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-400");
     h.say_mentioning(&alice, &chat, "/challenge @bob red 1h", vec![bob.clone()])
@@ -26,7 +27,7 @@ async fn a_game_survives_closing_and_reopening_the_store() {
     let undelivered = h.service.pending(100).await.unwrap();
     assert!(!undelivered.is_empty());
 
-    h.restart();
+    h.restart().await;
     assert_eq!(
         h.service.pending(100).await.unwrap(),
         undelivered,
@@ -47,7 +48,7 @@ async fn a_game_survives_closing_and_reopening_the_store() {
 
     // The deadline was stored: an hour without Black moving loses (after two plies).
     h.advance(Duration::from_secs(3600));
-    h.restart();
+    h.restart().await;
     h.tick().await;
     let out = h.deliver().await;
     let result = of_kind(&out, MessageKind::Result);
@@ -63,7 +64,7 @@ async fn a_game_survives_closing_and_reopening_the_store() {
 
 #[tokio::test]
 async fn time_outs_abort_early_games_and_challenges_expire() {
-    let mut h = Harness::new(DealSource::Seeded(4));
+    let mut h = Harness::new(DealSource::Seeded(4)).await;
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     let chat = group("-401");
 

@@ -8,7 +8,7 @@ use jieqi_service::{ButtonAction, DealSource, Destination, MessageKind};
 
 #[tokio::test]
 async fn xiangqi_game_from_challenge_to_checkmate() {
-    let mut h = Harness::new(DealSource::Seeded(1));
+    let mut h = Harness::new(DealSource::Seeded(1)).await;
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     let chat = group("-100");
 

@@ -149,7 +149,9 @@ impl Telegram {
             translations: Arc::new(Translations::load()),
         };
         match self.config.receiving.clone() {
-            Receiving::Polling => polling::poll(handler, self.config.poll_timeout, shutdown).await,
+            Receiving::Polling => {
+                poll_while_leading(handler, self.config.poll_timeout, shutdown).await
+            }
             Receiving::Webhook {
                 url,
                 listen,
@@ -169,6 +171,63 @@ impl Telegram {
             .when(|e| matches!(e, TelegramError::Unreachable { .. }))
             .notify(|error, delay| tracing::warn!(%error, ?delay, "cannot reach Telegram yet"))
             .await
+    }
+}
+
+/// The role of the one process that long-polls (Telegram gives a bot's updates to one
+/// consumer; two pollers would fight with HTTP 409).
+pub const POLLING_ROLE: &str = "telegram-polling";
+/// How often a process that is not the poller asks again whether it may poll.
+const LEAD_RETRY: Duration = Duration::from_secs(2);
+
+/// Long-polls while this process holds the polling role; when it does not (another process
+/// polls), waits and asks again, so a dead poller is replaced within seconds. Every process
+/// delivers, whether it polls or not.
+async fn poll_while_leading(
+    handler: Handler,
+    timeout: Duration,
+    shutdown: CancellationToken,
+) -> Result<(), TelegramError> {
+    let mut waiting_said = false;
+    loop {
+        let lease = tokio::select! {
+            () = shutdown.cancelled() => return Ok(()),
+            lease = handler.service.lead(POLLING_ROLE) => lease,
+        };
+        match lease {
+            Ok(Some(lease)) => {
+                tracing::info!("this process polls Telegram for updates");
+                waiting_said = false;
+                let stop = shutdown.child_token();
+                let lost = lease.lost.clone();
+                let watch = {
+                    let stop = stop.clone();
+                    tokio::spawn(async move {
+                        lost.cancelled().await;
+                        stop.cancel();
+                    })
+                };
+                let polled = polling::poll(handler.clone(), timeout, stop).await;
+                watch.abort();
+                drop(lease);
+                polled?;
+                if shutdown.is_cancelled() {
+                    return Ok(());
+                }
+                tracing::warn!("lost the polling role (the database connection broke)");
+            }
+            Ok(None) => {
+                if !waiting_said {
+                    tracing::info!("another process polls Telegram; this one delivers");
+                    waiting_said = true;
+                }
+            }
+            Err(error) => tracing::warn!(%error, "cannot ask for the polling role"),
+        }
+        tokio::select! {
+            () = shutdown.cancelled() => return Ok(()),
+            () = tokio::time::sleep(LEAD_RETRY) => {}
+        }
     }
 }
 

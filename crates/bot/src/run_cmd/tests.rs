@@ -108,6 +108,8 @@ fn test_config() -> Config {
         discord_token: None,
         telegram_token: None,
         data_dir: PathBuf::from("./data"),
+        database_url: None,
+        database_schema: "public".to_owned(),
         discord_api_url: None,
         telegram_api_url: None,
         discord_guild_id: None,

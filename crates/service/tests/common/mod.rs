@@ -7,17 +7,29 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use jieqi_service::{
-    Answer, ButtonAction, ChatId, DealSource, Destination, IdempotencyKey, Input, Message,
-    MessageKind, OutboxEntry, Platform, Request, Service, ServiceConfig, SledStore, User, UserId,
+    Answer, ButtonAction, ChatId, DealSource, Destination, GameStore, IdempotencyKey, Input,
+    Message, MessageKind, OutboxEntry, Platform, Request, Service, ServiceConfig, SledStore, User,
+    UserId,
 };
+use jieqi_store_pg::testing::{TestStore, test_store};
+
+/// Set to `postgres` to run the scenarios on PostgreSQL (`TEST_DATABASE_URL`) instead of sled.
+pub const STORE_VARIABLE: &str = "JIEQI_TEST_STORE";
+
+/// True when the scenarios run on PostgreSQL.
+pub fn on_postgres() -> bool {
+    std::env::var(STORE_VARIABLE).is_ok_and(|v| v == "postgres")
+}
 
 /// The start of the fake clock.
 pub const T0: u64 = 1_700_000_000;
 
 pub struct Harness {
     pub service: Service,
-    pub store: Arc<SledStore>,
+    pub store: Arc<dyn GameStore>,
     pub dir: Option<tempfile::TempDir>,
+    /// The PostgreSQL schema the scenario runs in, when it runs on PostgreSQL.
+    pub pg: Option<TestStore>,
     pub config: ServiceConfig,
     next_key: u64,
     pub now: SystemTime,
@@ -43,16 +55,26 @@ pub fn config(source: DealSource) -> ServiceConfig {
 }
 
 impl Harness {
-    pub fn new(source: DealSource) -> Harness {
+    /// A service on a fresh store: sled in a temporary folder, or PostgreSQL in a fresh schema
+    /// when `JIEQI_TEST_STORE=postgres`.
+    pub async fn new(source: DealSource) -> Harness {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut config = config(source);
         config.data_dir = dir.path().to_path_buf();
-        let store = Arc::new(SledStore::open(dir.path()).expect("store"));
+        let (store, pg): (Arc<dyn GameStore>, _) = if on_postgres() {
+            let pg = test_store()
+                .await
+                .expect("JIEQI_TEST_STORE=postgres needs a server at TEST_DATABASE_URL");
+            (Arc::new(pg.another().await), Some(pg))
+        } else {
+            (Arc::new(SledStore::open(dir.path()).expect("store")), None)
+        };
         let service = Service::open_with_store(store.clone(), config.clone()).expect("service");
         Harness {
             service,
             store,
             dir: Some(dir),
+            pg,
             config,
             next_key: 0,
             now: UNIX_EPOCH + Duration::from_secs(T0),
@@ -60,15 +82,23 @@ impl Harness {
         }
     }
 
-    /// Closes the store and opens it again from disk, with a new service.
-    pub fn restart(&mut self) {
+    /// Closes the store and opens it again (from disk, or a new pool on the same schema),
+    /// with a new service: a restart of the process.
+    pub async fn restart(&mut self) {
+        if let Some(pg) = &self.pg {
+            let reopened: Arc<dyn GameStore> = Arc::new(pg.another().await);
+            self.service =
+                Service::open_with_store(reopened.clone(), self.config.clone()).expect("service");
+            self.store = reopened;
+            return;
+        }
         let path = self.dir.as_ref().expect("dir").path().to_path_buf();
         // Drop every handle to the database (sled then releases the folder), then reopen it.
-        let placeholder = Arc::new(SledStore::temporary().expect("temp store"));
+        let placeholder: Arc<dyn GameStore> = Arc::new(SledStore::temporary().expect("temp store"));
         self.service =
             Service::open_with_store(placeholder.clone(), self.config.clone()).expect("service");
         self.store = placeholder;
-        let reopened = Arc::new(SledStore::open(&path).expect("reopen store"));
+        let reopened: Arc<dyn GameStore> = Arc::new(SledStore::open(&path).expect("reopen store"));
         self.service =
             Service::open_with_store(reopened.clone(), self.config.clone()).expect("service");
         self.store = reopened;

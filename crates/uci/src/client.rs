@@ -156,7 +156,7 @@ impl ExternalEngine {
         within: Duration,
     ) -> Result<Answer, ClientError> {
         self.send(&format!("position fen {fen}"))?;
-        self.send(&format!("go {limits}"))?;
+        self.send(format!("go {limits}").trim_end())?;
         let mut nodes = None;
         let mut depth = None;
         let deadline = Instant::now() + within;

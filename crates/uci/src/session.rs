@@ -392,18 +392,21 @@ impl Search {
         self.answered.store(true, Ordering::Release);
         match chosen {
             Ok(GameMove::Board(mv)) => {
-                let reported = last
-                    .as_ref()
-                    .and_then(|p| p.lines.first())
-                    .is_some_and(|l| l.pv.first() == Some(&mv));
-                if let (false, Some(info)) = (reported, engine.last_search()) {
+                // The search's last word: all the nodes it spent, and the line it played
+                // (the last iteration's, if that is where the move came from).
+                if let Some(info) = engine.last_search() {
+                    let pv = last
+                        .as_ref()
+                        .and_then(|p| p.lines.first())
+                        .filter(|l| l.pv.first() == Some(&mv))
+                        .map_or_else(|| vec![mv], |l| l.pv.clone());
                     let progress = Progress {
                         depth: info.depth,
                         nodes: info.nodes,
                         elapsed: info.elapsed,
                         lines: vec![Line {
                             score: Score::from_value(info.score),
-                            pv: vec![mv],
+                            pv,
                         }],
                     };
                     self.sink.say(&info_line(&progress, 1, &progress.lines[0]));

@@ -8,7 +8,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -210,14 +210,14 @@ impl ExternalEngine {
         within: Duration,
     ) -> Result<String, ClientError> {
         let left = deadline.saturating_duration_since(Instant::now());
-        self.lines.recv_timeout(left).map_err(|e| {
-            let _ = matches!(e, RecvTimeoutError::Disconnected);
-            ClientError::Silent {
+        // A timeout and a closed output (the engine exited) are the same to the match.
+        self.lines
+            .recv_timeout(left)
+            .map_err(|_| ClientError::Silent {
                 name: self.name.clone(),
                 waiting_for,
                 within,
-            }
-        })
+            })
     }
 }
 

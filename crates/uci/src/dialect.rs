@@ -15,8 +15,9 @@
 //! type as a fifth character (`e3e4p`), and a capture of a covered piece may name what was
 //! taken the same way; when one move does both, the sixth character names the captured piece
 //! (`b2b9rn`). Those letters are read in either case (the side is the board's); a capture
-//! named nowhere leaves the pool as it was. Our own FEN with a `[...]` captured group (six
-//! fields) is read too.
+//! named nowhere leaves the pool as it was. JieqiBox's older seven-field form (the pool right
+//! after the placement, then `w - - 0 1`) and our own FEN with a `[...]` captured group (six
+//! fields) are read too.
 //!
 //! Whatever the GUI writes, the engine gets a [`View`] of exactly that knowledge and nothing
 //! more: there is no way to tell it more than one side knows.
@@ -120,6 +121,11 @@ impl GuiPosition {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let (setup_fen, pool_field) = match fields.as_slice() {
             [_, _, _, _, _, _] => (text.to_owned(), None),
+            // JieqiBox's older form: the pool right after the placement.
+            [placement, pool, colour, castling, en_passant, half, full] => (
+                format!("{placement} {colour} {castling} {en_passant} {half} {full}"),
+                Some(*pool),
+            ),
             [placement] => (format!("{placement} w - - 0 1"), None),
             [placement, colour] => (format!("{placement} {colour} - - 0 1"), None),
             [placement, colour, pool, rest @ ..] if rest.len() <= 2 => {
@@ -291,7 +297,7 @@ impl GuiPosition {
     pub fn view(&self) -> View {
         let side = self.pos.side_to_move();
         let cells: Vec<Cell> = Square::all().map(|sq| self.pos.cell(sq)).collect();
-        let face_up = face_up_counts_of(&cells);
+        let face_up = face_up_counts(&cells);
         let known = known_captures(&face_up, &self.pool);
         let captured = BySide::new_with(|s| {
             let covered = cells
@@ -429,11 +435,7 @@ fn army_without_general() -> [u8; 7] {
     army
 }
 
-fn face_up_counts(board: &[Cell; Square::COUNT]) -> BySide<[u8; 7]> {
-    face_up_counts_of(board)
-}
-
-fn face_up_counts_of(cells: &[Cell]) -> BySide<[u8; 7]> {
+fn face_up_counts(cells: &[Cell]) -> BySide<[u8; 7]> {
     let mut counts = BySide::<[u8; 7]>::default();
     for cell in cells {
         if let Cell::Piece(p) = cell {
@@ -521,6 +523,13 @@ mod tests {
         // Pikafish's own order, and a pool letter without a count.
         let pikafish = JIEQI_START.replace("A2B2N2R2C2P5a2b2n2r2c2p5", "R2A2C2P5N2B2r2a2c2p4pn2b2");
         let read = GuiPosition::from_fen(&pikafish, Variant::Xiangqi).expect("start");
+        assert_eq!(read.to_fen(), JIEQI_START);
+    }
+
+    #[test]
+    fn the_older_seven_field_form_reads_alike() {
+        let older = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX A2B2N2R2C2P5a2b2n2r2c2p5 w - - 0 1";
+        let read = GuiPosition::from_fen(older, Variant::Xiangqi).expect("older form");
         assert_eq!(read.to_fen(), JIEQI_START);
     }
 

@@ -15,6 +15,7 @@ mod match_cmd;
 mod render_cmd;
 mod run_cmd;
 mod shutdown;
+mod uci_cmd;
 
 /// Play Jieqi, Xiangqi and Banqi with friends in Discord, Telegram or a terminal.
 #[derive(Debug, Parser)]
@@ -34,8 +35,10 @@ enum Command {
     Fen(analysis::FenArgs),
     /// Draw one position as a PNG picture.
     Render(render_cmd::RenderArgs),
-    /// Play the engine against itself (or a random mover) and print the score.
+    /// Play the engine against itself, a random mover or an external UCI engine.
     Match(match_cmd::MatchArgs),
+    /// Speak UCI on standard input and output, for Xiangqi and Jieqi GUIs.
+    Uci(uci_cmd::UciArgs),
     /// Play the chat surface in this terminal, with no account.
     Local(local_cmd::LocalArgs),
     /// Run the bot on every platform that has a token.
@@ -46,7 +49,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // The terminal game keeps its screen for the chat: only warnings by default there.
     logging::init(match cli.command {
-        Command::Local(_) => "warn",
+        Command::Local(_) | Command::Uci(_) => "warn",
         _ => "info",
     });
     let result = match cli.command {
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::Render(args) => render_cmd::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Local(args) => local_cmd::run(args),
+        Command::Uci(args) => uci_cmd::run(args),
         Command::Run(args) => run_cmd::run(args),
     };
     match result {

@@ -1,31 +1,69 @@
-//! `jieqi-bot match`: two contestants (engine levels, or `random`) play a series of games
-//! through the rules' `Game` facade, so results, repetition and the no-progress draw are the
-//! real rules. Deals are seeded; each deal is played twice with the contestants' colours
-//! swapped, which cancels most of the luck of the deal. A ply cap adjudicates a draw.
+//! `jieqi-bot match`: two contestants (engine levels, `random`, or an external UCI engine)
+//! play a series of games through the rules' `Game` facade, so results, repetition and the
+//! no-progress draw are the real rules. Deals are seeded; each deal is played twice with the
+//! contestants' colours swapped, which cancels most of the luck of the deal. A ply cap
+//! adjudicates a draw.
+//!
+//! An external engine (`uci:/path/to/engine args...`) is started once for the match and told,
+//! before each of its moves, only its own side's view: the position in its dialect's FEN
+//! (for Jieqi, with the pool of pieces hidden to it), never the deal. A move it answers that
+//! the game refuses (or none) loses it that game.
 
 use std::fmt;
+use std::fs;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use jieqi_engine::{Budget, Engine, Level, RandomMover};
-use jieqi_rules::{Game, GameDeal, GameMove, Preset, Rules, Seat, Variant, View, Viewer};
+use jieqi_rules::notation::uci as coordinates;
+use jieqi_rules::{Game, GameDeal, GameMove, Preset, Rules, Seat, Side, Variant, View, Viewer};
+use jieqi_uci::client::ExternalEngine;
+use jieqi_uci::dialect::write_view_fen;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Play the engine against itself (or a random mover) and print the score.
+/// Play the engine against itself, a random mover or an external UCI engine, and print the
+/// score.
+///
+/// A contestant is a level (novice, casual, club, master), `random`, or an external UCI
+/// engine written `uci:PROGRAM [ARGS...]` in one argument (quote it; the words after the
+/// program are its arguments, so a path may not contain spaces), for example
+/// `--black "uci:/usr/local/bin/pikafish"` or `--black "uci:./jieqi-bot uci --seed 7"`. Give
+/// its UCI options with `--black-option "Hash=64"` (repeat for more). It thinks `go nodes N`
+/// with `--uci-nodes N`, else `go movetime` with `--movetime-ms` (1000 if not given), or
+/// exactly what `--uci-go` says (`--uci-go ""` is a bare `go`: our own engine then plays its
+/// `Skill Level`'s budget).
+/// Xiangqi and Jieqi only.
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
     /// Which game: xiangqi, jieqi or banqi.
     #[arg(long, default_value = "jieqi")]
     variant: Variant,
-    /// The first contestant (Red in the first game): novice, casual, club, master or random.
+    /// The first contestant (Red in the first game): novice, casual, club, master, random or
+    /// uci:PROGRAM [ARGS...].
     #[arg(long)]
     red: Contestant,
-    /// The second contestant (Black in the first game).
+    /// The second contestant (Black in the first game), in the same forms.
     #[arg(long)]
     black: Contestant,
+    /// A UCI option for an external first contestant, NAME=VALUE (repeatable).
+    #[arg(long = "red-option", value_name = "NAME=VALUE", value_parser = uci_option)]
+    red_options: Vec<(String, String)>,
+    /// A UCI option for an external second contestant, NAME=VALUE (repeatable).
+    #[arg(long = "black-option", value_name = "NAME=VALUE", value_parser = uci_option)]
+    black_options: Vec<(String, String)>,
+    /// External engines search this many nodes a move (`go nodes N`) instead of a movetime.
+    #[arg(long)]
+    uci_nodes: Option<u64>,
+    /// What external engines get after `go`, replacing --uci-nodes and --movetime-ms for them.
+    #[arg(long, value_name = "LIMITS")]
+    uci_go: Option<String>,
+    /// Write each game's record (tags, result and moves) to this folder, one file a game.
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
     /// Number of games; the contestants swap colours after each one.
     #[arg(long, default_value_t = 20)]
     games: u32,
@@ -35,7 +73,8 @@ pub struct MatchArgs {
     /// Rules preset: standard, pychess, tencent or vietnam.
     #[arg(long, default_value = "standard")]
     preset: Preset,
-    /// Caps every engine move at this many milliseconds (to fit many games in little time).
+    /// Caps every engine move at this many milliseconds (to fit many games in little time);
+    /// an external engine's `go movetime`.
     #[arg(long)]
     movetime_ms: Option<u64>,
     /// Multiplies every level's node budget (for example 0.1 for quick matches).
@@ -49,11 +88,12 @@ pub struct MatchArgs {
     verbose: bool,
 }
 
-/// Who plays: an engine level or the uniformly random mover.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who plays: an engine level, the uniformly random mover, or an external UCI engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Contestant {
     Engine(Level),
     Random,
+    External { program: PathBuf, args: Vec<String> },
 }
 
 impl FromStr for Contestant {
@@ -63,8 +103,20 @@ impl FromStr for Contestant {
         if s.trim().eq_ignore_ascii_case("random") {
             return Ok(Contestant::Random);
         }
+        if let Some(command) = s.trim().strip_prefix("uci:") {
+            let mut words = command.split_whitespace();
+            let Some(program) = words.next() else {
+                return Err("`uci:` needs the engine's program after it, like `uci:/usr/local/bin/pikafish`".to_owned());
+            };
+            return Ok(Contestant::External {
+                program: PathBuf::from(program),
+                args: words.map(str::to_owned).collect(),
+            });
+        }
         s.parse::<Level>().map(Contestant::Engine).map_err(|_| {
-            format!("`{s}` is not a contestant: choose novice, casual, club, master or random")
+            format!(
+                "`{s}` is not a contestant: choose novice, casual, club, master, random or uci:PROGRAM"
+            )
         })
     }
 }
@@ -74,14 +126,40 @@ impl fmt::Display for Contestant {
         match self {
             Contestant::Engine(level) => level.fmt(f),
             Contestant::Random => f.write_str("random"),
+            Contestant::External { program, .. } => write!(
+                f,
+                "uci:{}",
+                program.file_name().map_or_else(
+                    || program.display().to_string(),
+                    |n| n.to_string_lossy().into_owned()
+                )
+            ),
         }
     }
 }
 
-/// A contestant during one game.
+/// `NAME=VALUE` of a UCI option.
+fn uci_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => Err(format!("`{text}` is not NAME=VALUE, like `Hash=64`")),
+    }
+}
+
+/// A contestant during one game. External engines live for the whole match.
 enum Player {
     Engine(Engine),
     Random(Box<RandomMover>),
+    External(usize),
+}
+
+/// What a player did on its turn.
+enum Turn {
+    Move(GameMove),
+    /// An external engine answered a move the game refuses (or none): it loses the game.
+    Forfeit(String),
 }
 
 /// Time and work per move of one contestant over the match.
@@ -99,27 +177,49 @@ impl Player {
         &mut self,
         view: &View,
         legal: &[GameMove],
+        externals: &mut [Option<ExternalEngine>; 2],
+        limits: &str,
         effort: &mut Effort,
-    ) -> anyhow::Result<GameMove> {
+    ) -> anyhow::Result<Turn> {
         let started = Instant::now();
-        let mv = match self {
+        let turn = match self {
             Player::Engine(engine) => {
                 let mv = engine.choose(view, legal)?;
                 if let Some(info) = engine.last_search() {
                     effort.nodes += info.nodes;
                     effort.depth += info.depth.max(0) as u64;
                 }
-                mv
+                Turn::Move(mv)
             }
-            Player::Random(mover) => mover.choose(legal)?,
+            Player::Random(mover) => Turn::Move(mover.choose(legal)?),
+            Player::External(i) => {
+                let engine = externals[*i]
+                    .as_mut()
+                    .context("the external engine is not running")?;
+                // Its own side's view only, in its dialect: never the deal.
+                let answer = engine.best_move(&write_view_fen(view), limits, EXTERNAL_PATIENCE)?;
+                effort.nodes += answer.nodes.unwrap_or(0);
+                effort.depth += u64::from(answer.depth.unwrap_or(0));
+                let chosen = coordinates::parse(&answer.bestmove)
+                    .ok()
+                    .map(|(mv, _)| GameMove::Board(mv))
+                    .filter(|mv| legal.contains(mv));
+                match chosen {
+                    Some(mv) => Turn::Move(mv),
+                    None => Turn::Forfeit(format!("illegal move `{}`", answer.bestmove)),
+                }
+            }
         };
         let spent = started.elapsed();
         effort.moves += 1;
         effort.total += spent;
         effort.longest = effort.longest.max(spent);
-        Ok(mv)
+        Ok(turn)
     }
 }
+
+/// How long an external engine may think about one move before the match gives up on it.
+const EXTERNAL_PATIENCE: Duration = Duration::from_secs(60);
 
 /// Who won one game, from the first-named contestant's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,7 +232,38 @@ enum Result3 {
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.games > 0, "--games must be at least 1");
     let rules = Rules::new(args.variant, args.preset);
-    let contestants = [args.red, args.black];
+    let contestants = [args.red.clone(), args.black.clone()];
+    let option_lists = [&args.red_options, &args.black_options];
+    let mut externals: [Option<ExternalEngine>; 2] = [None, None];
+    for (i, contestant) in contestants.iter().enumerate() {
+        if let Contestant::External {
+            program,
+            args: engine_args,
+        } = contestant
+        {
+            anyhow::ensure!(
+                args.variant != Variant::Banqi,
+                "external engines play Xiangqi and Jieqi only"
+            );
+            externals[i] = Some(ExternalEngine::start(
+                program,
+                engine_args,
+                option_lists[i],
+            )?);
+        } else if !option_lists[i].is_empty() {
+            anyhow::bail!("UCI options are for external (uci:...) contestants only");
+        }
+    }
+    let limits = match (&args.uci_go, args.uci_nodes, args.movetime_ms) {
+        (Some(limits), _, _) => limits.trim().to_owned(),
+        (None, Some(nodes), _) => format!("nodes {nodes}"),
+        (None, None, Some(ms)) => format!("movetime {ms}"),
+        (None, None, None) => "movetime 1000".to_owned(),
+    };
+    if let Some(dir) = &args.records {
+        fs::create_dir_all(dir)
+            .with_context(|| format!("could not create the records folder {}", dir.display()))?;
+    }
     let mut efforts = [Effort::default(), Effort::default()];
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut capped = 0u32;
@@ -149,7 +280,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         } else {
             Seat::Second
         };
-        let mut players = [0usize, 1].map(|i| make_player(contestants[i], &args, index, i));
+        let mut players = [0usize, 1].map(|i| make_player(&contestants[i], &args, index, i));
+        for external in externals.iter_mut().flatten() {
+            external.new_game()?;
+        }
+        let mut forfeit: Option<String> = None;
         while game.outcome().is_none() && game.ply() < args.max_plies {
             let seat = game.seat_to_move();
             let i = if seat == first_seat { 0 } else { 1 };
@@ -159,11 +294,20 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             };
             let view = game.view(viewer);
             let legal = game.legal_moves();
-            let mv = players[i]
-                .choose(&view, &legal, &mut efforts[i])
+            let turn = players[i]
+                .choose(&view, &legal, &mut externals, &limits, &mut efforts[i])
                 .with_context(|| {
                     format!("{} could not move in game {}", contestants[i], index + 1)
                 })?;
+            let mv = match turn {
+                Turn::Move(mv) => mv,
+                Turn::Forfeit(why) => {
+                    let loser = game.side_to_move().unwrap_or(Side::Red);
+                    forfeit = Some(format!("{} ({loser}) lost by {why}", contestants[i]));
+                    game.resign(loser);
+                    break;
+                }
+            };
             game.play(mv).with_context(|| {
                 format!(
                     "{} chose a move the game refused in game {}",
@@ -186,11 +330,25 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             Result3::Draw => draws += 1,
             Result3::Loss => losses += 1,
         }
+        let how = match (&forfeit, game.outcome()) {
+            (Some(why), _) => why.clone(),
+            (None, Some(outcome)) => outcome.to_string(),
+            (None, None) => format!("draw: ply cap of {} reached", args.max_plies),
+        };
+        if let Some(dir) = &args.records {
+            let path = dir.join(format!("game-{:03}.txt", index + 1));
+            let red = if first_side == Some(Side::Red) { 0 } else { 1 };
+            let record = game_record(
+                &game,
+                &args,
+                index,
+                [&contestants[red], &contestants[1 - red]],
+                &how,
+            );
+            fs::write(&path, record)
+                .with_context(|| format!("could not write {}", path.display()))?;
+        }
         if args.verbose {
-            let how = match game.outcome() {
-                Some(outcome) => outcome.to_string(),
-                None => format!("draw: ply cap of {} reached", args.max_plies),
-            };
             let colour = first_side
                 .map(|s| s.to_string())
                 .unwrap_or_else(|| "?".to_owned());
@@ -243,7 +401,45 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn make_player(contestant: Contestant, args: &MatchArgs, game: u32, which: usize) -> Player {
+/// One game's record: PGN-style tags, then the moves in coordinates with the reveal letters
+/// (the deal is public once the game is over).
+fn game_record(
+    game: &Game,
+    args: &MatchArgs,
+    index: u32,
+    [red, black]: [&Contestant; 2],
+    how: &str,
+) -> String {
+    let result = match game.outcome().and_then(|o| o.winner()) {
+        Some(Side::Red) => "1-0",
+        Some(Side::Black) => "0-1",
+        None => "1/2-1/2",
+    };
+    let mut text = String::new();
+    for (tag, value) in [
+        ("Event", "jieqi-bot match".to_owned()),
+        ("Round", (index + 1).to_string()),
+        ("Variant", args.variant.to_string()),
+        ("Red", red.to_string()),
+        ("Black", black.to_string()),
+        ("Seed", args.seed.to_string()),
+        ("Deal", (index / 2 + 1).to_string()),
+        ("Result", result.to_owned()),
+        ("Termination", how.to_owned()),
+        ("PlyCount", game.ply().to_string()),
+    ] {
+        text.push_str(&format!("[{tag} \"{}\"]\n", value.replace('"', "'")));
+    }
+    text.push('\n');
+    for (i, pair) in game.move_record_texts().chunks(2).enumerate() {
+        text.push_str(&format!("{}. {}\n", i + 1, pair.join(" ")));
+    }
+    text.push_str(result);
+    text.push('\n');
+    text
+}
+
+fn make_player(contestant: &Contestant, args: &MatchArgs, game: u32, which: usize) -> Player {
     let seed = args
         .seed
         .wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -252,8 +448,9 @@ fn make_player(contestant: Contestant, args: &MatchArgs, game: u32, which: usize
         Contestant::Random => Player::Random(Box::new(RandomMover::new(seed))),
         Contestant::Engine(level) => {
             let budget = match_budget(level.budget(), args);
-            Player::Engine(Engine::with_budget(level, budget, seed))
+            Player::Engine(Engine::with_budget(*level, budget, seed))
         }
+        Contestant::External { .. } => Player::External(which),
     }
 }
 
@@ -291,6 +488,25 @@ mod tests {
         assert_eq!("Club".parse(), Ok(Contestant::Engine(Level::Club)));
         assert!("grandmaster".parse::<Contestant>().is_err());
         assert_eq!(Contestant::Engine(Level::Master).to_string(), "master");
+    }
+
+    #[test]
+    fn external_contestants_read_program_and_arguments() {
+        assert_eq!(
+            "uci:/opt/bin/jieqi-bot uci --seed 3".parse(),
+            Ok(Contestant::External {
+                program: PathBuf::from("/opt/bin/jieqi-bot"),
+                args: vec!["uci".to_owned(), "--seed".to_owned(), "3".to_owned()],
+            })
+        );
+        assert!("uci:".parse::<Contestant>().is_err());
+        let pikafish: Contestant = "uci:/usr/local/bin/pikafish".parse().expect("a contestant");
+        assert_eq!(pikafish.to_string(), "uci:pikafish");
+        assert_eq!(
+            uci_option("Skill Level = 5"),
+            Ok(("Skill Level".to_owned(), "5".to_owned()))
+        );
+        assert!(uci_option("Hash").is_err());
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Search control shared by both searches: node and time limits, the seeded noise given to
 //! root moves, and the score scale.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::Rng;
@@ -29,10 +31,19 @@ pub(crate) struct Control {
     /// Nodes visited so far (interior, leaf and quiescence alike).
     pub nodes: u64,
     stopped: bool,
+    /// Raised by another thread (a UCI `stop`) to end the search early; read with the clock.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Control {
+    #[cfg(test)]
     pub fn new(budget: &Budget) -> Control {
+        Control::with_cancel(budget, None)
+    }
+
+    /// Limits of `budget`, and a flag that ends the search as soon as it is raised (checked
+    /// every few hundred nodes, so well under a millisecond at any speed).
+    pub fn with_cancel(budget: &Budget, cancel: Option<Arc<AtomicBool>>) -> Control {
         // Leave a margin for building the position, answering, and a busy machine pausing
         // us between two clock reads, so the promise on the level (at most 1 s / 3 s a move)
         // holds for the whole call.
@@ -43,6 +54,7 @@ impl Control {
             node_limit: budget.nodes.max(1),
             nodes: 0,
             stopped: false,
+            cancel,
         }
     }
 
@@ -53,8 +65,8 @@ impl Control {
         if self.stopped {
             return true;
         }
-        let out_of_time =
-            self.nodes.is_multiple_of(CLOCK_INTERVAL) && self.start.elapsed() >= self.deadline;
+        let out_of_time = self.nodes.is_multiple_of(CLOCK_INTERVAL)
+            && (self.start.elapsed() >= self.deadline || self.cancelled());
         if self.nodes >= self.node_limit || out_of_time {
             self.stopped = true;
         }
@@ -71,8 +83,16 @@ impl Control {
     /// begun after ~40 % of the budget would rarely finish.
     pub fn may_deepen(&self) -> bool {
         !self.stopped
+            && !self.cancelled()
             && self.start.elapsed() < self.deadline.mul_f64(0.4)
             && self.nodes < self.node_limit / 5 * 2
+    }
+
+    /// Whether another thread asked the search to stop.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
     /// Time since the search started.
@@ -117,6 +137,21 @@ mod tests {
         let mut control = Control::new(&budget);
         let stops = (0..20).filter(|_| control.tick()).count();
         assert_eq!(stops, 11);
+        assert!(control.stopped());
+    }
+
+    #[test]
+    fn a_raised_cancel_flag_stops_the_search_at_the_next_clock_read() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut control = Control::with_cancel(&Level::Master.budget(), Some(flag.clone()));
+        assert!(!(0..CLOCK_INTERVAL * 2).any(|_| control.tick()));
+        assert!(control.may_deepen());
+        flag.store(true, Ordering::Relaxed);
+        assert!(!control.may_deepen());
+        let ticks = (0..CLOCK_INTERVAL * 2)
+            .take_while(|_| !control.tick())
+            .count() as u64;
+        assert!(ticks < CLOCK_INTERVAL, "{ticks}");
         assert!(control.stopped());
     }
 

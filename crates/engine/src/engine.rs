@@ -1,6 +1,8 @@
 //! The engine as the service sees it: [`Engine::choose`] takes a player's [`View`] and the
 //! legal moves, and returns a move. It is given no deal, so it plays fair by construction.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use jieqi_rules::banqi::{Action, BanqiSquare};
@@ -12,10 +14,10 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::banqi::{BanqiAction, BanqiBoard, BanqiSearch, Spot};
-use crate::control::{Control, fnv1a, root_noise};
+use crate::control::{Control, MATE, MATE_BOUND, fnv1a, root_noise};
 use crate::level::{Budget, Level};
 use crate::pool::Pool;
-use crate::search::{BoardSearch, Seen};
+use crate::search::{BoardSearch, Iteration, Seen};
 
 /// Why the engine could not choose a move.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -56,6 +58,77 @@ pub struct SearchInfo {
     pub score: i32,
     /// Time spent.
     pub elapsed: Duration,
+}
+
+/// A search's value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Hundredths of a soldier (noise included below master).
+    Centi(i32),
+    /// A forced mate in this many plies: positive when the mover mates, negative when it is
+    /// mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// The score of a search value, such as [`SearchInfo::score`].
+    pub fn from_value(value: i32) -> Score {
+        if value >= MATE_BOUND {
+            Score::Mate(MATE - value)
+        } else if value <= -MATE_BOUND {
+            Score::Mate(-(MATE + value))
+        } else {
+            Score::Centi(value)
+        }
+    }
+}
+
+/// One line of an analysis: its value and the moves the engine expects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The value of the line's first move for the mover.
+    pub score: Score,
+    /// The first move and the replies the search expects, as far as it knows them.
+    pub pv: Vec<Move>,
+}
+
+/// What a search knows after one completed iteration of iterative deepening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The iteration's depth in plies.
+    pub depth: i32,
+    /// Nodes visited so far in this search.
+    pub nodes: u64,
+    /// Time spent so far.
+    pub elapsed: Duration,
+    /// The best lines, best first (as many as [`Analysis::lines`] asks, if there are).
+    pub lines: Vec<Line>,
+}
+
+/// How a caller that watches a search (a UCI session) wants it run. The default is what
+/// [`Engine::choose`] does: one line, no cancellation, no reports.
+#[derive(Default)]
+pub struct Analysis<'a> {
+    /// Ends the search early, with the best move found so far, once raised.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// How many best root moves to keep exact and report (UCI `MultiPV`); 0 counts as 1.
+    pub lines: usize,
+    /// Size of the transposition table in mebibytes (UCI `Hash`; the table holds at most
+    /// 2^22 entries); by default it grows with the node budget up to 2^20 entries.
+    pub table_mib: Option<usize>,
+    /// Called after each completed iteration of a Xiangqi or Jieqi search.
+    pub on_iteration: Option<&'a mut dyn FnMut(&Progress)>,
+}
+
+impl std::fmt::Debug for Analysis<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analysis")
+            .field("cancel", &self.cancel)
+            .field("lines", &self.lines)
+            .field("table_mib", &self.table_mib)
+            .field("on_iteration", &self.on_iteration.is_some())
+            .finish()
+    }
 }
 
 /// Positions of this game the engine has seen since the last capture or reveal, to steer
@@ -120,6 +193,12 @@ impl Engine {
         self.budget
     }
 
+    /// Changes what each move may spend from the next call on (a UCI `go` names its own
+    /// limits); the engine keeps its memory of the game.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
     /// What the last call to [`Engine::choose`] did.
     pub fn last_search(&self) -> Option<SearchInfo> {
         self.last
@@ -131,6 +210,18 @@ impl Engine {
     /// view is refused, so the engine can never be handed the deal. The answer is one of
     /// `legal`. It takes at most the level's time budget; call it from a blocking thread.
     pub fn choose(&mut self, view: &View, legal: &[GameMove]) -> Result<GameMove, EngineError> {
+        self.analyse(view, legal, Analysis::default())
+    }
+
+    /// [`Engine::choose`], run as `analysis` asks: cancellable from another thread, with
+    /// several exact lines and a report after each iteration. With the default analysis it
+    /// is `choose` exactly.
+    pub fn analyse(
+        &mut self,
+        view: &View,
+        legal: &[GameMove],
+        mut analysis: Analysis<'_>,
+    ) -> Result<GameMove, EngineError> {
         match view.viewer {
             Viewer::Full => return Err(EngineError::FullView),
             Viewer::Player(side) if view.side_to_move.is_some_and(|s| s != side) => {
@@ -142,10 +233,10 @@ impl Engine {
             return Err(EngineError::NoLegalMove);
         }
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ fnv1a(&view.fen) ^ u64::from(view.ply));
-        let mut control = Control::new(&self.budget);
+        let mut control = Control::with_cancel(&self.budget, analysis.cancel.clone());
         let (mv, depth, score) = match view.variant {
             Variant::Xiangqi | Variant::Jieqi => {
-                self.choose_board(view, legal, &mut control, &mut rng)?
+                self.choose_board(view, legal, &mut control, &mut rng, &mut analysis)?
             }
             Variant::Banqi => self.choose_banqi(view, legal, &mut control, &mut rng)?,
         };
@@ -164,6 +255,7 @@ impl Engine {
         legal: &[GameMove],
         control: &mut Control,
         rng: &mut ChaCha8Rng,
+        analysis: &mut Analysis<'_>,
     ) -> Result<(GameMove, i32, i32), EngineError> {
         let wanted: Vec<Move> = legal
             .iter()
@@ -182,7 +274,11 @@ impl Engine {
         }
         let earlier = self.remember(view, pos.zobrist(), pos.is_check());
         let noise = root_noise(rng, root.len(), self.budget.noise);
-        let tt_size = (self.budget.nodes as usize).min(1 << 20);
+        let tt_size = match analysis.table_mib {
+            Some(mib) => crate::tt::entries_in(mib),
+            None => (self.budget.nodes as usize).min(1 << 20),
+        };
+        let started = std::time::Instant::now();
         let mut search = BoardSearch::new(
             pos.clone(),
             Pool::from_view(view),
@@ -191,7 +287,31 @@ impl Engine {
             self.budget.chance_plies,
             &earlier,
         );
-        let Some(result) = search.run(&root, &noise, self.budget.max_depth) else {
+        let mut report = analysis.on_iteration.as_deref_mut().map(|watch| {
+            move |iteration: &Iteration| {
+                watch(&Progress {
+                    depth: iteration.depth,
+                    nodes: iteration.nodes,
+                    elapsed: started.elapsed(),
+                    lines: iteration
+                        .lines
+                        .iter()
+                        .map(|(value, pv)| Line {
+                            score: Score::from_value(*value),
+                            pv: pv.clone(),
+                        })
+                        .collect(),
+                })
+            }
+        });
+        let result = search.run_observed(
+            &root,
+            &noise,
+            self.budget.max_depth,
+            analysis.lines,
+            report.as_mut().map(|r| r as &mut dyn FnMut(&Iteration)),
+        );
+        let Some(result) = result else {
             return random_move(legal, rng).map(|mv| (mv, 0, 0));
         };
         self.remember_reply(&pos, result.mv);

@@ -20,7 +20,7 @@ mod random;
 mod search;
 mod tt;
 
-pub use engine::{Engine, EngineError, SearchInfo};
+pub use engine::{Analysis, Engine, EngineError, Line, Progress, Score, SearchInfo};
 pub use level::{Budget, Level, ParseLevelError};
 pub use pool::Pool;
 pub use random::RandomMover;

@@ -72,6 +72,29 @@ struct Made {
     taken: Option<(Side, Role)>,
 }
 
+/// What one completed iteration of a root search found: its best lines (value for the
+/// mover, principal variation), best first.
+#[derive(Clone, Debug)]
+pub(crate) struct Iteration {
+    pub depth: i32,
+    pub nodes: u64,
+    pub lines: Vec<(i32, Vec<Move>)>,
+}
+
+/// The `n`-th best value among `scored` (`-INFINITY` while fewer than `n` are scored): the
+/// value a root move must beat to enter the best `n` lines.
+fn nth_best(scored: &[(Move, i32, i32)], n: usize) -> i32 {
+    if scored.len() < n {
+        return -INFINITY;
+    }
+    if n == 1 {
+        return scored.iter().map(|&(_, _, v)| v).max().unwrap_or(-INFINITY);
+    }
+    let mut values: Vec<i32> = scored.iter().map(|&(_, _, v)| v).collect();
+    values.sort_unstable_by(|a, b| b.cmp(a));
+    values[n - 1]
+}
+
 /// The result of a search.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SearchResult {
@@ -136,7 +159,23 @@ impl<'a> BoardSearch<'a> {
 
     /// Iterative deepening over the `root` moves (known legal), each with its noise bonus
     /// (same order). `None` only if `root` is empty.
+    #[cfg(test)]
     pub fn run(&mut self, root: &[Move], noise: &[i32], max_depth: u32) -> Option<SearchResult> {
+        self.run_observed(root, noise, max_depth, 1, None)
+    }
+
+    /// [`BoardSearch::run`], keeping the best `lines` root moves exact (a multi-line
+    /// analysis: with `lines == 1` it is the same search), and handing `report` the best lines
+    /// with their principal variations after each completed iteration.
+    pub fn run_observed(
+        &mut self,
+        root: &[Move],
+        noise: &[i32],
+        max_depth: u32,
+        lines: usize,
+        mut report: Option<&mut dyn FnMut(&Iteration)>,
+    ) -> Option<SearchResult> {
+        let lines = lines.max(1);
         let mut order: Vec<(Move, i32)> = root
             .iter()
             .zip(noise.iter().chain(std::iter::repeat(&0)))
@@ -146,11 +185,12 @@ impl<'a> BoardSearch<'a> {
         order.sort_by_key(|&(mv, _)| -self.capture_score(mv));
         let mut best: Option<SearchResult> = None;
         for depth in 1..=max_depth.max(1) as i32 {
+            // The value a move must beat to enter the best `lines` (with one line: alpha).
             let mut alpha = -INFINITY;
             let mut found: Option<SearchResult> = None;
             let mut scored: Vec<(Move, i32, i32)> = Vec::with_capacity(order.len());
             for (i, &(mv, bonus)) in order.iter().enumerate() {
-                let value = if i == 0 {
+                let value = if i < lines {
                     self.child(mv, depth - 1, 0, -INFINITY, INFINITY) + bonus
                 } else {
                     let a = alpha - bonus;
@@ -164,26 +204,39 @@ impl<'a> BoardSearch<'a> {
                     break;
                 }
                 scored.push((mv, bonus, value));
-                if value > alpha {
-                    alpha = value;
+                if found.is_none_or(|f| value > f.score) {
                     found = Some(SearchResult {
                         mv,
                         score: value,
                         depth,
                     });
                 }
+                alpha = nth_best(&scored, lines);
             }
             if let Some(found) = found {
                 // A partial iteration still counts: its first move was the previous best, so
                 // a move it prefers beat that one on the deeper search.
                 best = Some(found);
             }
-            if self.control.stopped() || best.is_some_and(|b| b.score.abs() >= MATE_BOUND) {
-                break;
-            }
+            let complete = !self.control.stopped();
             // Moves not reached keep their old order behind the searched ones.
             let searched = scored.len();
             scored.sort_by_key(|&(_, _, v)| -v);
+            if complete && let Some(report) = report.as_deref_mut() {
+                let iteration = Iteration {
+                    depth,
+                    nodes: self.control.nodes,
+                    lines: scored
+                        .iter()
+                        .take(lines)
+                        .map(|&(mv, _, score)| (score, self.principal_variation(mv, depth)))
+                        .collect(),
+                };
+                report(&iteration);
+            }
+            if !complete || best.is_some_and(|b| b.score.abs() >= MATE_BOUND) {
+                break;
+            }
             let mut next: Vec<(Move, i32)> = scored.iter().map(|&(m, b, _)| (m, b)).collect();
             next.extend(order.iter().skip(searched).copied());
             order = next;
@@ -198,6 +251,30 @@ impl<'a> BoardSearch<'a> {
                 depth: 0,
             })
         })
+    }
+
+    /// `first` and the moves the table holds after it, at most `depth` plies in all: the line
+    /// the search expects. A reveal on the way turns up as the search's stand-in.
+    fn principal_variation(&mut self, first: Move, depth: i32) -> Vec<Move> {
+        let mut line = vec![first];
+        let mut made = vec![self.make(first, None)];
+        while line.len() < depth.max(1) as usize {
+            let next = self
+                .tt
+                .probe(self.pos.zobrist(), made.len())
+                .and_then(|e| e.mv);
+            match next {
+                Some(mv) if self.pos.is_legal(mv) && self.repetition().is_none() => {
+                    line.push(mv);
+                    made.push(self.make(mv, None));
+                }
+                _ => break,
+            }
+        }
+        while let Some(m) = made.pop() {
+            self.unmake(m);
+        }
+        line
     }
 
     /// The value, for the side to move, of playing `mv` and searching `depth` plies below.

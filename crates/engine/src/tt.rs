@@ -35,6 +35,11 @@ pub(crate) struct Tt {
     mask: usize,
 }
 
+/// Entries of a table that fits in `mib` mebibytes (at least one).
+pub(crate) fn entries_in(mib: usize) -> usize {
+    (mib.max(1) << 20) / std::mem::size_of::<Option<Entry>>()
+}
+
 impl Tt {
     /// A table of about `size` entries (rounded up to a power of two, at least 1024).
     pub fn new(size: usize) -> Tt {

@@ -1,9 +1,13 @@
-//! Moves through the service: parse, validate, apply, durable commit (sled, group flush) and
-//! the public board picture, with 64 games played at once on a multi-thread runtime.
+//! Moves through the service: parse, validate, apply, durable commit and the public board
+//! picture, with 64 games played at once, on each store: sled (one process), PostgreSQL (one
+//! process) and PostgreSQL shared by two services (two "processes": each its own runtime,
+//! connection pool and caches, in one benchmark process).
 //!
-//! `cargo bench -p jieqi-service --bench moves` prints, besides criterion's figures, the
-//! moves per second and latency percentiles of every timed move, and the data folder's size
-//! per finished game (outbox delivered, as in a running bot).
+//! `TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test cargo bench -p jieqi-service
+//! --bench moves` prints, besides criterion's figures, the moves per second and latency
+//! percentiles of every timed move, the store's size per finished and per running game (outbox
+//! delivered and pruned, as in a running bot), and the time to load and replay a finished
+//! game for `/history`. Without `TEST_DATABASE_URL` only sled is measured.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,9 +17,10 @@ use std::time::{Duration, Instant, SystemTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jieqi_rules::{Game, GameDeal, Preset, Rules, Variant};
 use jieqi_service::{
-    ChatId, DealSource, IdempotencyKey, Input, Platform, Request, Service, ServiceConfig,
-    SledStore, User, UserId,
+    ChatId, DealSource, GameStore, IdempotencyKey, Input, Platform, Request, Service,
+    ServiceConfig, SledStore, User, UserId,
 };
+use jieqi_store_pg::testing::{TestStore, test_store};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tokio::runtime::Runtime;
@@ -71,39 +76,43 @@ fn random_game(seed: u64) -> Vec<String> {
 
 struct Fleet {
     service: Service,
-    store: Arc<SledStore>,
+    store: Arc<dyn GameStore>,
     tables: Vec<Table>,
     next_seed: u64,
+    /// Seeds (and so player and chat names) of this fleet are `prefix * 1_000_000 + n`.
+    prefix: u64,
     finished: usize,
+    finished_ids: Vec<jieqi_service::GameId>,
 }
 
 impl Fleet {
     /// A service whose games, in the order they start, get the deals of seeds 0, 1, 2...
-    fn open(dir: &Path) -> Fleet {
+    fn open(store: Arc<dyn GameStore>, prefix: u64) -> Fleet {
         let config = ServiceConfig {
-            data_dir: dir.to_path_buf(),
             deal_source: DealSource::Scripted {
-                seed: 1,
+                seed: 1 + prefix,
                 deals: (0..4096).map(|seed| deal(seed).letters()).collect(),
             },
             ..ServiceConfig::default()
         };
-        let store = Arc::new(SledStore::open(dir).expect("store"));
         let service = Service::open_with_store(store.clone(), config).expect("service");
         Fleet {
             service,
             store,
             tables: Vec::new(),
             next_seed: 0,
+            prefix,
             finished: 0,
+            finished_ids: Vec::new(),
         }
     }
 
     /// Starts the next game (untimed): a challenge and its acceptance.
     async fn start(&mut self) -> Table {
-        let index = self.next_seed;
+        let seed = self.next_seed;
+        let index = self.prefix * 1_000_000 + seed;
         self.next_seed += 1;
-        let moves = random_game(index);
+        let moves = random_game(seed);
         let red = User::new(
             UserId::new(Platform::Local, format!("r{index}")),
             format!("red{index}"),
@@ -167,6 +176,11 @@ impl Fleet {
                 .handle(request(loser, &table.chat, "/resign", Vec::new()))
                 .await;
             self.finished += 1;
+            if let Ok(Some(chat)) = self.store.chat(&table.chat).await
+                && let Some(id) = chat.finished.last()
+            {
+                self.finished_ids.push(id.clone());
+            }
             let fresh = self.start().await;
             self.tables.push(fresh);
         }
@@ -212,8 +226,8 @@ fn runtime() -> Runtime {
         .expect("runtime")
 }
 
-async fn fleet_with_games(dir: &Path) -> Fleet {
-    let mut fleet = Fleet::open(dir);
+async fn fleet_with_games(store: Arc<dyn GameStore>, prefix: u64) -> Fleet {
+    let mut fleet = Fleet::open(store, prefix);
     for _ in 0..GAMES {
         let table = fleet.start().await;
         fleet.tables.push(table);
@@ -326,77 +340,232 @@ fn picture_cost() {
     }
 }
 
-fn report(rt: &Runtime) {
-    picture_cost();
-    let dir = tempfile::tempdir().expect("dir");
-    rt.block_on(async {
-        let mut fleet = fleet_with_games(dir.path()).await;
-        // Saturation: every game moves at once, round after round.
-        let mut latencies = Vec::new();
-        let mut timed = Duration::ZERO;
-        let cpu_before = cpu_time();
-        while latencies.len() < 3000 {
-            fleet.refill().await;
-            let round_started = Instant::now();
-            latencies.extend(fleet.round().await);
-            timed += round_started.elapsed();
+/// The stores measured: sled in a temporary folder, and PostgreSQL when there is one.
+enum Backend {
+    Sled(tempfile::TempDir, Arc<SledStore>),
+    Postgres(TestStore),
+}
+
+impl Backend {
+    fn sled() -> Backend {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Arc::new(SledStore::open(dir.path()).expect("store"));
+        Backend::Sled(dir, store)
+    }
+
+    async fn postgres() -> Option<Backend> {
+        test_store().await.map(Backend::Postgres)
+    }
+
+    /// A store handle: the same one for sled, a new pool (a new "process") for PostgreSQL.
+    async fn store(&self) -> Arc<dyn GameStore> {
+        match self {
+            Backend::Sled(_, store) => store.clone(),
+            Backend::Postgres(pg) => Arc::new(pg.another().await),
         }
+    }
+
+    /// Bytes the store occupies: the data folder, or the schema's tables and indexes after
+    /// a full vacuum (what a dump and restore would leave).
+    async fn bytes(&self) -> u64 {
+        match self {
+            Backend::Sled(dir, _) => folder_size(dir.path()),
+            Backend::Postgres(pg) => {
+                pg.execute("VACUUM FULL").await;
+                pg.query_u64(
+                    "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint \
+                     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+                     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')",
+                )
+                .await
+            }
+        }
+    }
+}
+
+/// Saturation and paced load on `fleets` (each on its own runtime), then storage figures.
+fn measure(name: &str, backend: &Backend, processes: usize) {
+    let control = runtime();
+    let runtimes: Vec<Runtime> = (0..processes).map(|_| runtime()).collect();
+    let mut fleets: Vec<Fleet> = runtimes
+        .iter()
+        .enumerate()
+        .map(|(i, rt)| {
+            let store = control.block_on(backend.store());
+            rt.block_on(fleet_with_games(store, i as u64))
+        })
+        .collect();
+    let per_fleet_rate = |rate: f64| rate / processes as f64;
+    // Saturation: every game of every fleet moves at once, round after round.
+    let started = Instant::now();
+    let results: Vec<Vec<Duration>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = fleets
+            .iter_mut()
+            .zip(&runtimes)
+            .map(|(fleet, rt)| {
+                scope.spawn(move || {
+                    rt.block_on(async {
+                        let mut latencies = Vec::new();
+                        while latencies.len() < 3000 / processes {
+                            fleet.refill().await;
+                            latencies.extend(fleet.round().await);
+                        }
+                        latencies
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("fleet"))
+            .collect()
+    });
+    let took = started.elapsed();
+    let mut latencies: Vec<Duration> = results.into_iter().flatten().collect();
+    println!(
+        "{name}: saturation, {} games moving at once: {} moves in {:.2?} = {:.0} moves/s; latency {}",
+        GAMES * processes,
+        latencies.len(),
+        took,
+        latencies.len() as f64 / took.as_secs_f64(),
+        percentiles(&mut latencies),
+    );
+    // Latency at a steady offered rate, as a bot would see it.
+    for rate in [500.0, 1000.0] {
+        for (fleet, rt) in fleets.iter_mut().zip(&runtimes) {
+            rt.block_on(async {
+                fleet.deliver_all().await;
+                for table in &mut fleet.tables {
+                    table.next = table.moves.len();
+                }
+                fleet.refill().await;
+            });
+        }
+        let started = Instant::now();
+        let results: Vec<Vec<Duration>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = fleets
+                .iter_mut()
+                .zip(&runtimes)
+                .map(|(fleet, rt)| {
+                    scope.spawn(move || {
+                        rt.block_on(paced(fleet, per_fleet_rate(rate), 2000 / processes))
+                            .0
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("fleet"))
+                .collect()
+        });
+        let took = started.elapsed();
+        let mut latencies: Vec<Duration> = results.into_iter().flatten().collect();
         println!(
-            "saturation, {GAMES} games moving at once: {} moves in {:.2?} = {:.0} moves/s; latency {}",
+            "{name}: offered {rate:.0} moves/s over {} games: {} moves in {:.2?} = {:.0} moves/s; latency {}",
+            GAMES * processes,
             latencies.len(),
-            timed,
-            latencies.len() as f64 / timed.as_secs_f64(),
+            took,
+            latencies.len() as f64 / took.as_secs_f64(),
             percentiles(&mut latencies),
         );
-        let cpu = cpu_time().saturating_sub(cpu_before);
-        let per_move = cpu / latencies.len() as u32;
-        println!(
-            "CPU per move (game set-up included): {per_move:.2?}, so about {:.0} moves/s on 2 otherwise idle cores",
-            2.0 / per_move.as_secs_f64()
-        );
-        // Latency at a steady offered rate, as a bot would see it.
-        for rate in [500.0, 1000.0] {
-            fleet.deliver_all().await;
-            for table in &mut fleet.tables {
-                table.next = table.moves.len();
-            }
-            fleet.refill().await;
-            let (mut latencies, took) = paced(&mut fleet, rate, 2000).await;
-            println!(
-                "offered {rate:.0} moves/s over {GAMES} games: {} moves in {:.2?} = {:.0} moves/s; latency {}",
-                latencies.len(),
-                took,
-                latencies.len() as f64 / took.as_secs_f64(),
-                percentiles(&mut latencies),
-            );
-        }
-
-        // Storage per finished game, outbox delivered (sent messages keep only their refs).
+    }
+    if processes > 1 {
+        return;
+    }
+    // Storage: every game finished, the outbox delivered, answers and sent references pruned
+    // (as the bot does after three days), then what remains per finished game.
+    let fleet = &mut fleets[0];
+    let rt = &runtimes[0];
+    rt.block_on(async {
         fleet.deliver_all().await;
         for table in &mut fleet.tables {
             table.next = table.moves.len();
         }
         fleet.refill().await;
+        // The fresh games the refill started are the "running" ones; give each 30 plies.
+        for _ in 0..30 {
+            fleet.round().await;
+        }
         fleet.deliver_all().await;
+        fleet.store.prune(u64::MAX).await.expect("prune");
         fleet.service.shutdown().await.expect("flush");
-        let size = fleet.store.size_on_disk().unwrap_or(0);
-        let on_disk = folder_size(dir.path());
-        println!(
-            "data folder: {} finished games, {} running; {:.1} MiB on disk (sled reports {:.1} MiB): {:.1} KiB per finished game",
-            fleet.finished,
-            fleet.tables.len(),
-            on_disk as f64 / 1048576.0,
-            size as f64 / 1048576.0,
-            on_disk as f64 / 1024.0 / fleet.finished.max(1) as f64,
-        );
     });
+    let bytes = control.block_on(backend.bytes());
+    let running = fleet.tables.len();
+    let mut record_bytes = 0;
+    for table in &fleet.tables {
+        if let Ok(Some(chat)) = rt.block_on(fleet.store.chat(&table.chat))
+            && let Some(id) = chat.games.first()
+            && let Ok(Some(game)) = rt.block_on(fleet.store.game(id))
+        {
+            record_bytes += jieqi_service::store::codec::encode(&game)
+                .map(|b| b.len())
+                .unwrap_or(0);
+        }
+    }
+    println!(
+        "{name}: store after delivery and pruning: {} finished games and {running} running (30 plies each): {:.2} MiB, {:.0} bytes per finished game (the running games counted in); a running game's record {:.0} bytes",
+        fleet.finished,
+        bytes as f64 / 1048576.0,
+        bytes as f64 / fleet.finished.max(1) as f64,
+        record_bytes as f64 / running.max(1) as f64,
+    );
+    // `/history` of a finished game: load its record and replay it.
+    if let Some(id) = fleet.finished_ids.last().cloned() {
+        let started = Instant::now();
+        let rounds = 200;
+        for _ in 0..rounds {
+            let record = rt
+                .block_on(fleet.store.game(&id))
+                .expect("load")
+                .expect("the finished game");
+            let deal = GameDeal::from_letters(record.variant, &record.deal).expect("deal");
+            Game::replay(
+                Rules::new(record.variant, record.preset),
+                deal,
+                &record.moves,
+            )
+            .expect("replay");
+        }
+        println!(
+            "{name}: load and replay a finished game ({} plies) for /history: {:.2?}",
+            rt.block_on(fleet.store.game(&id))
+                .ok()
+                .flatten()
+                .map_or(0, |g| g.moves.len()),
+            started.elapsed() / rounds
+        );
+    }
+}
+
+fn report() {
+    picture_cost();
+    let cpu_before = cpu_time();
+    let sled = Backend::sled();
+    measure("sled, one process", &sled, 1);
+    println!(
+        "CPU used by the sled run: {:.2?}",
+        cpu_time().saturating_sub(cpu_before)
+    );
+    let control = runtime();
+    match control.block_on(Backend::postgres()) {
+        Some(pg) => {
+            measure("PostgreSQL, one process", &pg, 1);
+            let two = control
+                .block_on(Backend::postgres())
+                .expect("a second schema");
+            measure("PostgreSQL, two processes", &two, 2);
+        }
+        None => println!("PostgreSQL: not measured (set TEST_DATABASE_URL)"),
+    }
 }
 
 fn moves(c: &mut Criterion) {
+    report();
     let rt = runtime();
-    report(&rt);
-    let dir = tempfile::tempdir().expect("dir");
-    let fleet = Mutex::new(rt.block_on(fleet_with_games(dir.path())));
+    let sled = Backend::sled();
+    let store = rt.block_on(sled.store());
+    let fleet = Mutex::new(rt.block_on(fleet_with_games(store, 0)));
     let mut group = c.benchmark_group("service");
     group.throughput(Throughput::Elements(GAMES as u64));
     group.sample_size(10);

@@ -44,8 +44,26 @@ impl TestStore {
     }
 
     /// Runs `sql` on a connection of its own, in the test's schema, outside the store (to
-    /// break or inspect it).
+    /// break or inspect it). A single statement such as `VACUUM FULL` runs outside any
+    /// transaction.
     pub async fn execute(&self, sql: &str) {
+        let (client, driver) = self.side_connection().await;
+        client.batch_execute(sql).await.expect("the test's SQL");
+        drop(client);
+        let _ = driver.await;
+    }
+
+    /// The first column of the first row of `sql` (a `bigint`), in the test's schema.
+    pub async fn query_u64(&self, sql: &str) -> u64 {
+        let (client, driver) = self.side_connection().await;
+        let row = client.query_one(sql, &[]).await.expect("the test's query");
+        let value: i64 = row.get(0);
+        drop(client);
+        let _ = driver.await;
+        u64::try_from(value).unwrap_or(0)
+    }
+
+    async fn side_connection(&self) -> (tokio_postgres::Client, tokio::task::JoinHandle<()>) {
         let (client, connection) = self
             .url
             .parse::<tokio_postgres::Config>()
@@ -53,13 +71,14 @@ impl TestStore {
             .connect(NoTls)
             .await
             .expect("a connection to the test server");
-        let driver = tokio::spawn(connection);
+        let driver = tokio::spawn(async move {
+            let _ = connection.await;
+        });
         client
-            .batch_execute(&format!("SET search_path TO \"{}\"; {sql}", self.schema))
+            .batch_execute(&format!("SET search_path TO \"{}\"", self.schema))
             .await
-            .expect("the test's SQL");
-        drop(client);
-        let _ = driver.await;
+            .expect("the test's schema");
+        (client, driver)
     }
 }
 

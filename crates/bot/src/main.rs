@@ -1,5 +1,10 @@
 //! `jieqi-bot`: the binary. Start-up only: it parses the command line, reads configuration and
-//! hands over to the crates that do the work. Each subcommand lives in its own module.
+//! hands over to the crates that do the work. Each subcommand lives in its own module
+//! (`run_cmd.rs` starts the platforms, the delivery loops and the clock).
+//!
+//! In the repository: `docs/README.md` indexes the contributor documentation,
+//! `docs/configuration.md` lists every setting, and `docs/architecture.md` describes what runs
+//! where when several processes share one database.
 
 use std::process::ExitCode;
 

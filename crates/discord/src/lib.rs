@@ -12,6 +12,10 @@
 //! three seconds), `sender.rs` (the outbox side), `rest.rs` (the calls whose rate limits we
 //! read ourselves).
 //!
+//! In the repository: `docs/architecture.md` (a request's path, shards and several
+//! processes), `docs/contributing.md` (what a platform adapter provides), `docs/testing.md`
+//! (the end-to-end tests against `jieqi-fake-discord`).
+//!
 //! ```no_run
 //! # async fn start(service: jieqi_service::Service) -> Result<(), jieqi_discord::DiscordError> {
 //! use jieqi_discord::{Discord, DiscordConfig};

@@ -9,6 +9,10 @@
 //! Jieqi, with reveals as chance nodes over the unseen [`Pool`]) and `banqi` (flips as
 //! chance nodes); the evaluation in `eval`. [`RandomMover`] is the uniformly random
 //! opponent that matches measure the levels against.
+//!
+//! How the crates fit together: `docs/architecture.md` in the repository; the
+//! hidden-information promises the engine keeps: `docs/chat-surface.md`; its benchmarks:
+//! `docs/testing.md`.
 
 mod banqi;
 mod control;

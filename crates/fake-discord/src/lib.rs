@@ -18,6 +18,9 @@
 //! Faults on demand, per channel or for interaction callbacks: 429 with `retry_after`, 5xx,
 //! "created, then 502" (a proxy timing out after Discord did the work), a delay, or a success
 //! that exhausts the route's rate limit. Start at [`FakeDiscord::start`].
+//!
+//! A test-only crate (a dev-dependency). How the tests are organised: `docs/testing.md` in the
+//! repository.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};

@@ -11,6 +11,9 @@
 //! every post is kept with the time it was made, repeated posts can be counted, and updates
 //! can be posted to a webhook with Telegram's secret header instead of being queued for
 //! `getUpdates`.
+//!
+//! A test-only crate (a dev-dependency). How the tests are organised: `docs/testing.md` in the
+//! repository.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};

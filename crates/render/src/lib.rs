@@ -20,6 +20,10 @@
 //! - Text uses a subset of Noto Serif CJK embedded from `assets/fonts/` (regenerate it with
 //!   `scripts/subset-font.py`); no system font is ever loaded.
 //!
+//! What the pictures show in a chat, and the hidden-information promises they keep, are in
+//! `docs/chat-surface.md` in the repository; how the crates fit together in
+//! `docs/architecture.md`.
+//!
 //! ```
 //! use jieqi_render::{render, RenderOptions};
 //! use jieqi_rules::{BySide, CapturedTray, Setup, Variant, View, Viewer};

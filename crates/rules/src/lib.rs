@@ -7,6 +7,10 @@
 //! Where to start: [`Setup`] is plain data (what a FEN says); [`Position`] is a validated,
 //! playable Xiangqi/Jieqi position; a [`Deal`] holds the secret true types of covered pieces;
 //! a [`View`] is what one party knows, and is all that pictures and messages may read.
+//!
+//! The rules as implemented (variants, presets, repetition, Banqi) are described in
+//! `docs/rules.md` in the repository, the notation in `docs/notation.md`, and where this crate
+//! sits among the others in `docs/architecture.md`.
 
 pub mod setup;
 pub mod types;

@@ -6,7 +6,7 @@
 //! messages go out in order, one at a time, so a chat never sees move 6 before move 5; lanes
 //! go out side by side, each on its own task, so one chat's rate limit, failures or slow
 //! answers add nothing to another chat's latency. A message that keeps failing holds back
-//! only its own lane, and is dropped after [`crate::service::MAX_DELIVERY_ROUNDS`] rounds.
+//! only its own lane, and is dropped after `MAX_DELIVERY_ROUNDS` rounds.
 //!
 //! Each message is claimed in the store for a lease before it is sent, so several processes
 //! can drain one outbox; the delivered mark is durable as soon as the platform has answered.

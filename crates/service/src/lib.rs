@@ -13,6 +13,10 @@
 //! Hidden information: public messages are built only from `Viewer::Public` views and texts,
 //! private ones from the receiving player's view. The deal and salt stay in the store until
 //! the game ends.
+//!
+//! In the repository: `docs/architecture.md` (a request's path, the store and the outbox,
+//! several processes), `docs/chat-surface.md` (the commands and the hidden-information
+//! promises), `docs/contributing.md` (adding a command or a language) and `docs/testing.md`.
 
 mod announce;
 mod commands;

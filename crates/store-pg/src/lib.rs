@@ -20,6 +20,10 @@
 //! - Connections come from a pool that replaces broken ones, so a database that went away
 //!   and came back is used again without a restart; meanwhile calls fail with
 //!   [`StoreError::Backend`] ("try again").
+//!
+//! In the repository: `docs/architecture.md` ("The store", "Several processes") describes the
+//! outbox, leases and leadership this backend implements; `docs/testing.md` how its tests find
+//! a server (`TEST_DATABASE_URL`).
 
 mod lead;
 mod migrate;

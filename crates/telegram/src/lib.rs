@@ -6,7 +6,7 @@
 //!
 //! Where to start: [`Telegram`] (what `jieqi-bot run` starts), `inbound.rs` (an update becomes
 //! a request), `outbound.rs` (a message becomes `sendPhoto` / `sendMessage` / edits, and the
-//! service's [`Sender`](jieqi_service::Sender)), `replies.rs` (answers only the requester
+//! service's [`Sender`]), `replies.rs` (answers only the requester
 //! sees), `polling.rs` and `webhook.rs` (the two ways updates arrive).
 //!
 //! Promises kept here:
@@ -19,6 +19,10 @@
 //!   messages, never another chat's. A 429's `retry_after` goes back to the caller for that
 //!   message alone (the service's delivery loop waits it out); a private chat that refuses the
 //!   bot (blocked, never started) is reported as undeliverable, never retried forever.
+//!
+//! In the repository: `docs/architecture.md` (a request's path, several processes and the
+//! polling role), `docs/contributing.md` (what a platform adapter provides), `docs/testing.md`
+//! (the end-to-end tests against `jieqi-fake-telegram`).
 
 mod address;
 mod client;

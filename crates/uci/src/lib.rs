@@ -10,6 +10,9 @@
 //! [`dialect`] turns the GUI's FEN and moves into the [`View`](jieqi_rules::View) of the side
 //! to move, which is all the engine ever searches; [`limits`] turns `go` into the engine's
 //! budget; [`client`] speaks to an external engine.
+//!
+//! The dialects are described in `docs/notation.md` ("UCI dialects") in the repository; how the
+//! crates fit together in `docs/architecture.md`.
 
 pub mod client;
 pub mod command;

@@ -1,5 +1,5 @@
 //! The stored byte form of records: one schema-version byte, then postcard (compact serde).
-//! Games go through their compact form ([`super::compact`]): moves as two-byte numbers, the
+//! Games go through their compact form (`compact.rs`): moves as two-byte numbers, the
 //! deal as half-bytes.
 //!
 //! Older records are read through their old shapes ([`Record::upgrade`]) and written back in

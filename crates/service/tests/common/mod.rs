@@ -85,6 +85,12 @@ impl Harness {
     /// Closes the store and opens it again (from disk, or a new pool on the same schema),
     /// with a new service: a restart of the process.
     pub async fn restart(&mut self) {
+        // The old service goes first, before anything awaits: its tasks (an engine about to
+        // think) find it gone, as they would after a crash.
+        let placeholder: Arc<dyn GameStore> = Arc::new(SledStore::temporary().expect("temp store"));
+        self.service =
+            Service::open_with_store(placeholder.clone(), self.config.clone()).expect("service");
+        self.store = placeholder;
         if let Some(pg) = &self.pg {
             let reopened: Arc<dyn GameStore> = Arc::new(pg.another().await);
             self.service =

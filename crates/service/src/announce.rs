@@ -6,42 +6,15 @@
 
 use std::time::Duration;
 
-use jieqi_rules::game::Seat as RulesSeat;
 use jieqi_rules::{DrawReason, Game, Outcome, Side, Variant, Viewer, WinReason};
 
-use crate::context::{Ctx, LoadedGame, Sentence};
+use crate::context::{Ctx, Sentence};
 use crate::i18n::Language;
 use crate::pictures::{self, Picture};
+use crate::replay::LoadedGame;
+pub(crate) use crate::replay::{our_seat, seat_of, side_of};
 use crate::settings::{ChatSettings, Notation};
 use crate::store::{GameRecord, Seat};
-
-/// The rules crate's seat for ours.
-pub(crate) fn rules_seat(seat: Seat) -> RulesSeat {
-    match seat {
-        Seat::First => RulesSeat::First,
-        Seat::Second => RulesSeat::Second,
-    }
-}
-
-/// Our seat for the rules crate's.
-pub(crate) fn our_seat(seat: RulesSeat) -> Seat {
-    match seat {
-        RulesSeat::First => Seat::First,
-        RulesSeat::Second => Seat::Second,
-    }
-}
-
-/// The colour `seat` plays, once known.
-pub(crate) fn side_of(game: &Game, seat: Seat) -> Option<Side> {
-    game.side_of(rules_seat(seat))
-}
-
-/// The seat playing `side` (Banqi before the first flip: nobody).
-pub(crate) fn seat_of(game: &Game, side: Side) -> Option<Seat> {
-    [Seat::First, Seat::Second]
-        .into_iter()
-        .find(|&seat| side_of(game, seat) == Some(side))
-}
 
 /// The public picture of a game for a chat with `settings`.
 pub(crate) fn public_picture(

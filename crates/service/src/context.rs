@@ -2,10 +2,8 @@
 //! the replies for the requester, and the locks it holds. A command reads through it, adds
 //! records and messages to it, and the service commits it as one transaction.
 
-use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use jieqi_rules::{Game, GameDeal, Rules};
 use tokio::sync::OwnedMutexGuard;
 
 use crate::i18n::{Arg, Language};
@@ -13,9 +11,10 @@ use crate::ids::{ChallengeId, ChatId, GameId, User, UserId};
 use crate::message::{Destination, Image, Message, MessageKind, OutboxId};
 use crate::metrics::Event;
 use crate::pictures::{Picture, PictureSpec};
+pub(crate) use crate::replay::{LoadedGame, rebuild};
 use crate::request::Request;
-use crate::service::Inner;
 use crate::settings::ChatSettings;
+use crate::state::Inner;
 use crate::store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, GameRecord, ImageRecipe, OutboxRecord,
     PlayerRecord, RequestKey, StoreError, StoredReply, UnixTime,
@@ -119,13 +118,6 @@ pub(crate) type Step<T = ()> = Result<T, Halt>;
 /// A refusal with that sentence.
 pub(crate) fn refuse<T>(sentence: Sentence) -> Step<T> {
     Err(Halt::Refuse(sentence))
-}
-
-/// A loaded game: its record and the game rebuilt from it.
-#[derive(Clone, Debug)]
-pub(crate) struct LoadedGame {
-    pub record: GameRecord,
-    pub game: Game,
 }
 
 /// The working state of one request or timer.
@@ -547,41 +539,6 @@ impl<'a> Ctx<'a> {
             kind,
             text,
         ));
-    }
-}
-
-/// Rebuilds a game by replaying its stored moves and ending.
-pub(crate) fn rebuild(record: &GameRecord) -> Result<Game, StoreError> {
-    let rules = Rules::new(record.variant, record.preset);
-    let corrupt = |e: jieqi_rules::GameError| {
-        StoreError::Corrupt(format!("game {} cannot be rebuilt: {e}", record.id))
-    };
-    let deal = GameDeal::from_letters(record.variant, &record.deal).map_err(corrupt)?;
-    let mut game = Game::replay(rules, deal, &record.moves).map_err(corrupt)?;
-    crate::lifecycle::apply_ending(record, &mut game);
-    Ok(game)
-}
-
-/// A shared map of async mutexes, one per key, dropped when nobody holds them.
-#[derive(Debug, Default)]
-pub(crate) struct Locks {
-    map: std::sync::Mutex<std::collections::HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-impl Locks {
-    pub(crate) async fn lock(&self, key: String) -> OwnedMutexGuard<()> {
-        let mutex = {
-            let mut map = match self.map.lock() {
-                Ok(map) => map,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-            if map.len() > 1024 {
-                // Only this map holds an unused lock: drop those.
-                map.retain(|_, m| Arc::strong_count(m) > 1);
-            }
-            map.entry(key).or_default().clone()
-        };
-        mutex.lock_owned().await
     }
 }
 

@@ -16,18 +16,10 @@ use jieqi_rules::{GameMove, View, Viewer};
 
 use crate::announce::{our_seat, side_of};
 use crate::context::{Ctx, Halt, Step, rebuild, unix};
-use crate::ids::{GameId, Platform, UserId};
+use crate::ids::{GameId, Platform, engine_user_id};
 use crate::lifecycle::{after_move, settle_draw_offer};
 use crate::service::{ATTEMPTS, Inner, Service, lock};
 use crate::store::{CommitError, StoreError};
-
-/// The engine's user id on every platform (no platform id looks like it).
-pub const ENGINE_USER_ID: &str = "jieqi-bot";
-
-/// The built-in engine's user id on `platform`. It never gets private messages.
-pub fn engine_user_id(platform: Platform) -> UserId {
-    UserId::new(platform, ENGINE_USER_ID)
-}
 
 /// What the engine is asked: its own view, the legal moves, and how to think.
 struct Question {

@@ -10,6 +10,13 @@
 //! each with `parse` and `apply`), `lifecycle.rs` (a game's start, moves and end as the chat
 //! sees them), [`store`] (the [`GameStore`] trait and the sled backend).
 //!
+//! The modules form layers, each using only its own and the ones below (`tests/layers.rs`
+//! checks it), from the bottom: the model (`ids`, `message`, `request`, `settings`, `i18n`,
+//! `recipe`, ...), the [`store`], rebuilt games and their pictures (`replay`, [`pictures`]),
+//! the shared state (`state`), the request context (`context`), presentation (`announce`),
+//! game logic (`lifecycle`), `commands/`, and on top the service's API ([`Service`], split by
+//! concern over `service.rs`, `outbox.rs`, `delivery.rs`, `timers.rs`, `engine_play.rs`).
+//!
 //! Hidden information: public messages are built only from `Viewer::Public` views and texts,
 //! private ones from the receiving player's view. The deal and salt stay in the store until
 //! the game ends.
@@ -34,18 +41,23 @@ pub mod metrics;
 mod outbox;
 pub mod pictures;
 pub mod ratings;
+pub mod recipe;
+mod replay;
 pub mod request;
 mod service;
 pub mod settings;
+mod state;
 pub mod store;
 mod timers;
 
 pub use config::{DealSource, ServiceConfig};
 pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_with};
-pub use engine_play::{ENGINE_USER_ID, engine_user_id};
 pub use error::ServiceError;
 pub use i18n::Language;
-pub use ids::{ChallengeId, ChatId, GameId, IdempotencyKey, ParseIdError, Platform, User, UserId};
+pub use ids::{
+    ChallengeId, ChatId, ENGINE_USER_ID, GameId, IdempotencyKey, ParseIdError, Platform, User,
+    UserId, engine_user_id,
+};
 pub use message::{
     Answer, Button, Destination, Image, Message, MessageKind, OutboxEntry, OutboxId,
 };

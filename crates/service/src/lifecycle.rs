@@ -16,29 +16,12 @@ use crate::ids::{ChatId, GameId, User};
 use crate::message::{Button, Destination, Message, MessageKind};
 use crate::metrics::Event;
 use crate::ratings;
+pub(crate) use crate::replay::apply_ending;
 use crate::request::ButtonAction;
 use crate::settings::{BoardMode, ChatSettings};
 use crate::store::{
     BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Seat,
 };
-
-/// Replays the part of a game's end that its moves do not decide.
-pub(crate) fn apply_ending(record: &GameRecord, game: &mut Game) {
-    let loser_side = |game: &Game, seat: Seat| side_of(game, seat);
-    match record.ending {
-        None | Some(Ending::ByPlay) => {}
-        Some(Ending::DrawAgreed) => game.agree_draw(),
-        Some(Ending::Resigned(seat)) => match loser_side(game, seat) {
-            Some(side) => game.resign(side),
-            // Banqi before the first flip: no colours yet, nothing was played.
-            None => game.abort(),
-        },
-        Some(Ending::TimedOut(seat)) => match loser_side(game, seat) {
-            Some(side) => game.time_out(side),
-            None => game.abort(),
-        },
-    }
-}
 
 /// The two board buttons of a running game.
 fn game_buttons(ctx: &Ctx<'_>, settings: &ChatSettings, id: &GameId) -> Vec<Button> {

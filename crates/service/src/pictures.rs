@@ -8,65 +8,12 @@ use std::collections::{HashMap, VecDeque};
 
 use jieqi_render::RenderOptions;
 use jieqi_rules::{Game, GameDeal, Rules, Side, Viewer};
-use serde::{Deserialize, Serialize};
 
-use crate::context::LoadedGame;
-use crate::ids::GameId;
-use crate::lifecycle::apply_ending;
 use crate::message::{Image, OutboxId};
+pub use crate::recipe::{PictureSpec, PictureViewer};
+use crate::replay::{LoadedGame, apply_ending};
 use crate::settings::{ChatSettings, Orientation, Style};
 use crate::store::{GameRecord, GameStore, ImageRecipe, StoreError};
-
-/// Whose knowledge a picture shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum PictureViewer {
-    /// What everyone knows.
-    Public,
-    /// What the Red player knows.
-    Red,
-    /// What the Black player knows.
-    Black,
-}
-
-impl PictureViewer {
-    fn viewer(self) -> Viewer {
-        match self {
-            PictureViewer::Public => Viewer::Public,
-            PictureViewer::Red => Viewer::Player(Side::Red),
-            PictureViewer::Black => Viewer::Player(Side::Black),
-        }
-    }
-
-    fn of(viewer: Viewer) -> PictureViewer {
-        match viewer {
-            Viewer::Player(Side::Red) => PictureViewer::Red,
-            Viewer::Player(Side::Black) => PictureViewer::Black,
-            // Full views are never drawn for messages.
-            Viewer::Public | Viewer::Full => PictureViewer::Public,
-        }
-    }
-}
-
-/// How to draw a board picture again.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct PictureSpec {
-    /// Which game.
-    pub game: GameId,
-    /// The position after this many plies.
-    pub plies: u32,
-    /// With the game's ending applied (the final position, deal shown if the rules say so).
-    pub ended: bool,
-    /// Whose view.
-    pub viewer: PictureViewer,
-    /// Which side is at the bottom.
-    pub orientation: Orientation,
-    /// Piece pictures.
-    pub style: Style,
-    /// Width in pixels.
-    pub width: u32,
-    /// The attachment's file name.
-    pub file_name: String,
-}
 
 /// A drawn picture and its recipe.
 #[derive(Clone, Debug)]

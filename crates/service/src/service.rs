@@ -6,24 +6,19 @@
 //! A conflicting change (another request or process changed the same records first) is
 //! recomputed from fresh reads.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use jieqi_rules::Game;
-use tokio::sync::watch;
 
 use crate::commands::{self, Parsed};
 use crate::config::ServiceConfig;
-use crate::context::{Ctx, Halt, LoadedGame, Locks, rebuild};
+use crate::context::{Ctx, Halt, LoadedGame, rebuild};
 use crate::error::ServiceError;
-use crate::fairness::{Randomness, Secret};
-use crate::i18n::{Language, Translations};
-use crate::ids::{ChallengeId, ChatId, GameId, UserId};
+use crate::i18n::Language;
+use crate::ids::{ChatId, GameId, UserId};
 use crate::message::{Answer, Destination, Image, Message, MessageKind, OutboxId};
-use crate::metrics::{Event, Metrics, MetricsSnapshot};
-use crate::pictures::PictureCache;
+use crate::metrics::{Event, MetricsSnapshot};
 use crate::request::Request;
+pub(crate) use crate::state::{Inner, lock};
 use crate::store::{
     AnswerRecord, Change, CommitError, GameRecord, GameStore, Leadership, RequestKey, SledStore,
     StoreError, StoredReply,
@@ -31,8 +26,6 @@ use crate::store::{
 
 /// How often a change is recomputed after conflicts before giving up.
 pub(crate) const ATTEMPTS: usize = 8;
-/// Games kept rebuilt in memory (a cache: games are always loadable from the store).
-const CACHED_GAMES: usize = 512;
 /// Failed delivery rounds after which a message is dropped.
 pub(crate) const MAX_DELIVERY_ROUNDS: u32 = 12;
 
@@ -58,79 +51,6 @@ const COMMAND_MENU: [(&str, &str); 19] = [
     ("leaderboard", "command-leaderboard"),
     ("settings", "command-settings"),
 ];
-
-/// The shared state behind every clone of a [`Service`].
-pub(crate) struct Inner {
-    pub store: Arc<dyn GameStore>,
-    pub config: ServiceConfig,
-    pub translations: Translations,
-    pub locks: Locks,
-    pub metrics: Metrics,
-    randomness: Mutex<Randomness>,
-    cache: Mutex<HashMap<GameId, (u64, Game)>>,
-    /// Drawn pictures of undelivered messages.
-    pub pictures: Mutex<PictureCache>,
-    /// Bumped after every commit that queued messages (wakes delivery loops).
-    pub outbox_signal: watch::Sender<u64>,
-    /// Games where this process's engine is choosing a move.
-    pub thinking: Mutex<HashSet<GameId>>,
-    /// This process run's name in delivery claims (random, so two processes never share it).
-    pub instance: String,
-}
-
-impl Inner {
-    pub(crate) fn secret(&self, variant: jieqi_rules::Variant) -> Secret {
-        lock(&self.randomness).secret(variant)
-    }
-
-    pub(crate) fn game_id(&self) -> GameId {
-        lock(&self.randomness).game_id()
-    }
-
-    pub(crate) fn challenge_id(&self) -> ChallengeId {
-        lock(&self.randomness).challenge_id()
-    }
-
-    pub(crate) fn coin(&self) -> bool {
-        lock(&self.randomness).coin()
-    }
-
-    pub(crate) fn engine_seed(&self) -> u64 {
-        lock(&self.randomness).engine_seed()
-    }
-
-    pub(crate) fn cached_game(&self, id: &GameId, revision: u64) -> Option<Game> {
-        let cache = lock(&self.cache);
-        cache
-            .get(id)
-            .filter(|(r, _)| *r == revision)
-            .map(|(_, g)| g.clone())
-    }
-
-    fn remember(&self, loaded: Vec<LoadedGame>) {
-        let mut cache = lock(&self.cache);
-        for LoadedGame { record, game } in loaded {
-            if !record.is_active() {
-                cache.remove(&record.id);
-                continue;
-            }
-            if cache.len() >= CACHED_GAMES && !cache.contains_key(&record.id) {
-                // Any entry will do: a miss costs one replay.
-                if let Some(evict) = cache.keys().next().cloned() {
-                    cache.remove(&evict);
-                }
-            }
-            cache.insert(record.id, (record.revision, game));
-        }
-    }
-}
-
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match mutex.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
-    }
-}
 
 /// The bot without a platform. Cheap to clone.
 #[derive(Clone)]
@@ -166,21 +86,8 @@ impl Service {
                 config.board_width
             )));
         }
-        let randomness = Randomness::new(&config.deal_source);
         let service = Service {
-            inner: Arc::new(Inner {
-                store,
-                config,
-                translations: Translations::load(),
-                locks: Locks::default(),
-                metrics: Metrics::default(),
-                randomness: Mutex::new(randomness),
-                cache: Mutex::new(HashMap::new()),
-                pictures: Mutex::new(PictureCache::default()),
-                outbox_signal: watch::Sender::new(0),
-                thinking: Mutex::new(HashSet::new()),
-                instance: format!("{:016x}", rand::random::<u64>()),
-            }),
+            inner: Arc::new(Inner::new(store, config)),
         };
         // Games left waiting for the engine's move (a restart) are picked up by the first
         // `tick`, which the clock runs at once: reads are async, and a scan started here could

@@ -9,8 +9,8 @@ use jieqi_rules::game::Preset;
 
 use super::challenge::colour;
 use crate::context::{Ctx, Sentence, Step, refuse};
-use crate::engine_play::engine_user_id;
 use crate::ids::User;
+use crate::ids::engine_user_id;
 use crate::lifecycle::start_game;
 use crate::store::{ChallengeRecord, ColourChoice};
 

@@ -185,7 +185,7 @@ mod legacy {
         attempts: u32,
         created_at: UnixTime,
         fallback_chat: Option<ChatId>,
-        picture: Option<crate::pictures::PictureSpec>,
+        picture: Option<crate::recipe::PictureSpec>,
     }
 
     impl From<Outbox> for OutboxRecord {

@@ -102,7 +102,7 @@ pub struct PendingMessage {
     /// The entry.
     pub entry: OutboxEntry,
     /// Its picture's recipe, if it has one.
-    pub picture: Option<crate::pictures::PictureSpec>,
+    pub picture: Option<crate::recipe::PictureSpec>,
 }
 
 /// Milliseconds since the Unix epoch: the unit of delivery claims and deferrals, which need

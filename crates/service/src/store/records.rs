@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::{ChallengeId, ChatId, GameId, User, UserId};
 use crate::message::{Message, OutboxId};
+pub use crate::recipe::ImageRecipe;
+use crate::recipe::variant_name;
 use crate::settings::ChatSettings;
 
 /// Seconds since the Unix epoch: the store's clock unit.
@@ -346,7 +348,7 @@ pub struct OutboxRecord {
     /// The chat to tell if a private message cannot be delivered.
     pub fallback_chat: Option<ChatId>,
     /// How to draw the message's picture (the bytes are not stored).
-    pub picture: Option<crate::pictures::PictureSpec>,
+    pub picture: Option<crate::recipe::PictureSpec>,
     /// Its lane is not tried again before this time (after a failed round).
     pub not_before: super::UnixMillis,
 }
@@ -378,50 +380,6 @@ pub struct StoredReply {
     pub message: Message,
     /// How to draw its picture again.
     pub picture: Option<ImageRecipe>,
-}
-
-/// How to draw a reply's picture again.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ImageRecipe {
-    /// A board of a game.
-    Board(crate::pictures::PictureSpec),
-    /// A variant's start position (`/rules`).
-    Start {
-        /// Which game.
-        #[serde(with = "variant_name")]
-        variant: Variant,
-        /// Which side is at the bottom.
-        orientation: crate::settings::Orientation,
-        /// Piece pictures.
-        style: crate::settings::Style,
-        /// Width in pixels.
-        width: u32,
-    },
-    /// A finished game as an animation (`/history`).
-    Animation {
-        /// Which game.
-        game: GameId,
-        /// Which side is at the bottom.
-        orientation: crate::settings::Orientation,
-        /// Piece pictures.
-        style: crate::settings::Style,
-        /// Width in pixels.
-        width: u32,
-    },
-}
-
-mod variant_name {
-    use jieqi_rules::Variant;
-    use serde::{Deserialize, Deserializer, Serializer, de::Error};
-
-    pub fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(v.name())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
-        let name = String::deserialize(d)?;
-        name.parse().map_err(D::Error::custom)
-    }
 }
 
 mod preset_name {

@@ -394,7 +394,10 @@ impl SledStore {
         if change.sent.is_empty() && change.deferred.is_empty() {
             return;
         }
-        let mut claims = crate::service::lock(&self.claims);
+        let mut claims = self
+            .claims
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         for (id, _) in &change.sent {
             claims.remove(id);
         }
@@ -514,7 +517,10 @@ impl GameStore for SledStore {
         claim: &Claim,
         limit: usize,
     ) -> Result<Vec<PendingMessage>, StoreError> {
-        let mut claims = crate::service::lock(&self.claims);
+        let mut claims = self
+            .claims
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         claims.retain(|_, until| *until > claim.now);
         // A lane is decided by its oldest message: free and due, or the whole lane waits.
         let mut seen_lanes = HashSet::new();

@@ -1,0 +1,135 @@
+//! The state every clone of a [`Service`](crate::Service) shares: the store, configuration,
+//! translations, per-game locks, counters, the randomness of deals and ids, and the caches
+//! (rebuilt games, drawn pictures). Below the request context, which reads through it, and
+//! below the service, which owns it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use jieqi_rules::Game;
+use tokio::sync::{OwnedMutexGuard, watch};
+
+use crate::config::ServiceConfig;
+use crate::fairness::{Randomness, Secret};
+use crate::i18n::Translations;
+use crate::ids::{ChallengeId, GameId};
+use crate::metrics::Metrics;
+use crate::pictures::PictureCache;
+use crate::replay::LoadedGame;
+use crate::store::GameStore;
+
+/// Games kept rebuilt in memory (a cache: games are always loadable from the store).
+const CACHED_GAMES: usize = 512;
+
+/// The shared state behind every clone of a [`Service`].
+pub(crate) struct Inner {
+    pub store: Arc<dyn GameStore>,
+    pub config: ServiceConfig,
+    pub translations: Translations,
+    pub locks: Locks,
+    pub metrics: Metrics,
+    randomness: Mutex<Randomness>,
+    cache: Mutex<HashMap<GameId, (u64, Game)>>,
+    /// Drawn pictures of undelivered messages.
+    pub pictures: Mutex<PictureCache>,
+    /// Bumped after every commit that queued messages (wakes delivery loops).
+    pub outbox_signal: watch::Sender<u64>,
+    /// Games where this process's engine is choosing a move.
+    pub thinking: Mutex<HashSet<GameId>>,
+    /// This process run's name in delivery claims (random, so two processes never share it).
+    pub instance: String,
+}
+
+impl Inner {
+    pub(crate) fn new(store: Arc<dyn GameStore>, config: ServiceConfig) -> Inner {
+        let randomness = Randomness::new(&config.deal_source);
+        Inner {
+            store,
+            config,
+            translations: Translations::load(),
+            locks: Locks::default(),
+            metrics: Metrics::default(),
+            randomness: Mutex::new(randomness),
+            cache: Mutex::new(HashMap::new()),
+            pictures: Mutex::new(PictureCache::default()),
+            outbox_signal: watch::Sender::new(0),
+            thinking: Mutex::new(HashSet::new()),
+            instance: format!("{:016x}", rand::random::<u64>()),
+        }
+    }
+
+    pub(crate) fn secret(&self, variant: jieqi_rules::Variant) -> Secret {
+        lock(&self.randomness).secret(variant)
+    }
+
+    pub(crate) fn game_id(&self) -> GameId {
+        lock(&self.randomness).game_id()
+    }
+
+    pub(crate) fn challenge_id(&self) -> ChallengeId {
+        lock(&self.randomness).challenge_id()
+    }
+
+    pub(crate) fn coin(&self) -> bool {
+        lock(&self.randomness).coin()
+    }
+
+    pub(crate) fn engine_seed(&self) -> u64 {
+        lock(&self.randomness).engine_seed()
+    }
+
+    pub(crate) fn cached_game(&self, id: &GameId, revision: u64) -> Option<Game> {
+        let cache = lock(&self.cache);
+        cache
+            .get(id)
+            .filter(|(r, _)| *r == revision)
+            .map(|(_, g)| g.clone())
+    }
+
+    pub(crate) fn remember(&self, loaded: Vec<LoadedGame>) {
+        let mut cache = lock(&self.cache);
+        for LoadedGame { record, game } in loaded {
+            if !record.is_active() {
+                cache.remove(&record.id);
+                continue;
+            }
+            if cache.len() >= CACHED_GAMES && !cache.contains_key(&record.id) {
+                // Any entry will do: a miss costs one replay.
+                if let Some(evict) = cache.keys().next().cloned() {
+                    cache.remove(&evict);
+                }
+            }
+            cache.insert(record.id, (record.revision, game));
+        }
+    }
+}
+
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match mutex.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// A shared map of async mutexes, one per key, dropped when nobody holds them.
+#[derive(Debug, Default)]
+pub(crate) struct Locks {
+    map: std::sync::Mutex<std::collections::HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl Locks {
+    pub(crate) async fn lock(&self, key: String) -> OwnedMutexGuard<()> {
+        let mutex = {
+            let mut map = match self.map.lock() {
+                Ok(map) => map,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            if map.len() > 1024 {
+                // Only this map holds an unused lock: drop those.
+                map.retain(|_, m| Arc::strong_count(m) > 1);
+            }
+            map.entry(key).or_default().clone()
+        };
+        mutex.lock_owned().await
+    }
+}

@@ -343,7 +343,7 @@ fn picture_cost() {
 /// The stores measured: sled in a temporary folder, and PostgreSQL when there is one.
 enum Backend {
     Sled(tempfile::TempDir, Arc<SledStore>),
-    Postgres(TestStore),
+    Postgres(Box<TestStore>),
 }
 
 impl Backend {
@@ -354,7 +354,7 @@ impl Backend {
     }
 
     async fn postgres() -> Option<Backend> {
-        test_store().await.map(Backend::Postgres)
+        test_store().await.map(|pg| Backend::Postgres(Box::new(pg)))
     }
 
     /// A store handle: the same one for sled, a new pool (a new "process") for PostgreSQL.

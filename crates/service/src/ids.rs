@@ -257,6 +257,14 @@ short_id_type!(
     5
 );
 
+/// The engine's user id on every platform (no platform id looks like it).
+pub const ENGINE_USER_ID: &str = "jieqi-bot";
+
+/// The built-in engine's user id on `platform`. It never gets private messages.
+pub fn engine_user_id(platform: Platform) -> UserId {
+    UserId::new(platform, ENGINE_USER_ID)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,12 +305,4 @@ mod tests {
         assert!(!bob.answers_to("@"));
         assert!(!bob.answers_to("alice"));
     }
-}
-
-/// The engine's user id on every platform (no platform id looks like it).
-pub const ENGINE_USER_ID: &str = "jieqi-bot";
-
-/// The built-in engine's user id on `platform`. It never gets private messages.
-pub fn engine_user_id(platform: Platform) -> UserId {
-    UserId::new(platform, ENGINE_USER_ID)
 }

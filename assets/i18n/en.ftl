@@ -127,7 +127,7 @@ leaderboard-line = { $rank }. { $player }: { $rating } ({ $games } games)
 ## Settings
 
 settings-current = Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }.
-    Change one with /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese, /settings board new|edit.
+    Change one with /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese|traditional, /settings board new|edit.
 settings-changed = Saved. Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }.
 
 ## Guides

@@ -112,7 +112,7 @@ leaderboard-line = { $rank }. { $player }: { $rating } ({ $games } ván)
 ## Settings
 
 settings-current = Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }.
-    Thay đổi bằng /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese, /settings board new|edit.
+    Thay đổi bằng /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese|traditional, /settings board new|edit.
 settings-changed = Đã lưu. Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }.
 
 ## Guides

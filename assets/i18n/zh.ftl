@@ -112,7 +112,7 @@ leaderboard-line = { $rank }. { $player }：{ $rating }（{ $games } 局）
 ## Settings
 
 settings-current = 本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }。
-    修改方法：/settings language en|zh|vi，/settings style characters|symbols，/settings orientation red|black，/settings notation wxf|coordinates|chinese，/settings board new|edit。
+    修改方法：/settings language en|zh|vi，/settings style characters|symbols，/settings orientation red|black，/settings notation wxf|coordinates|chinese|traditional，/settings board new|edit。
 settings-changed = 已保存。本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }。
 
 ## Guides

@@ -38,8 +38,10 @@ pub enum Notation {
     Coordinates,
     /// `C2.5`.
     Wxf,
-    /// `炮二平五`.
+    /// `炮二平五`, `马二进三`: simplified characters.
     Chinese,
+    /// `炮二平五`, `傌二進三`: traditional characters.
+    ChineseTraditional,
 }
 
 /// One board message per move, or one message edited after each move.
@@ -68,7 +70,9 @@ pub struct ChatSettings {
 }
 
 impl ChatSettings {
-    /// Defaults for a chat whose language is `language` (Chinese chats get Chinese notation).
+    /// Defaults for a new chat whose language is `language` (Chinese chats get Chinese
+    /// notation). Only a new chat takes its notation from its language: later the two are
+    /// separate settings, and changing the language keeps the notation.
     pub fn for_language(language: Language) -> ChatSettings {
         ChatSettings {
             language,
@@ -108,6 +112,7 @@ impl Notation {
             Notation::Coordinates => MoveNotation::Coordinates,
             Notation::Wxf => MoveNotation::Wxf,
             Notation::Chinese => MoveNotation::Chinese,
+            Notation::ChineseTraditional => MoveNotation::ChineseTraditional,
         }
     }
 }
@@ -158,7 +163,8 @@ named_choices!(Orientation {
 named_choices!(Notation {
     Coordinates => ["coordinates", "coords", "uci", "iccs"],
     Wxf => ["wxf"],
-    Chinese => ["chinese", "zh"],
+    Chinese => ["chinese", "zh", "simplified", "zh-hans"],
+    ChineseTraditional => ["traditional", "chinese-traditional", "zh-hant"],
 });
 named_choices!(BoardMode {
     PerMove => ["new", "per-move", "each"],

@@ -1,5 +1,6 @@
 //! `/settings [name value]`: the chat's language (en, zh, vi), piece style (characters,
-//! symbols), board orientation (red, black), notation (wxf, coordinates, chinese) and board
+//! symbols), board orientation (red, black), notation (wxf, coordinates, chinese,
+//! traditional; independent of the language) and board
 //! messages (new: one per move, edit: one edited message). Without arguments: the current ones.
 
 use crate::context::{Ctx, Sentence, Step};
@@ -43,7 +44,7 @@ impl Settings {
                 "notation" => value
                     .parse()
                     .map(Settings::Notation)
-                    .map_err(|_| bad(name, value, "wxf, coordinates, chinese")),
+                    .map_err(|_| bad(name, value, "wxf, coordinates, chinese, traditional")),
                 "board" | "messages" => value
                     .parse()
                     .map(Settings::Board)
@@ -60,15 +61,8 @@ impl Settings {
         let settings = &mut chat.settings;
         match *self {
             Settings::Show => {}
-            Settings::Language(language) => {
-                settings.language = language;
-                // Chinese readers get Chinese move names unless they chose otherwise later.
-                if language == Language::Zh {
-                    settings.notation = Notation::Chinese;
-                } else if settings.notation == Notation::Chinese {
-                    settings.notation = Notation::Wxf;
-                }
-            }
+            // The notation is a setting of its own: a new language never changes it.
+            Settings::Language(language) => settings.language = language,
             Settings::Style(style) => settings.style = style,
             Settings::Orientation(orientation) => settings.orientation = orientation,
             Settings::Notation(notation) => settings.notation = notation,

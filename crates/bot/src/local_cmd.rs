@@ -192,6 +192,8 @@ impl Session {
             key: IdempotencyKey(number.to_string()),
             chat,
             is_private_chat: said.private,
+            // Everyone at the terminal is at home: the admin of its one chat.
+            is_admin: true,
             user,
             mentioned: said.mentioned.iter().map(|name| local_user(name)).collect(),
             input: said.input,

@@ -1,15 +1,20 @@
 //! A chat's presentation choices (`/settings`): language, piece style, board orientation,
 //! move notation, and whether each move gets a new board message or one message is edited.
+//! Only the chat's admins change them. A person's own choices for the pictures only they see
+//! ([`PersonalSettings`]) are theirs, kept on their player record.
 
 use std::fmt;
 use std::str::FromStr;
 
 use jieqi_render::PieceStyle;
-use jieqi_rules::Side;
 use jieqi_rules::notation::MoveNotation;
+use jieqi_rules::{Side, Viewer};
 use serde::{Deserialize, Serialize};
 
+use crate::context::{Ctx, LoadedGame, Step};
 use crate::i18n::Language;
+use crate::ids::UserId;
+use crate::pictures::{self, Picture};
 
 /// Piece pictures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -85,6 +90,48 @@ impl ChatSettings {
             },
             board: BoardMode::default(),
         }
+    }
+}
+
+/// A person's own choices for the pictures only they see (`/peek`, private reveals).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PersonalSettings {
+    /// Piece pictures; `None`: the chat's.
+    pub style: Option<Style>,
+    /// Which side is at the bottom; `None`: their own side.
+    pub orientation: Option<Orientation>,
+}
+
+impl PersonalSettings {
+    /// The choices of `user`: those on their player record, else none.
+    pub(crate) async fn of(ctx: &Ctx<'_>, user: &UserId) -> Step<PersonalSettings> {
+        Ok(ctx
+            .player_record_by_id(user)
+            .await?
+            .map(|player| player.personal)
+            .unwrap_or_default())
+    }
+
+    /// The picture of `loaded` as the player of `side` knows it, drawn for that player alone
+    /// with `chat`'s settings under their own choices.
+    pub(crate) fn private_picture(
+        self,
+        ctx: &Ctx<'_>,
+        loaded: &LoadedGame,
+        side: Side,
+        chat: &ChatSettings,
+    ) -> Picture {
+        let settings = ChatSettings {
+            style: self.style.unwrap_or(chat.style),
+            ..*chat
+        };
+        pictures::draw(
+            loaded,
+            Viewer::Player(side),
+            self.orientation.map_or(side, Orientation::side),
+            &settings,
+            ctx.inner.config.board_width,
+        )
     }
 }
 

@@ -64,7 +64,14 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
 
 impl Record for ChallengeRecord {}
 impl Record for ChatRecord {}
-impl Record for PlayerRecord {}
+impl Record for PlayerRecord {
+    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
+        let mut bytes = rest.to_vec();
+        bytes.extend([0, 0]);
+        postcard_read(&bytes)
+    }
+}
 impl Record for SentRecord {}
 
 impl Record for GameRecord {

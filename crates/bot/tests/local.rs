@@ -205,3 +205,30 @@ fn sigterm_stops_after_the_line_at_hand_and_keeps_it() {
     let (status, _) = back.finish();
     assert!(status.success());
 }
+
+#[test]
+fn local_starts_with_a_banner_and_its_help_says_the_input_format() {
+    let (_root, data, out) = folders();
+    let mut bot = Local::start(&data, &out, &[]);
+    let banner = bot
+        .next_line(Duration::from_secs(60))
+        .expect("a first line before any input");
+    assert!(
+        banner.starts_with("[local] ") && banner.contains("`name: text`"),
+        "{banner}"
+    );
+    assert!(
+        banner.contains("alice: /challenge @bob"),
+        "an example: {banner}"
+    );
+    let (status, _) = bot.finish();
+    assert!(status.success());
+
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_jieqi-bot"))
+        .args(["local", "--help"])
+        .output()
+        .expect("the binary runs");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("`name: text`"), "{help}");
+    assert!(help.contains("alice: /challenge @bob"), "{help}");
+}

@@ -241,4 +241,24 @@ mod tests {
         );
         assert!(decode::<SentRecord>(&[]).is_err());
     }
+
+    #[test]
+    fn players_of_schema_two_read_with_no_personal_choices() {
+        let user = crate::ids::User::new(
+            crate::ids::UserId::new(crate::ids::Platform::Local, "ann"),
+            "ann",
+        );
+        let player = PlayerRecord::new(&user);
+        let mut bytes = encode(&player).unwrap();
+        // Schema 2 wrote the same fields without `personal` (two `None` bytes here).
+        assert!(bytes.ends_with(&[0, 0]));
+        bytes.truncate(bytes.len() - 2);
+        bytes[0] = 2;
+        assert_eq!(decode::<PlayerRecord>(&bytes).unwrap(), player);
+        bytes[0] = SCHEMA_VERSION;
+        assert!(
+            decode::<PlayerRecord>(&bytes).is_err(),
+            "schema 3 has the field"
+        );
+    }
 }

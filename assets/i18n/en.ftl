@@ -127,8 +127,19 @@ leaderboard-line = { $rank }. { $player }: { $rating } ({ $games } games)
 ## Settings
 
 settings-current = Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }.
-    Change one with /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese, /settings board new|edit.
+    Change one with /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese|traditional, /settings board new|edit.
+    Your own private pictures: /settings my-style characters|symbols|chat, /settings my-orientation red|black|own.
 settings-changed = Saved. Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }.
+settings-personal = Saved, for you alone: your private pictures (/peek, reveals) show the pieces as { $style ->
+        [chat] this chat does
+        [characters] characters
+       *[symbols] symbols
+    }, { $orientation ->
+        [own] from your own side
+        [red] from Red's side
+       *[black] from Black's side
+    }.
+refuse-settings-admins = Only this chat's admins can change its settings (Discord: Manage Server; Telegram: group administrators). Your own pictures are yours to choose: /settings my-style symbols, /settings my-orientation black.
 
 ## Guides
 

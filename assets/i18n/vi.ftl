@@ -112,8 +112,19 @@ leaderboard-line = { $rank }. { $player }: { $rating } ({ $games } ván)
 ## Settings
 
 settings-current = Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }.
-    Thay đổi bằng /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese, /settings board new|edit.
+    Thay đổi bằng /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese|traditional, /settings board new|edit.
+    Ảnh bàn cờ riêng của bạn: /settings my-style characters|symbols|chat, /settings my-orientation red|black|own.
 settings-changed = Đã lưu. Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }.
+settings-personal = Đã lưu, chỉ áp dụng cho bạn: ảnh bàn cờ riêng của bạn (/peek, tin nhắn lật quân) vẽ quân { $style ->
+        [chat] theo kiểu của nhóm
+        [characters] bằng chữ Hán
+       *[symbols] bằng ký hiệu
+    }, { $orientation ->
+        [own] nhìn từ phía của bạn
+        [red] nhìn từ phía Đỏ
+       *[black] nhìn từ phía Đen
+    }.
+refuse-settings-admins = Chỉ quản trị viên của nhóm mới được đổi cài đặt của nhóm (Discord: quyền Quản lý máy chủ; Telegram: quản trị viên nhóm). Ảnh bàn cờ riêng của bạn thì bạn tự chọn: /settings my-style symbols, /settings my-orientation black.
 
 ## Guides
 

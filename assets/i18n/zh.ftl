@@ -112,8 +112,19 @@ leaderboard-line = { $rank }. { $player }：{ $rating }（{ $games } 局）
 ## Settings
 
 settings-current = 本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }。
-    修改方法：/settings language en|zh|vi，/settings style characters|symbols，/settings orientation red|black，/settings notation wxf|coordinates|chinese，/settings board new|edit。
+    修改方法：/settings language en|zh|vi，/settings style characters|symbols，/settings orientation red|black，/settings notation wxf|coordinates|chinese|traditional，/settings board new|edit。
+    你自己的私人棋图：/settings my-style characters|symbols|chat，/settings my-orientation red|black|own。
 settings-changed = 已保存。本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }。
+settings-personal = 已保存，仅对你有效：你的私人棋图（/peek、私信翻子）中棋子{ $style ->
+        [chat] 跟随本群样式
+        [characters] 用汉字
+       *[symbols] 用符号
+    }，{ $orientation ->
+        [own] 从你自己一方看
+        [red] 从红方看
+       *[black] 从黑方看
+    }。
+refuse-settings-admins = 只有本群管理员才能修改本群设置（Discord：“管理服务器”权限；Telegram：群管理员）。你自己的棋图由你自己选：/settings my-style symbols，/settings my-orientation black。
 
 ## Guides
 

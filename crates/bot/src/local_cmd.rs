@@ -36,6 +36,10 @@ const CHAT: &str = "local";
 const TICK: Duration = Duration::from_secs(5);
 /// Outbox entries read at a time.
 const BATCH: usize = 32;
+/// The first line printed: the input format, so that the screen does not start blank.
+const BANNER: &str = "type one message a line as `name: text`, e.g. `alice: /challenge @bob`; \
+                      `dm alice: /peek` writes in private, `bob: [button] acc_…` presses a button, \
+                      `alice: /help` lists the commands";
 
 #[derive(Debug, clap::Args)]
 pub struct LocalArgs {
@@ -117,6 +121,10 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
         terminal: Terminal::new(ChatId::new(Platform::Local, CHAT), args.out.clone()),
     };
 
+    session
+        .terminal
+        .note(BANNER)
+        .context("cannot write to the terminal")?;
     let shutdown = CancellationToken::new();
     let signals = crate::shutdown::on_signal(shutdown.clone());
     // Messages committed before an earlier run stopped are owed first.
@@ -192,6 +200,8 @@ impl Session {
             key: IdempotencyKey(number.to_string()),
             chat,
             is_private_chat: said.private,
+            // Everyone at the terminal is at home: the admin of its one chat.
+            is_admin: true,
             user,
             mentioned: said.mentioned.iter().map(|name| local_user(name)).collect(),
             input: said.input,

@@ -45,6 +45,11 @@ enum Command {
     /// Speak UCI on standard input and output, for Xiangqi and Jieqi GUIs.
     Uci(uci_cmd::UciArgs),
     /// Play the chat surface in this terminal, with no account.
+    ///
+    /// Each input line is one player's message in one shared chat: `name: text`, e.g.
+    /// `alice: /challenge @bob`, then `bob: /accept` and `alice: /move h2e2`. `dm alice: /peek`
+    /// writes to the bot in private; `bob: [button] acc_c4f7k` presses the button whose data is
+    /// printed under a message. Lines starting with `#` are comments.
     Local(local_cmd::LocalArgs),
     /// Run the bot on every platform that has a token.
     Run(run_cmd::RunArgs),

@@ -205,3 +205,84 @@ fn sigterm_stops_after_the_line_at_hand_and_keeps_it() {
     let (status, _) = back.finish();
     assert!(status.success());
 }
+
+#[test]
+fn local_starts_with_a_banner_and_its_help_says_the_input_format() {
+    let (_root, data, out) = folders();
+    let mut bot = Local::start(&data, &out, &[]);
+    let banner = bot
+        .next_line(Duration::from_secs(60))
+        .expect("a first line before any input");
+    assert!(
+        banner.starts_with("[local] ") && banner.contains("`name: text`"),
+        "{banner}"
+    );
+    assert!(
+        banner.contains("alice: /challenge @bob"),
+        "an example: {banner}"
+    );
+    let (status, _) = bot.finish();
+    assert!(status.success());
+
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_jieqi-bot"))
+        .args(["local", "--help"])
+        .output()
+        .expect("the binary runs");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("`name: text`"), "{help}");
+    assert!(help.contains("alice: /challenge @bob"), "{help}");
+}
+
+/// How long the engine's board may take to appear after a move. The terminal used to print
+/// messages queued outside a request (the engine's reply) only at its 5 s timer tick, so
+/// every level answered in about 5 s. The test plays the club level, which thinks at most
+/// 1 s a move: long enough that its reply is committed after the move's own line is done
+/// (a novice answers so fast that its reply is printed with the move, which would hide the
+/// bug), short enough to come well within 4 s. 4 s is shorter than the old tick and long
+/// enough for a busy machine: a hang guard, not a benchmark. With the old tick, the second
+/// move, sent right after the tick that printed the first reply, would wait a whole tick
+/// for its reply and fail here.
+const ENGINE_REPLY: Duration = Duration::from_secs(4);
+
+/// Plays one of `candidates` (the first one accepted) and returns the lines printed for it.
+fn play_one_of(bot: &mut Local, candidates: &[&str]) -> Vec<String> {
+    for mv in candidates {
+        let (_, printed) = bot.say(&format!("alice: /move {mv}"));
+        if tagged(&printed, "[to alice]").is_empty() {
+            return printed;
+        }
+    }
+    panic!("none of {candidates:?} could be played: {:#?}", bot.printed);
+}
+
+/// Waits for the engine's board: `already` holds the lines printed with the move (the
+/// mover's own board first).
+fn engine_board_within(bot: &mut Local, already: &[String], limit: Duration) {
+    let mut boards = pictures(already, "[chat]").len();
+    let deadline = std::time::Instant::now() + limit;
+    while boards < 2 {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let line = bot.next_line(left).unwrap_or_else(|_| {
+            panic!(
+                "the engine's board did not appear within {limit:?}: {:#?}",
+                bot.printed
+            )
+        });
+        boards += pictures(&[line], "[chat]").len();
+    }
+}
+
+#[test]
+fn the_engine_answers_as_soon_as_it_has_chosen() {
+    let (_root, data, out) = folders();
+    let mut bot = Local::start(&data, &out, &[]);
+    let (_, started) = bot.say("alice: /play bot club xiangqi red");
+    assert_eq!(pictures(&started, "[chat]").len(), 1, "{started:#?}");
+
+    let first = play_one_of(&mut bot, &["h2e2"]);
+    engine_board_within(&mut bot, &first, ENGINE_REPLY);
+    let second = play_one_of(&mut bot, &["h0g2", "b0c2", "a3a4", "i3i4", "c3c4", "g3g4"]);
+    engine_board_within(&mut bot, &second, ENGINE_REPLY);
+    let (status, _) = bot.finish();
+    assert!(status.success());
+}

@@ -76,7 +76,8 @@ const SETTINGS: &[(&str, &str, Choices)] = &[
         &[
             ("WXF (C2.5)", "wxf"),
             ("Coordinates (h2e2)", "coordinates"),
-            ("Chinese (炮二平五)", "chinese"),
+            ("Chinese (炮二平五 马二进三)", "chinese"),
+            ("Chinese, traditional (炮二平五 傌二進三)", "traditional"),
         ],
     ),
     (

@@ -214,6 +214,8 @@ struct World {
     webhook: Option<(String, String)>,
     /// The message of each update made by [`FakeBotApi::say_full`], for later edits.
     said: HashMap<u32, Value>,
+    /// (group, user): who administers which group (getChatMember says "creator").
+    admins: HashSet<(i64, i64)>,
 }
 
 /// The running fake.
@@ -308,6 +310,11 @@ impl FakeBotApi {
         if let Some(u) = self.world().users.get_mut(&user) {
             u["language_code"] = json!(code);
         }
+    }
+
+    /// Makes `user` an administrator of `group`, as getChatMember will tell.
+    pub fn make_admin(&self, group: i64, user: i64) {
+        self.world().admins.insert((group, user));
     }
 
     pub fn block(&self, user: i64) {

@@ -70,8 +70,9 @@ pub(super) async fn api(
     reply((status, body))
 }
 
-const METHODS: [&str; 15] = [
+const METHODS: [&str; 16] = [
     "getMe",
+    "getChatMember",
     "getUpdates",
     "setMyCommands",
     "deleteWebhook",
@@ -275,6 +276,22 @@ fn answer(
                 .to_owned();
             w.webhook = Some((url, secret));
             ok(json!(true))
+        }
+        "getChatMember" => {
+            let (Some(chat), Some(user)) = (
+                p.get("chat_id").and_then(as_i64),
+                p.get("user_id").and_then(as_i64),
+            ) else {
+                return refuse(400, "Bad Request: chat_id and user_id are required");
+            };
+            let Some(person) = w.users.get(&user).cloned() else {
+                return refuse(400, "Bad Request: user not found");
+            };
+            if w.admins.contains(&(chat, user)) {
+                ok(json!({"status": "creator", "user": person, "is_anonymous": false}))
+            } else {
+                ok(json!({"status": "member", "user": person}))
+            }
         }
         "sendMessage" => send(w, p, None, false),
         "sendChatAction" => {

@@ -49,10 +49,26 @@ fn check_move(
         chinese,
         "Chinese of {coords}"
     );
-    for text in [coords, wxf, chinese].iter().chain(also) {
+    assert_one_script(chinese, TRADITIONAL_ONLY);
+    let traditional = write_move(&s, m, reveal, MoveNotation::ChineseTraditional);
+    assert_one_script(&traditional, SIMPLIFIED_ONLY);
+    for text in [coords, wxf, chinese, &traditional].iter().chain(also) {
         let parsed = parse_move(&s, &legal, text);
         assert_eq!(parsed, Ok(ParsedMove { mv: m, reveal }), "reading {text}");
     }
+}
+
+/// Characters that differ between the scripts, as Chinese move text uses them.
+const SIMPLIFIED_ONLY: &str = "车马帅将进后";
+const TRADITIONAL_ONLY: &str = "俥車傌馬帥將砲進後";
+
+/// Chinese move text in one script: none of the other script's own characters. (A text may
+/// hold none of either: `炮二平五` is the same in both.)
+fn assert_one_script(text: &str, other: &str) {
+    assert!(
+        !text.chars().any(|c| other.contains(c)),
+        "{text} mixes scripts"
+    );
 }
 
 const START_LEGAL: [&str; 12] = [
@@ -77,17 +93,17 @@ fn red_opening_moves_in_every_notation() {
         "h0g2",
         None,
         "H2+3",
-        "傌二进三",
-        &["N2+3", "馬二進三", "马二进三"],
+        "马二进三",
+        &["N2+3", "馬二進三", "傌二进三"],
     );
-    check_move(XIANGQI_START, legal, "h0i2", None, "H2+1", "傌二进一", &[]);
+    check_move(XIANGQI_START, legal, "h0i2", None, "H2+1", "马二进一", &[]);
     check_move(
         XIANGQI_START,
         legal,
         "e0e1",
         None,
         "K5+1",
-        "帥五进一",
+        "帅五进一",
         &["帅五进一"],
     );
 }
@@ -146,7 +162,7 @@ fn black_counts_files_from_its_own_right_in_digits() {
         "b9c7",
         None,
         "h2+3",
-        "馬2进3",
+        "马2进3",
         &["H2+3", "马2进3", "馬２進３", "马二进三"],
     );
     check_move(
@@ -155,11 +171,19 @@ fn black_counts_files_from_its_own_right_in_digits() {
         "h7e7",
         None,
         "c8.5",
-        "砲8平5",
+        "炮8平5",
         &["炮8平5", "包8平5"],
     );
     check_move(&fen, legal, "d9e8", None, "a4+5", "士4进5", &[]);
-    check_move(&fen, legal, "i9i8", None, "r9+1", "車9进1", &["车9进1"]);
+    check_move(
+        &fen,
+        legal,
+        "i9i8",
+        None,
+        "r9+1",
+        "车9进1",
+        &["車9进1", "車9進1"],
+    );
 }
 
 #[test]
@@ -245,9 +269,9 @@ fn a_file_number_on_a_tandem_that_fits_two_moves_is_ambiguous() {
 fn black_tandem_front_is_nearer_red() {
     let fen = "3rk4/9/9/9/3r5/9/9/9/9/4K4 b - - 0 1";
     let legal = ["d5e5", "d5d0", "d9d6", "d9c9"];
-    check_move(fen, &legal, "d5e5", None, "r+.5", "前車平5", &["前车平5"]);
-    check_move(fen, &legal, "d5d0", None, "r++5", "前車进5", &[]);
-    check_move(fen, &legal, "d9d6", None, "r-+3", "后車进3", &["後車進３"]);
+    check_move(fen, &legal, "d5e5", None, "r+.5", "前车平5", &["前車平5"]);
+    check_move(fen, &legal, "d5d0", None, "r++5", "前车进5", &[]);
+    check_move(fen, &legal, "d9d6", None, "r-+3", "后车进3", &["後車進３"]);
 }
 
 #[test]
@@ -309,7 +333,7 @@ fn covered_pieces_are_named_by_their_fake_type_and_reveals_follow() {
         "h2e2r",
         Some(Role::Chariot),
         "C2.5=R",
-        "炮二平五=俥",
+        "炮二平五=车",
         &[],
     );
     check_move(
@@ -327,11 +351,11 @@ fn covered_pieces_are_named_by_their_fake_type_and_reveals_follow() {
         "d0e1h",
         Some(Role::Horse),
         "A6+5=H",
-        "仕六进五=傌",
+        "仕六进五=马",
         &["A6+5=N", "仕六进五=马"],
     );
     // The player typing the move does not know the reveal.
-    check_move(JIEQI_START, &legal, "b0c2", None, "H8+7", "傌八进七", &[]);
+    check_move(JIEQI_START, &legal, "b0c2", None, "H8+7", "马八进七", &[]);
 }
 
 #[test]
@@ -344,8 +368,8 @@ fn black_reveal_uses_black_letters_and_characters() {
         "i9i8c",
         Some(Role::Cannon),
         "r9+1=c",
-        "車9进1=砲",
-        &["R9+1=C", "车9进1=炮"],
+        "车9进1=炮",
+        &["R9+1=C", "車9進1=砲", "車9进1=砲"],
     );
 }
 
@@ -353,24 +377,70 @@ fn black_reveal_uses_black_letters_and_characters() {
 fn covered_and_revealed_chariots_on_two_files_keep_the_letter() {
     let fen = "4k4/9/9/9/9/R7R/9/9/9/X3K3X w - - 0 1";
     let legal = ["a4b4", "a0a1", "i4h4", "i0i1"];
-    check_move(fen, &legal, "a4b4", None, "R9+.8", "前俥九平八", &[]);
+    check_move(fen, &legal, "a4b4", None, "R9+.8", "前车九平八", &[]);
     check_move(
         fen,
         &legal,
         "a0a1c",
         Some(Role::Cannon),
         "R9-+1=C",
-        "后俥九进一=炮",
+        "后车九进一=炮",
         &[],
     );
-    check_move(fen, &legal, "i0i1", None, "R1-+1", "后俥一进一", &[]);
+    check_move(fen, &legal, "i0i1", None, "R1-+1", "后车一进一", &[]);
+}
+
+/// Positions met in random Jieqi games: a covered piece moves as the piece of its point, so
+/// with a face-up piece of that type on its file the two are a tandem, written with WXF's
+/// front and rear marks and the reveal after them.
+#[test]
+fn covered_pieces_form_tandems_as_the_type_of_their_point() {
+    // Black: the covered piece on g6 (a soldier point) is in front of the soldier on g7.
+    let fen = "1x2kx1xx/7c1/h1H3p1h/x4px1x/8e/C8/1A2X3X/H4P3/1R3C2R/X2K1XX2[a1r1] b - - 0 17";
+    let legal = ["g6g5", "g7h7"];
+    check_move(
+        fen,
+        &legal,
+        "g6g5p",
+        Some(Role::Soldier),
+        "p++1=p",
+        "前卒进1=卒",
+        &["+P+1=P", "前卒進１=卒"],
+    );
+    // Black: the covered piece on c9 (an elephant point) behind the elephant on c7.
+    let fen = "1pxxk2h1/4ep3/2e6/1Rx1x3c/4r3c/4P3C/2XA4E/P1PC3H1/6H2/3XKX2p[h1] b - - 6 25";
+    let legal = ["c9a7", "c7e5", "c7a9"];
+    check_move(
+        fen,
+        &legal,
+        "c9a7p",
+        Some(Role::Soldier),
+        "e-+1=p",
+        "后象进1=卒",
+        &["-E+1=P", "後象進1=卒"],
+    );
+    check_move(fen, &legal, "c7e5", None, "e++5", "前象进5", &[]);
+    check_move(fen, &legal, "c7a9", None, "e+-1", "前象退1", &[]);
+    // Red: soldier tandems on files 9 and 7 (a covered piece in front of a soldier on
+    // each): WXF names the file instead of the letter, Chinese after the piece.
+    let fen = "xxxxkx1x1/8c/8h/x1x1x1x1x/9/4P4/X1X3X1X/PhP6/7H1/X1XXKXXpX w - - 3 5";
+    let legal = ["a3a4", "c3c4"];
+    check_move(
+        fen,
+        &legal,
+        "a3a4r",
+        Some(Role::Chariot),
+        "9++1=R",
+        "前兵九进一=车",
+        &["P9++1=R", "前兵九進一=俥"],
+    );
 }
 
 #[test]
 fn a_reveal_on_a_face_up_piece_is_refused() {
     let s = Setup::xiangqi_start();
     let legal = moves(&["h2e2"]);
-    for text in ["h2e2r", "C2.5=R", "炮二平五=俥"] {
+    for text in ["h2e2r", "C2.5=R", "炮二平五=车", "炮二平五=俥"] {
         assert_eq!(
             parse_move(&s, &legal, text),
             Err(MoveInputError::NothingToReveal { from: sq("h2") }),

@@ -1,10 +1,14 @@
 //! Properties of the notation: readers never panic on any text, writers and readers round
-//! trip on random boards, and every move written in any notation reads back as itself.
+//! trip on random boards, and every move written in any notation reads back as itself, on
+//! random boards, on boards crowded with covered pieces in tandem, and in random Jieqi games.
 
 use jieqi_rules::notation::fen::{read_full, read_setup, write_full, write_setup};
 use jieqi_rules::notation::{MoveNotation, ParsedMove, chinese, parse_move, uci, write_move, wxf};
 use jieqi_rules::setup::start_role;
-use jieqi_rules::{BySide, Cell, Move, Piece, Role, Setup, Side, Square};
+use jieqi_rules::{
+    BySide, Cell, Game, GameDeal, GameMove, Move, Piece, Preset, Role, Rules, Setup, Side, Square,
+    Variant, Viewer,
+};
 use proptest::prelude::*;
 
 fn side() -> impl Strategy<Value = Side> {
@@ -159,6 +163,95 @@ fn board_and_moves() -> impl Strategy<Value = (Setup, Vec<Move>, Picks)> {
         })
 }
 
+/// A random board whose covered pieces all stand on start points (so each is named by the
+/// type of its point), with face-up pieces of those types around: covered and face-up like
+/// pieces on one file, the tandems Jieqi makes and Xiangqi never does.
+fn covered_tandem_setup() -> impl Strategy<Value = Setup> {
+    let roles = vec![
+        Role::Soldier,
+        Role::Soldier,
+        Role::Chariot,
+        Role::Horse,
+        Role::Cannon,
+        Role::Elephant,
+        Role::Advisor,
+    ];
+    (
+        random_setup(),
+        board_with(roles),
+        proptest::collection::vec(any::<bool>(), Square::COUNT),
+    )
+        .prop_map(|(mut setup, face_up, cover)| {
+            for square in Square::all() {
+                let i = square.index();
+                let start = Side::ALL
+                    .into_iter()
+                    .find(|&side| start_role(side, square).is_some_and(|r| r != Role::General));
+                setup.board[i] = match (start, cover[i]) {
+                    (Some(side), true) => Cell::Covered(Some(side)),
+                    _ => match face_up[i] {
+                        Cell::Covered(_) => Cell::Empty,
+                        cell => cell,
+                    },
+                };
+            }
+            setup
+        })
+}
+
+/// Moves picked among the geometric moves of a board, each with the reveal to write.
+fn picks_on(setup: Setup) -> impl Strategy<Value = (Setup, Vec<Move>, Picks)> {
+    let legal = geometric_moves(&setup);
+    let n = legal.len().max(1);
+    let picks = proptest::collection::vec((0..n, proptest::option::of(reveal_role())), 1..12);
+    (Just(setup), Just(legal), picks).prop_map(|(setup, legal, picks)| {
+        let chosen = picks
+            .into_iter()
+            .filter_map(|(i, reveal)| {
+                let mv = *legal.get(i)?;
+                let covered = matches!(setup.cell(mv.from), Cell::Covered(_));
+                Some((mv, reveal.filter(|_| covered)))
+            })
+            .collect();
+        (setup, legal, chosen)
+    })
+}
+
+/// Characters only one script uses in Chinese move text.
+const SIMPLIFIED_ONLY: &str = "车马帅将进后";
+const TRADITIONAL_ONLY: &str = "俥車傌馬帥將砲進後";
+
+/// Checks that `text`, written for `mv` in `notation`, reads back as `mv` with `reveal`, and
+/// that Chinese keeps to one script.
+fn reads_back(
+    setup: &Setup,
+    legal: &[Move],
+    mv: Move,
+    reveal: Option<Role>,
+    notation: MoveNotation,
+) -> Result<(), TestCaseError> {
+    let text = write_move(setup, mv, reveal, notation);
+    prop_assert_eq!(
+        parse_move(setup, legal, &text),
+        Ok(ParsedMove { mv, reveal }),
+        "{} written in {:?} as {}",
+        mv,
+        notation,
+        text
+    );
+    let other_script = match notation {
+        MoveNotation::Chinese => TRADITIONAL_ONLY,
+        MoveNotation::ChineseTraditional => SIMPLIFIED_ONLY,
+        MoveNotation::Coordinates | MoveNotation::Wxf => "",
+    };
+    prop_assert!(
+        !text.chars().any(|c| other_script.contains(c)),
+        "{} mixes scripts",
+        text
+    );
+    Ok(())
+}
+
 fn move_text() -> impl Strategy<Value = String> {
     prop_oneof![
         any::<String>(),
@@ -245,13 +338,74 @@ proptest! {
     fn every_written_move_reads_back((setup, legal, picks) in board_and_moves()) {
         for (mv, reveal) in picks {
             for notation in MoveNotation::ALL {
-                let text = write_move(&setup, mv, reveal, notation);
-                prop_assert_eq!(
-                    parse_move(&setup, &legal, &text),
-                    Ok(ParsedMove { mv, reveal }),
-                    "{} written in {} as {}", mv, notation, text
-                );
+                reads_back(&setup, &legal, mv, reveal, notation)?;
             }
         }
+    }
+
+    #[test]
+    fn moves_of_covered_tandems_read_back(
+        (setup, legal, picks) in covered_tandem_setup().prop_flat_map(picks_on)
+    ) {
+        for (mv, reveal) in picks {
+            for notation in MoveNotation::ALL {
+                reads_back(&setup, &legal, mv, reveal, notation)?;
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Every legal move of every position of a random Jieqi game, written in every notation
+    /// from the public position (with and without the reveal a covered mover makes), reads
+    /// back as itself.
+    #[test]
+    fn every_legal_move_of_random_jieqi_games_reads_back(seed in any::<u64>(), choices in proptest::collection::vec(any::<u32>(), 0..120)) {
+        let mut pick = seeded_pick(seed);
+        let deal = GameDeal::shuffled(Variant::Jieqi, &mut pick);
+        let Ok(mut game) = Game::new(Rules::new(Variant::Jieqi, Preset::Standard), deal) else {
+            return Err(TestCaseError::fail("a shuffled deal starts a game"));
+        };
+        for choice in choices {
+            let legal: Vec<Move> = game
+                .legal_moves()
+                .into_iter()
+                .filter_map(|m| match m {
+                    GameMove::Board(mv) => Some(mv),
+                    GameMove::Banqi(_) => None,
+                })
+                .collect();
+            let Some(&next) = legal.get(choice as usize % legal.len().max(1)) else {
+                break;
+            };
+            let setup = read_setup(&game.fen(Viewer::Public)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            for &mv in &legal {
+                let covered = matches!(setup.cell(mv.from), Cell::Covered(_));
+                let reveals = if covered { vec![None, Some(Role::Cannon)] } else { vec![None] };
+                for reveal in reveals {
+                    for notation in MoveNotation::ALL {
+                        reads_back(&setup, &legal, mv, reveal, notation)?;
+                    }
+                }
+            }
+            if game.play(GameMove::Board(next)).is_err() || game.outcome().is_some() {
+                break;
+            }
+        }
+    }
+}
+
+/// A seeded SplitMix64 `pick(n)` for dealing.
+fn seeded_pick(seed: u64) -> impl FnMut(u32) -> u32 {
+    let mut state = seed;
+    move |n: u32| {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        u32::try_from(z % u64::from(n.max(1))).unwrap_or(0)
     }
 }

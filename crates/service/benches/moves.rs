@@ -42,6 +42,7 @@ fn request(user: &User, chat: &ChatId, text: &str, mentioned: Vec<User>) -> Requ
         key: IdempotencyKey(KEYS.fetch_add(1, Ordering::Relaxed).to_string()),
         chat: chat.clone(),
         is_private_chat: false,
+        is_admin: false,
         user: user.clone(),
         mentioned,
         input: Input::Text(text.to_owned()),

@@ -31,22 +31,6 @@ pub(crate) fn public_picture(
     )
 }
 
-/// The private picture of a game for the player of `side`, from their side.
-pub(crate) fn private_picture(
-    ctx: &Ctx<'_>,
-    loaded: &LoadedGame,
-    side: Side,
-    settings: &ChatSettings,
-) -> Picture {
-    pictures::draw(
-        loaded,
-        Viewer::Player(side),
-        side,
-        settings,
-        ctx.inner.config.board_width,
-    )
-}
-
 pub(crate) fn side_key(side: Side) -> &'static str {
     match side {
         Side::Red => "side-red",

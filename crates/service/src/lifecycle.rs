@@ -7,8 +7,8 @@ use jieqi_rules::game::CapturedCoveredVisibleTo;
 use jieqi_rules::{Game, Outcome, Rules, Variant, Viewer};
 
 use crate::announce::{
-    self, game_terms, move_number, move_text, player_label, private_picture, public_picture,
-    seat_of, side_key, side_of, variant_key,
+    self, game_terms, move_number, move_text, player_label, public_picture, seat_of, side_key,
+    side_of, variant_key,
 };
 use crate::context::{Ctx, LoadedGame, Sentence, Step};
 use crate::fairness::commitment;
@@ -18,7 +18,7 @@ use crate::metrics::Event;
 use crate::ratings;
 pub(crate) use crate::replay::apply_ending;
 use crate::request::ButtonAction;
-use crate::settings::{BoardMode, ChatSettings};
+use crate::settings::{BoardMode, ChatSettings, PersonalSettings};
 use crate::store::{
     BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Seat,
 };
@@ -327,7 +327,8 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
                 )
                 .arg("piece", piece_name),
         );
-        let picture = private_picture(ctx, &loaded, capturer, &settings);
+        let personal = PersonalSettings::of(ctx, &user.id).await?;
+        let picture = personal.private_picture(ctx, &loaded, capturer, &settings);
         let message = Message::text(
             Destination::Private(user.id.clone()),
             MessageKind::Reveal,

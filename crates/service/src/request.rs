@@ -18,6 +18,11 @@ pub struct Request {
     pub chat: ChatId,
     /// True in a direct-message chat with the bot.
     pub is_private_chat: bool,
+    /// True when the sender may change the chat's settings: a chat admin (Discord: Manage
+    /// Server; Telegram: a group administrator), or anyone in a private chat or the terminal.
+    /// An adapter that must ask the platform (Telegram) asks only for a `/settings` change,
+    /// the one request that needs it, and leaves it false for others in groups.
+    pub is_admin: bool,
     /// Who sent it.
     pub user: User,
     /// Users the platform resolved for this request (Discord user option, Telegram reply-to

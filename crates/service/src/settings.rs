@@ -1,15 +1,20 @@
 //! A chat's presentation choices (`/settings`): language, piece style, board orientation,
 //! move notation, and whether each move gets a new board message or one message is edited.
+//! Only the chat's admins change them. A person's own choices for the pictures only they see
+//! ([`PersonalSettings`]) are theirs, kept on their player record.
 
 use std::fmt;
 use std::str::FromStr;
 
 use jieqi_render::PieceStyle;
-use jieqi_rules::Side;
 use jieqi_rules::notation::MoveNotation;
+use jieqi_rules::{Side, Viewer};
 use serde::{Deserialize, Serialize};
 
+use crate::context::{Ctx, LoadedGame, Step};
 use crate::i18n::Language;
+use crate::ids::UserId;
+use crate::pictures::{self, Picture};
 
 /// Piece pictures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -38,8 +43,10 @@ pub enum Notation {
     Coordinates,
     /// `C2.5`.
     Wxf,
-    /// `炮二平五`.
+    /// `炮二平五`, `马二进三`: simplified characters.
     Chinese,
+    /// `炮二平五`, `傌二進三`: traditional characters.
+    ChineseTraditional,
 }
 
 /// One board message per move, or one message edited after each move.
@@ -68,7 +75,9 @@ pub struct ChatSettings {
 }
 
 impl ChatSettings {
-    /// Defaults for a chat whose language is `language` (Chinese chats get Chinese notation).
+    /// Defaults for a new chat whose language is `language` (Chinese chats get Chinese
+    /// notation). Only a new chat takes its notation from its language: later the two are
+    /// separate settings, and changing the language keeps the notation.
     pub fn for_language(language: Language) -> ChatSettings {
         ChatSettings {
             language,
@@ -81,6 +90,48 @@ impl ChatSettings {
             },
             board: BoardMode::default(),
         }
+    }
+}
+
+/// A person's own choices for the pictures only they see (`/peek`, private reveals).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PersonalSettings {
+    /// Piece pictures; `None`: the chat's.
+    pub style: Option<Style>,
+    /// Which side is at the bottom; `None`: their own side.
+    pub orientation: Option<Orientation>,
+}
+
+impl PersonalSettings {
+    /// The choices of `user`: those on their player record, else none.
+    pub(crate) async fn of(ctx: &Ctx<'_>, user: &UserId) -> Step<PersonalSettings> {
+        Ok(ctx
+            .player_record_by_id(user)
+            .await?
+            .map(|player| player.personal)
+            .unwrap_or_default())
+    }
+
+    /// The picture of `loaded` as the player of `side` knows it, drawn for that player alone
+    /// with `chat`'s settings under their own choices.
+    pub(crate) fn private_picture(
+        self,
+        ctx: &Ctx<'_>,
+        loaded: &LoadedGame,
+        side: Side,
+        chat: &ChatSettings,
+    ) -> Picture {
+        let settings = ChatSettings {
+            style: self.style.unwrap_or(chat.style),
+            ..*chat
+        };
+        pictures::draw(
+            loaded,
+            Viewer::Player(side),
+            self.orientation.map_or(side, Orientation::side),
+            &settings,
+            ctx.inner.config.board_width,
+        )
     }
 }
 
@@ -108,6 +159,7 @@ impl Notation {
             Notation::Coordinates => MoveNotation::Coordinates,
             Notation::Wxf => MoveNotation::Wxf,
             Notation::Chinese => MoveNotation::Chinese,
+            Notation::ChineseTraditional => MoveNotation::ChineseTraditional,
         }
     }
 }
@@ -158,7 +210,8 @@ named_choices!(Orientation {
 named_choices!(Notation {
     Coordinates => ["coordinates", "coords", "uci", "iccs"],
     Wxf => ["wxf"],
-    Chinese => ["chinese", "zh"],
+    Chinese => ["chinese", "zh", "simplified", "zh-hans"],
+    ChineseTraditional => ["traditional", "chinese-traditional", "zh-hant"],
 });
 named_choices!(BoardMode {
     PerMove => ["new", "per-move", "each"],

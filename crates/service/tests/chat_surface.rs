@@ -51,9 +51,10 @@ async fn a_chat_speaks_its_language_and_new_chats_start_in_the_users() {
         answer.replies[0].text
     );
     assert!(
-        answer.replies[0].text.contains("chinese"),
-        "Chinese chats get Chinese notation"
+        answer.replies[0].text.contains("wxf"),
+        "a new language keeps the notation"
     );
+    h.say(&lan, &chat, "/settings notation chinese").await;
     // The chat's setting now wins over the user's client language.
     let answer = h.say(&lan, &chat, "/move h2e2").await;
     assert!(refusal(&answer).contains("对局"), "{answer:#?}");

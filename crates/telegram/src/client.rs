@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use teloxide::RequestError;
 use teloxide::prelude::*;
@@ -23,6 +24,8 @@ pub(crate) struct Client {
     pub people: People,
     /// Replies waiting for a private message to be delivered.
     pub held: HeldReplies,
+    /// Who administers which group, as Telegram said a moment ago.
+    pub admins: Admins,
 }
 
 impl std::fmt::Debug for Client {
@@ -48,6 +51,7 @@ impl Client {
             me: OnceCell::new(),
             people: People::default(),
             held: HeldReplies::default(),
+            admins: Admins::default(),
         }
     }
 
@@ -105,9 +109,76 @@ impl People {
     }
 }
 
+/// Whether people administer groups (owner or administrator), asked with getChatMember and
+/// remembered briefly: long enough that a burst of `/settings` costs one call, short enough
+/// that a promotion or demotion counts within a minute.
+#[derive(Debug, Default)]
+pub(crate) struct Admins {
+    seen: Mutex<HashMap<(ChatId, UserId), (bool, Instant)>>,
+}
+
+/// How long an answer of getChatMember is trusted.
+const ADMIN_TTL: Duration = Duration::from_secs(60);
+/// Beyond this many answers the remembered ones are dropped wholesale.
+const ADMINS_LIMIT: usize = 10_000;
+
+impl Admins {
+    /// Whether `user` administers `chat`. If Telegram cannot say, they are not taken for an
+    /// admin (and nothing is remembered, so the next try asks again).
+    pub(crate) async fn is_admin(&self, bot: &Bot, chat: ChatId, user: UserId) -> bool {
+        if let Some(admin) = self.remembered(chat, user, Instant::now()) {
+            return admin;
+        }
+        let admin = match bot.get_chat_member(chat, user).await {
+            Ok(member) => member.is_privileged(),
+            Err(error) => {
+                tracing::warn!(%error, chat = chat.0, "cannot tell whether a member administers the group");
+                return false;
+            }
+        };
+        self.remember(chat, user, admin, Instant::now());
+        admin
+    }
+
+    fn remembered(&self, chat: ChatId, user: UserId, now: Instant) -> Option<bool> {
+        lock(&self.seen)
+            .get(&(chat, user))
+            .filter(|(_, at)| now.saturating_duration_since(*at) < ADMIN_TTL)
+            .map(|(admin, _)| *admin)
+    }
+
+    fn remember(&self, chat: ChatId, user: UserId, admin: bool, now: Instant) {
+        let mut seen = lock(&self.seen);
+        if seen.len() >= ADMINS_LIMIT {
+            seen.clear();
+        }
+        seen.insert((chat, user), (admin, now));
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     match mutex.lock() {
         Ok(guard) => guard,
         Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn admin_answers_are_trusted_for_a_minute() {
+        let admins = Admins::default();
+        let (chat, user) = (ChatId(-100), UserId(7));
+        let then = Instant::now();
+        assert_eq!(admins.remembered(chat, user, then), None);
+        admins.remember(chat, user, true, then);
+        assert_eq!(
+            admins.remembered(chat, user, then + Duration::from_secs(59)),
+            Some(true)
+        );
+        assert_eq!(admins.remembered(chat, UserId(8), then), None);
+        assert_eq!(admins.remembered(chat, user, then + ADMIN_TTL), None);
     }
 }

@@ -21,7 +21,7 @@ use teloxide::prelude::*;
 use teloxide::types::{ChatAction, MaybeInaccessibleMessage, Update, UpdateKind};
 
 use crate::address::Address;
-use crate::inbound::{Origin, Reading, read_update};
+use crate::inbound::{Inbound, Origin, Reading, read_update};
 use crate::outbound::{Failure, Poster};
 use crate::replies::{self, Held};
 
@@ -46,7 +46,8 @@ impl Handler {
             }
         };
         match read_update(update, me, &client.people, SystemTime::now()) {
-            Reading::Request(inbound) => {
+            Reading::Request(mut inbound) => {
+                self.check_admin(&mut inbound).await;
                 let origin = inbound.origin.clone();
                 let user = inbound.request.user.clone();
                 let in_group = !inbound.request.is_private_chat;
@@ -89,6 +90,32 @@ fn refused(answer: &Answer) -> bool {
 }
 
 impl Handler {
+    /// Asks Telegram whether the sender administers the group, for the one request that
+    /// needs it (a `/settings` change); asking for every `/move` would cost a call each.
+    async fn check_admin(&self, inbound: &mut Inbound) {
+        let request = &inbound.request;
+        let changes_settings = match &request.input {
+            Input::Text(line) => {
+                let mut words = line.split_whitespace();
+                words.next() == Some("/settings") && words.next().is_some()
+            }
+            Input::Button(_) => false,
+        };
+        if request.is_private_chat || !changes_settings {
+            return;
+        }
+        let (Origin::Command { address, .. }, Ok(user)) =
+            (&inbound.origin, request.user.id.id.parse::<u64>())
+        else {
+            return;
+        };
+        let client = &self.poster.client;
+        inbound.request.is_admin = client
+            .admins
+            .is_admin(&client.bot, address.chat, teloxide::types::UserId(user))
+            .await;
+    }
+
     /// Takes the "I sent your view" notices out of `answer` until the view is delivered.
     fn hold_peek_notice(&self, user: &User, origin: &Origin, answer: &mut Answer) {
         let Origin::Command { address, message } = origin else {

@@ -126,6 +126,8 @@ fn read_message(
             key,
             chat: address.chat_id(),
             is_private_chat: message.chat.is_private(),
+            // In a group the handler asks Telegram when a request needs it.
+            is_admin: message.chat.is_private(),
             user: person(from),
             mentioned,
             input: Input::Text(command),
@@ -179,6 +181,7 @@ fn read_button(
             key,
             chat: address.chat_id(),
             is_private_chat: chat.is_private(),
+            is_admin: chat.is_private(),
             user: person(&query.from),
             mentioned: Vec::new(),
             input: Input::Button(action),

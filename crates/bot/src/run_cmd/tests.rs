@@ -71,6 +71,7 @@ fn request(key: &str, who: &str, text: &str, mentioned: &[&str]) -> Request {
         key: IdempotencyKey(key.to_owned()),
         chat: ChatId::new(Platform::Local, "room"),
         is_private_chat: false,
+        is_admin: true,
         user: user(who),
         mentioned: mentioned.iter().map(|name| user(name)).collect(),
         input: Input::Text(text.to_owned()),

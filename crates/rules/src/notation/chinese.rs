@@ -1,16 +1,18 @@
 //! Chinese notation: `炮二平五`. The piece, the file it stands on (counted from the mover's
 //! right: Red's in Chinese numerals, Black's in digits), 进 (advance), 退 (retreat) or 平
 //! (traverse), and a number: the target file when traversing or for the diagonal movers
-//! (仕 相 傌), otherwise the count of points.
+//! (仕 相 马), otherwise the count of points.
 //!
 //! Like pieces on one file are told apart by 前/后 (front/rear) for two, 前/中/后 for three
 //! and by their place from the front (一兵 二兵 ... for Red, 1卒 2卒 ... for Black) for four or
 //! more; when two files hold several like pieces the file follows the piece (`前兵三平四`).
 //! A covered piece is named by its fake type, and a reveal appends `=` and the revealed
-//! piece's character: `車9进1=砲`.
+//! piece's character: `车9进1=炮`.
 //!
-//! Output uses the characters of [`piece_char`] and the numerals of this module's constants,
-//! the one place to change them. Input accepts traditional and simplified characters and both
+//! Output keeps to one script, as printed game records do: simplified by default (车马炮 for
+//! both sides, 帅仕相兵 / 将士象卒, 进 and 后), traditional on request (俥傌炮 / 車馬砲,
+//! 進 and 後) through [`Script`]. The characters live in this module's constants, the one
+//! place to change them. Input accepts traditional and simplified characters and both
 //! sides' names (進/进, 車/车/俥, 馬/马/傌, 帥/帅/將/将, 仕/士, 相/象, 炮/砲/包, 兵/卒, 後/后),
 //! Chinese numerals, ASCII or full-width digits for either side, `炮前` as well as `前炮`,
 //! and spaces anywhere.
@@ -22,36 +24,91 @@ use crate::types::{Piece, Role, Side};
 use super::relative::{self, Op, Pick, Place, Relative};
 use super::{MoveInputError, MoveNotation, ParsedMove, Syntax, malformed, shorten, uci};
 
-/// Red's pieces in [`Role::ALL`] order (K A E R C H P), traditional as the boards show them.
-const RED_PIECES: [char; 7] = ['帥', '仕', '相', '俥', '炮', '傌', '兵'];
-/// Black's pieces in [`Role::ALL`] order.
-const BLACK_PIECES: [char; 7] = ['將', '士', '象', '車', '砲', '馬', '卒'];
+/// The characters a Chinese move is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Script {
+    /// Simplified characters (车马炮 for both sides, 进, 后), as mainland records print them.
+    #[default]
+    Simplified,
+    /// Traditional characters (俥傌炮 for Red, 車馬砲 for Black, 進, 後), as the boards show
+    /// the pieces.
+    Traditional,
+}
+
+/// The words of one script: pieces in [`Role::ALL`] order (K A E R C H P) for each side, the
+/// operators and the tandem marks.
+struct Words {
+    red: [char; 7],
+    black: [char; 7],
+    advance: char,
+    rear: char,
+}
+
+const SIMPLIFIED: Words = Words {
+    red: ['帅', '仕', '相', '车', '炮', '马', '兵'],
+    black: ['将', '士', '象', '车', '炮', '马', '卒'],
+    advance: '进',
+    rear: '后',
+};
+
+const TRADITIONAL: Words = Words {
+    red: ['帥', '仕', '相', '俥', '炮', '傌', '兵'],
+    black: ['將', '士', '象', '車', '砲', '馬', '卒'],
+    advance: '進',
+    rear: '後',
+};
+
+impl Script {
+    const fn words(self) -> &'static Words {
+        match self {
+            Script::Simplified => &SIMPLIFIED,
+            Script::Traditional => &TRADITIONAL,
+        }
+    }
+
+    /// The character this script writes for `piece`: 帅仕相车马炮兵 / 将士象车马炮卒
+    /// simplified, 帥仕相俥傌炮兵 / 將士象車馬砲卒 traditional.
+    ///
+    /// ```
+    /// use jieqi_rules::{Piece, Role, Side};
+    /// use jieqi_rules::notation::chinese::Script;
+    ///
+    /// let red_chariot = Piece::new(Side::Red, Role::Chariot);
+    /// let black_cannon = Piece::new(Side::Black, Role::Cannon);
+    /// assert_eq!(Script::Simplified.piece_char(red_chariot), '车');
+    /// assert_eq!(Script::Simplified.piece_char(black_cannon), '炮');
+    /// assert_eq!(Script::Traditional.piece_char(red_chariot), '俥');
+    /// assert_eq!(Script::Traditional.piece_char(black_cannon), '砲');
+    /// ```
+    pub const fn piece_char(self, piece: Piece) -> char {
+        let words = self.words();
+        match piece.side {
+            Side::Red => words.red[piece.role.index()],
+            Side::Black => words.black[piece.role.index()],
+        }
+    }
+}
+
 /// Red's files, counts and places: Chinese numerals.
 const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 /// Black's files, counts and places: digits.
 const BLACK_NUMERALS: [char; 9] = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
-const ADVANCE: char = '进';
 const RETREAT: char = '退';
 const TRAVERSE: char = '平';
 const FRONT: char = '前';
 const MIDDLE: char = '中';
-const REAR: char = '后';
 
-/// The character Chinese output uses for `piece`: 帥仕相俥傌炮兵 for Red, 將士象車馬砲卒 for
-/// Black.
+/// The character simplified Chinese output uses for `piece` (see [`Script::piece_char`]).
 ///
 /// ```
 /// use jieqi_rules::{Piece, Role, Side};
 /// use jieqi_rules::notation::chinese::piece_char;
 ///
-/// assert_eq!(piece_char(Piece::new(Side::Red, Role::Chariot)), '俥');
-/// assert_eq!(piece_char(Piece::new(Side::Black, Role::Cannon)), '砲');
+/// assert_eq!(piece_char(Piece::new(Side::Red, Role::Horse)), '马');
+/// assert_eq!(piece_char(Piece::new(Side::Black, Role::General)), '将');
 /// ```
 pub const fn piece_char(piece: Piece) -> char {
-    match piece.side {
-        Side::Red => RED_PIECES[piece.role.index()],
-        Side::Black => BLACK_PIECES[piece.role.index()],
-    }
+    Script::Simplified.piece_char(piece)
 }
 
 /// `n` (1–9) as `side` writes it, or `None` out of range.
@@ -63,8 +120,8 @@ fn numeral(side: Side, n: usize) -> Option<char> {
     n.checked_sub(1).and_then(|i| numerals.get(i)).copied()
 }
 
-/// Writes `mv` in Chinese; `setup` is the position before the move, `reveal` the type a
-/// covered mover turned out to be. Moves the notation cannot describe are written in
+/// Writes `mv` in simplified Chinese; `setup` is the position before the move, `reveal` the
+/// type a covered mover turned out to be. Moves the notation cannot describe are written in
 /// coordinates.
 ///
 /// ```
@@ -74,22 +131,43 @@ fn numeral(side: Side, n: usize) -> Option<char> {
 /// let sq = |s: &str| s.parse::<Square>().unwrap();
 /// let setup = Setup::xiangqi_start();
 /// assert_eq!(chinese::write(&setup, Move::new(sq("h2"), sq("e2")), None), "炮二平五");
+/// assert_eq!(chinese::write(&setup, Move::new(sq("h0"), sq("g2")), None), "马二进三");
 /// let mut jieqi = Setup::jieqi_start();
 /// jieqi.side_to_move = Side::Black;
 /// assert_eq!(
 ///     chinese::write(&jieqi, Move::new(sq("i9"), sq("i8")), Some(Role::Cannon)),
-///     "車9进1=砲"
+///     "车9进1=炮"
 /// );
 /// ```
 pub fn write(setup: &Setup, mv: Move, reveal: Option<Role>) -> String {
-    written(setup, mv, reveal).unwrap_or_else(|| uci::write(mv, reveal))
+    write_in(Script::Simplified, setup, mv, reveal)
 }
 
-fn written(setup: &Setup, mv: Move, reveal: Option<Role>) -> Option<String> {
+/// Writes `mv` in Chinese in `script`, every character of it in that one script.
+///
+/// ```
+/// use jieqi_rules::{Move, Role, Setup, Side, Square};
+/// use jieqi_rules::notation::chinese::{self, Script};
+///
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// let setup = Setup::xiangqi_start();
+/// let horse = Move::new(sq("h0"), sq("g2"));
+/// assert_eq!(chinese::write_in(Script::Traditional, &setup, horse, None), "傌二進三");
+/// let mut jieqi = Setup::jieqi_start();
+/// jieqi.side_to_move = Side::Black;
+/// let up = Move::new(sq("i9"), sq("i8"));
+/// assert_eq!(chinese::write_in(Script::Traditional, &jieqi, up, Some(Role::Cannon)), "車9進1=砲");
+/// ```
+pub fn write_in(script: Script, setup: &Setup, mv: Move, reveal: Option<Role>) -> String {
+    written(script, setup, mv, reveal).unwrap_or_else(|| uci::write(mv, reveal))
+}
+
+fn written(script: Script, setup: &Setup, mv: Move, reveal: Option<Role>) -> Option<String> {
     let parts = relative::parts(setup, mv)?;
     let side = parts.piece.side;
     let column = parts.column;
-    let name = piece_char(parts.piece);
+    let words = script.words();
+    let name = script.piece_char(parts.piece);
     let file = numeral(side, usize::from(column.number))?;
     let mut text = String::new();
     if column.count == 1 {
@@ -99,7 +177,7 @@ fn written(setup: &Setup, mv: Move, reveal: Option<Role>) -> Option<String> {
         let place = match (column.count, column.index) {
             (2, 0) | (3, 0) => FRONT,
             (3, 1) => MIDDLE,
-            (2, 1) | (3, 2) => REAR,
+            (2, 1) | (3, 2) => words.rear,
             (_, index) => numeral(side, index + 1)?,
         };
         text.push(place);
@@ -109,14 +187,14 @@ fn written(setup: &Setup, mv: Move, reveal: Option<Role>) -> Option<String> {
         }
     }
     text.push(match parts.op {
-        Op::Advance => ADVANCE,
+        Op::Advance => words.advance,
         Op::Retreat => RETREAT,
         Op::Traverse => TRAVERSE,
     });
     text.push(numeral(side, usize::from(parts.arg))?);
     if let Some(role) = reveal {
         text.push('=');
-        text.push(piece_char(Piece::new(side, role)));
+        text.push(script.piece_char(Piece::new(side, role)));
     }
     Some(text)
 }
@@ -222,7 +300,7 @@ pub(crate) fn syntax(text: &str) -> Syntax<Relative> {
     };
     if body.contains(&Token::Equals) {
         return Syntax::Malformed(
-            "`=` may only come last, before the revealed piece, like `車9进1=砲`".to_owned(),
+            "`=` may only come last, before the revealed piece, like `车9进1=炮`".to_owned(),
         );
     }
     let Some((head, &[Token::Op(op), Token::Number(arg)])) = body.split_last_chunk::<2>() else {

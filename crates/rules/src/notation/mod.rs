@@ -32,16 +32,19 @@ pub enum MoveNotation {
     Coordinates,
     /// WXF relative notation, `C2.5`, `r9+1=c`.
     Wxf,
-    /// Chinese relative notation, `炮二平五`, `車9进1=砲`.
+    /// Chinese relative notation in simplified characters, `炮二平五`, `车9进1=炮`.
     Chinese,
+    /// Chinese relative notation in traditional characters, `炮二平五`, `車9進1=砲`.
+    ChineseTraditional,
 }
 
 impl MoveNotation {
     /// Every notation, in the order [`parse_move`] tries them.
-    pub const ALL: [MoveNotation; 3] = [
+    pub const ALL: [MoveNotation; 4] = [
         MoveNotation::Coordinates,
         MoveNotation::Wxf,
         MoveNotation::Chinese,
+        MoveNotation::ChineseTraditional,
     ];
 
     /// A short name for messages: `coordinates`, `WXF`, `Chinese`.
@@ -49,7 +52,7 @@ impl MoveNotation {
         match self {
             MoveNotation::Coordinates => "coordinates",
             MoveNotation::Wxf => "WXF",
-            MoveNotation::Chinese => "Chinese",
+            MoveNotation::Chinese | MoveNotation::ChineseTraditional => "Chinese",
         }
     }
 }
@@ -206,7 +209,9 @@ pub fn parse_move(setup: &Setup, legal: &[Move], text: &str) -> Result<ParsedMov
 /// type of the moving piece if the move turned it face up (`None` otherwise, or when the
 /// writer must not tell it).
 ///
-/// WXF and Chinese name a covered piece by its fake type. A move those notations cannot
+/// WXF and Chinese name a covered piece by its fake type. Chinese is written in one script:
+/// simplified for [`MoveNotation::Chinese`], traditional for
+/// [`MoveNotation::ChineseTraditional`]. A move those notations cannot
 /// describe (no piece on its from point, a straight mover going sideways and forward at once,
 /// or a file crowded beyond what WXF defines) is written in coordinates, which
 /// [`parse_move`] reads back.
@@ -227,13 +232,20 @@ pub fn parse_move(setup: &Setup, legal: &[Move], text: &str) -> Result<ParsedMov
 /// let up = Move::new(sq("a0"), sq("a1"));
 /// assert_eq!(write_move(&jieqi, up, Some(Role::Cannon), MoveNotation::Coordinates), "a0a1c");
 /// assert_eq!(write_move(&jieqi, up, Some(Role::Cannon), MoveNotation::Wxf), "R9+1=C");
-/// assert_eq!(write_move(&jieqi, up, Some(Role::Cannon), MoveNotation::Chinese), "俥九进一=炮");
+/// assert_eq!(write_move(&jieqi, up, Some(Role::Cannon), MoveNotation::Chinese), "车九进一=炮");
+/// assert_eq!(
+///     write_move(&jieqi, up, Some(Role::Cannon), MoveNotation::ChineseTraditional),
+///     "俥九進一=炮"
+/// );
 /// ```
 pub fn write_move(setup: &Setup, mv: Move, reveal: Option<Role>, notation: MoveNotation) -> String {
     match notation {
         MoveNotation::Coordinates => uci::write(mv, reveal),
         MoveNotation::Wxf => wxf::write(setup, mv, reveal),
-        MoveNotation::Chinese => chinese::write(setup, mv, reveal),
+        MoveNotation::Chinese => chinese::write_in(chinese::Script::Simplified, setup, mv, reveal),
+        MoveNotation::ChineseTraditional => {
+            chinese::write_in(chinese::Script::Traditional, setup, mv, reveal)
+        }
     }
 }
 

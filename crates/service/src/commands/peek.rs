@@ -4,11 +4,11 @@
 use jieqi_rules::Viewer;
 
 use super::{my_game, optional_game};
-use crate::announce::{private_picture, side_of};
+use crate::announce::side_of;
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::{GameId, Platform};
 use crate::message::{Destination, Message, MessageKind};
-use crate::settings::ChatSettings;
+use crate::settings::{ChatSettings, PersonalSettings};
 use crate::store::ImageRecipe;
 
 #[derive(Debug)]
@@ -53,7 +53,8 @@ impl Peek {
                 )
                 .arg("fen", view.fen.clone()),
         );
-        let picture = private_picture(ctx, &loaded, side, &settings);
+        let personal = PersonalSettings::of(ctx, &request.user.id).await?;
+        let picture = personal.private_picture(ctx, &loaded, side, &settings);
         let private = request.is_private_chat || request.chat.platform == Platform::Discord;
         if private {
             let ephemeral = !request.is_private_chat;

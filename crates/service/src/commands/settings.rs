@@ -1,11 +1,16 @@
 //! `/settings [name value]`: the chat's language (en, zh, vi), piece style (characters,
-//! symbols), board orientation (red, black), notation (wxf, coordinates, chinese) and board
+//! symbols), board orientation (red, black), notation (wxf, coordinates, chinese,
+//! traditional; independent of the language) and board
 //! messages (new: one per move, edit: one edited message). Without arguments: the current ones.
+//! Only the chat's admins change the chat's settings; anyone shows them.
+//!
+//! `/settings my-style characters|symbols|chat` and `/settings my-orientation red|black|own`:
+//! the caller's own choices for the pictures only they see (`/peek`, private reveals).
 
-use crate::context::{Ctx, Sentence, Step};
+use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::i18n::Language;
 use crate::message::MessageKind;
-use crate::settings::{BoardMode, Notation, Orientation, Style};
+use crate::settings::{BoardMode, Notation, Orientation, PersonalSettings, Style};
 
 #[derive(Debug)]
 pub(crate) enum Settings {
@@ -15,6 +20,19 @@ pub(crate) enum Settings {
     Orientation(Orientation),
     Notation(Notation),
     Board(BoardMode),
+    /// The caller's own piece style; `None`: the chat's.
+    MyStyle(Option<Style>),
+    /// The caller's own orientation of their private pictures; `None`: their own side.
+    MyOrientation(Option<Orientation>),
+}
+
+/// A choice or `default` (a word meaning "not my own choice").
+fn own_choice<T: std::str::FromStr>(value: &str, default: &str) -> Result<Option<T>, ()> {
+    if value.eq_ignore_ascii_case(default) {
+        Ok(None)
+    } else {
+        value.parse().map(Some).map_err(|_| ())
+    }
 }
 
 impl Settings {
@@ -43,11 +61,17 @@ impl Settings {
                 "notation" => value
                     .parse()
                     .map(Settings::Notation)
-                    .map_err(|_| bad(name, value, "wxf, coordinates, chinese")),
+                    .map_err(|_| bad(name, value, "wxf, coordinates, chinese, traditional")),
                 "board" | "messages" => value
                     .parse()
                     .map(Settings::Board)
                     .map_err(|_| bad(name, value, "new, edit")),
+                "my-style" | "mystyle" => own_choice(value, "chat")
+                    .map(Settings::MyStyle)
+                    .map_err(|()| bad(name, value, "characters, symbols, chat")),
+                "my-orientation" | "myorientation" => own_choice(value, "own")
+                    .map(Settings::MyOrientation)
+                    .map_err(|()| bad(name, value, "red, black, own")),
                 _ => Err(Sentence::new("refuse-setting-name").arg("name", super::shown(name))),
             },
             _ => Err(Sentence::new("refuse-usage").arg("usage", "/settings language vi")),
@@ -55,24 +79,29 @@ impl Settings {
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        match *self {
+            Settings::MyStyle(style) => {
+                return personal(ctx, |p| p.style = style).await;
+            }
+            Settings::MyOrientation(orientation) => {
+                return personal(ctx, |p| p.orientation = orientation).await;
+            }
+            Settings::Show => {}
+            _ if !ctx.req()?.is_admin => return refuse(Sentence::new("refuse-settings-admins")),
+            _ => {}
+        }
         let chat_id = ctx.chat_id()?.clone();
         let mut chat = ctx.chat_record(&chat_id).await?;
         let settings = &mut chat.settings;
         match *self {
             Settings::Show => {}
-            Settings::Language(language) => {
-                settings.language = language;
-                // Chinese readers get Chinese move names unless they chose otherwise later.
-                if language == Language::Zh {
-                    settings.notation = Notation::Chinese;
-                } else if settings.notation == Notation::Chinese {
-                    settings.notation = Notation::Wxf;
-                }
-            }
+            // The notation is a setting of its own: a new language never changes it.
+            Settings::Language(language) => settings.language = language,
             Settings::Style(style) => settings.style = style,
             Settings::Orientation(orientation) => settings.orientation = orientation,
             Settings::Notation(notation) => settings.notation = notation,
             Settings::Board(board) => settings.board = board,
+            Settings::MyStyle(_) | Settings::MyOrientation(_) => {}
         }
         let s = *settings;
         let changed = !matches!(self, Settings::Show);
@@ -99,4 +128,21 @@ impl Settings {
         ));
         Ok(())
     }
+}
+
+/// Changes the caller's own picture choices and says what they are now.
+async fn personal(ctx: &mut Ctx<'_>, change: impl FnOnce(&mut PersonalSettings)) -> Step {
+    let user = ctx.user()?;
+    let mut player = ctx.player_record(user).await?;
+    change(&mut player.personal);
+    let chosen = player.personal;
+    ctx.save_player(player);
+    let sentence = Sentence::new("settings-personal")
+        .arg("style", chosen.style.map_or("chat", Style::name))
+        .arg(
+            "orientation",
+            chosen.orientation.map_or("own", Orientation::name),
+        );
+    ctx.reply_text(MessageKind::Guide, true, &sentence);
+    Ok(())
 }

@@ -64,7 +64,14 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
 
 impl Record for ChallengeRecord {}
 impl Record for ChatRecord {}
-impl Record for PlayerRecord {}
+impl Record for PlayerRecord {
+    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
+        let mut bytes = rest.to_vec();
+        bytes.extend([0, 0]);
+        postcard_read(&bytes)
+    }
+}
 impl Record for SentRecord {}
 
 impl Record for GameRecord {
@@ -233,5 +240,25 @@ mod tests {
             })
         );
         assert!(decode::<SentRecord>(&[]).is_err());
+    }
+
+    #[test]
+    fn players_of_schema_two_read_with_no_personal_choices() {
+        let user = crate::ids::User::new(
+            crate::ids::UserId::new(crate::ids::Platform::Local, "ann"),
+            "ann",
+        );
+        let player = PlayerRecord::new(&user);
+        let mut bytes = encode(&player).unwrap();
+        // Schema 2 wrote the same fields without `personal` (two `None` bytes here).
+        assert!(bytes.ends_with(&[0, 0]));
+        bytes.truncate(bytes.len() - 2);
+        bytes[0] = 2;
+        assert_eq!(decode::<PlayerRecord>(&bytes).unwrap(), player);
+        bytes[0] = SCHEMA_VERSION;
+        assert!(
+            decode::<PlayerRecord>(&bytes).is_err(),
+            "schema 3 has the field"
+        );
     }
 }

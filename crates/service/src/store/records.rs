@@ -14,7 +14,7 @@ use crate::ids::{ChallengeId, ChatId, GameId, User, UserId};
 use crate::message::{Message, OutboxId};
 pub use crate::recipe::ImageRecipe;
 use crate::recipe::variant_name;
-use crate::settings::ChatSettings;
+use crate::settings::{ChatSettings, PersonalSettings};
 
 /// Seconds since the Unix epoch: the store's clock unit.
 pub type UnixTime = u64;
@@ -303,6 +303,8 @@ pub struct PlayerRecord {
     pub games: Vec<GameId>,
     /// Ratings: Xiangqi, Jieqi, Banqi (in `Variant::ALL` order).
     pub stats: [VariantStats; 3],
+    /// Their own choices for the pictures only they see (`/settings my-style`, ...).
+    pub personal: PersonalSettings,
 }
 
 impl PlayerRecord {
@@ -314,6 +316,7 @@ impl PlayerRecord {
             name: user.name.clone(),
             games: Vec::new(),
             stats: [VariantStats::default(); 3],
+            personal: PersonalSettings::default(),
         }
     }
 

@@ -35,6 +35,8 @@ pub struct Harness {
     pub now: SystemTime,
     /// Every message delivered so far, in order.
     pub delivered: Vec<OutboxEntry>,
+    /// People who are not admins of the group chats (everyone else is).
+    pub non_admins: Vec<UserId>,
 }
 
 pub fn user(name: &str) -> User {
@@ -79,6 +81,7 @@ impl Harness {
             next_key: 0,
             now: UNIX_EPOCH + Duration::from_secs(T0),
             delivered: Vec::new(),
+            non_admins: Vec::new(),
         }
     }
 
@@ -126,6 +129,7 @@ impl Harness {
             key: IdempotencyKey(format!("k{}", self.next_key)),
             chat: chat.clone(),
             is_private_chat: chat.id.starts_with("dm-"),
+            is_admin: chat.id.starts_with("dm-") || !self.non_admins.contains(&who.id),
             user: who.clone(),
             mentioned,
             input,

@@ -4,6 +4,7 @@
 use jieqi_fake_telegram as fake_bot_api;
 mod harness;
 
+mod admins;
 mod delivery;
 mod experience;
 mod game;

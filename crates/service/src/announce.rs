@@ -8,13 +8,46 @@ use std::time::Duration;
 
 use jieqi_rules::{DrawReason, Game, Outcome, Side, Variant, Viewer, WinReason};
 
-use crate::context::{Ctx, Sentence};
+use crate::context::{Ctx, Sentence, Step};
 use crate::i18n::Language;
+use crate::ids::UserId;
 use crate::pictures::{self, Picture};
 use crate::replay::LoadedGame;
 pub(crate) use crate::replay::{our_seat, seat_of, side_of};
-use crate::settings::{ChatSettings, Notation};
+use crate::settings::{ChatSettings, Notation, Orientation, PersonalSettings};
 use crate::store::{GameRecord, Seat};
+
+/// A person's own picture choices (`PersonalSettings`): those on their player record, else
+/// none.
+pub(crate) async fn personal_settings(ctx: &Ctx<'_>, user: &UserId) -> Step<PersonalSettings> {
+    Ok(ctx
+        .player_record_by_id(user)
+        .await?
+        .map(|player| player.personal)
+        .unwrap_or_default())
+}
+
+/// The picture of `loaded` as the player of `side` knows it, drawn for that player alone
+/// with `chat`'s settings under their own choices.
+pub(crate) fn private_picture(
+    ctx: &Ctx<'_>,
+    personal: PersonalSettings,
+    loaded: &LoadedGame,
+    side: Side,
+    chat: &ChatSettings,
+) -> Picture {
+    let settings = ChatSettings {
+        style: personal.style.unwrap_or(chat.style),
+        ..*chat
+    };
+    pictures::draw(
+        loaded,
+        Viewer::Player(side),
+        personal.orientation.map_or(side, Orientation::side),
+        &settings,
+        ctx.inner.config.board_width,
+    )
+}
 
 /// The public picture of a game for a chat with `settings`.
 pub(crate) fn public_picture(

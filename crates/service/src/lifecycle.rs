@@ -18,7 +18,7 @@ use crate::metrics::Event;
 use crate::ratings;
 pub(crate) use crate::replay::apply_ending;
 use crate::request::ButtonAction;
-use crate::settings::{BoardMode, ChatSettings, PersonalSettings};
+use crate::settings::{BoardMode, ChatSettings};
 use crate::store::{
     BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Seat,
 };
@@ -327,8 +327,8 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
                 )
                 .arg("piece", piece_name),
         );
-        let personal = PersonalSettings::of(ctx, &user.id).await?;
-        let picture = personal.private_picture(ctx, &loaded, capturer, &settings);
+        let personal = crate::announce::personal_settings(ctx, &user.id).await?;
+        let picture = crate::announce::private_picture(ctx, personal, &loaded, capturer, &settings);
         let message = Message::text(
             Destination::Private(user.id.clone()),
             MessageKind::Reveal,

@@ -8,13 +8,10 @@ use std::str::FromStr;
 
 use jieqi_render::PieceStyle;
 use jieqi_rules::notation::MoveNotation;
-use jieqi_rules::{Side, Viewer};
+use jieqi_rules::Side;
 use serde::{Deserialize, Serialize};
 
-use crate::context::{Ctx, LoadedGame, Step};
 use crate::i18n::Language;
-use crate::ids::UserId;
-use crate::pictures::{self, Picture};
 
 /// Piece pictures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -100,39 +97,6 @@ pub struct PersonalSettings {
     pub style: Option<Style>,
     /// Which side is at the bottom; `None`: their own side.
     pub orientation: Option<Orientation>,
-}
-
-impl PersonalSettings {
-    /// The choices of `user`: those on their player record, else none.
-    pub(crate) async fn of(ctx: &Ctx<'_>, user: &UserId) -> Step<PersonalSettings> {
-        Ok(ctx
-            .player_record_by_id(user)
-            .await?
-            .map(|player| player.personal)
-            .unwrap_or_default())
-    }
-
-    /// The picture of `loaded` as the player of `side` knows it, drawn for that player alone
-    /// with `chat`'s settings under their own choices.
-    pub(crate) fn private_picture(
-        self,
-        ctx: &Ctx<'_>,
-        loaded: &LoadedGame,
-        side: Side,
-        chat: &ChatSettings,
-    ) -> Picture {
-        let settings = ChatSettings {
-            style: self.style.unwrap_or(chat.style),
-            ..*chat
-        };
-        pictures::draw(
-            loaded,
-            Viewer::Player(side),
-            self.orientation.map_or(side, Orientation::side),
-            &settings,
-            ctx.inner.config.board_width,
-        )
-    }
 }
 
 impl Style {

@@ -8,7 +8,7 @@ use crate::announce::side_of;
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::{GameId, Platform};
 use crate::message::{Destination, Message, MessageKind};
-use crate::settings::{ChatSettings, PersonalSettings};
+use crate::settings::ChatSettings;
 use crate::store::ImageRecipe;
 
 #[derive(Debug)]
@@ -53,8 +53,8 @@ impl Peek {
                 )
                 .arg("fen", view.fen.clone()),
         );
-        let personal = PersonalSettings::of(ctx, &request.user.id).await?;
-        let picture = personal.private_picture(ctx, &loaded, side, &settings);
+        let personal = crate::announce::personal_settings(ctx, &request.user.id).await?;
+        let picture = crate::announce::private_picture(ctx, personal, &loaded, side, &settings);
         let private = request.is_private_chat || request.chat.platform == Platform::Discord;
         if private {
             let ephemeral = !request.is_private_chat;

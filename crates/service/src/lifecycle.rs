@@ -22,9 +22,15 @@ use crate::store::{
     BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Seat,
 };
 
-/// Replays the part of a game's end that its moves do not decide.
+/// Replays the part of a game's end that its moves do not decide. A game that ends before
+/// both sides have moved is aborted, whatever ended it: it never really began, and one tap
+/// on Resign must not hand the opponent a rated win.
 pub(crate) fn apply_ending(record: &GameRecord, game: &mut Game) {
     let loser_side = |game: &Game, seat: Seat| side_of(game, seat);
+    if record.ending.is_some_and(|e| e != Ending::ByPlay) && !both_have_moved(game) {
+        game.abort();
+        return;
+    }
     match record.ending {
         None | Some(Ending::ByPlay) => {}
         Some(Ending::DrawAgreed) => game.agree_draw(),
@@ -38,6 +44,11 @@ pub(crate) fn apply_ending(record: &GameRecord, game: &mut Game) {
             None => game.abort(),
         },
     }
+}
+
+/// True once each side has played at least one move.
+pub(crate) fn both_have_moved(game: &Game) -> bool {
+    game.history_len() >= 2
 }
 
 /// The two board buttons of a running game.

@@ -233,3 +233,8 @@ command-settings = Language, piece style, orientation, notation
 
 ## Telegram adapter
 button-not-ours = This button is not one of mine any more: use the commands instead (/help).
+
+## Players' experience (service)
+
+resign-confirm = Do you really want to resign game { $game }? Press the button, or send /resign again within a minute, to confirm.
+button-resign-confirm = Yes, resign

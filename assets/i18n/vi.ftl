@@ -218,3 +218,8 @@ command-settings = Ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu
 
 ## Telegram adapter
 button-not-ours = Nút này không còn dùng được nữa: hãy dùng lệnh thay thế (/help).
+
+## Players' experience (service)
+
+resign-confirm = Bạn thật sự muốn chịu thua ván { $game }? Bấm nút, hoặc gửi lại /resign trong vòng một phút, để xác nhận.
+button-resign-confirm = Có, chịu thua

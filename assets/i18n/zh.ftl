@@ -218,3 +218,8 @@ command-settings = 语言、棋子样式、棋盘视角、记谱方式
 
 ## Telegram adapter
 button-not-ours = 这个按钮已经失效了：请改用命令（/help）。
+
+## Players' experience (service)
+
+resign-confirm = 你确定要认输对局 { $game } 吗？请在一分钟内按下按钮或再次发送 /resign 以确认。
+button-resign-confirm = 确认认输

@@ -19,7 +19,7 @@ use crate::ratings;
 use crate::request::ButtonAction;
 use crate::settings::{BoardMode, ChatSettings};
 use crate::store::{
-    BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Seat,
+    BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Prompts, Seat,
 };
 
 /// Replays the part of a game's end that its moves do not decide. A game that ends before
@@ -226,6 +226,7 @@ pub(crate) async fn start_game(
             level: level.name().to_owned(),
             seed,
         }),
+        prompts: Prompts::default(),
     };
     let mut loaded = LoadedGame { record, game };
 

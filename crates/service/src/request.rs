@@ -47,8 +47,10 @@ pub enum ButtonAction {
     Accept(ChallengeId),
     /// Decline that challenge.
     Decline(ChallengeId),
-    /// Resign that game.
+    /// Resign that game (asks for a confirmation first).
     Resign(GameId),
+    /// Yes, resign that game: the confirmation a first Resign asks for.
+    ResignConfirm(GameId),
     /// Offer a draw in that game, or accept the opponent's offer.
     OfferDraw(GameId),
 }
@@ -60,12 +62,13 @@ pub struct ButtonDecodeError(pub String);
 
 impl ButtonAction {
     /// The compact form for callback data, custom ids and `/start` deep links: `acc_c4f7k`,
-    /// `dec_c4f7k`, `res_g7k2`, `drw_g7k2`.
+    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`.
     pub fn encode(&self) -> String {
         match self {
             ButtonAction::Accept(id) => format!("acc_{id}"),
             ButtonAction::Decline(id) => format!("dec_{id}"),
             ButtonAction::Resign(id) => format!("res_{id}"),
+            ButtonAction::ResignConfirm(id) => format!("rsy_{id}"),
             ButtonAction::OfferDraw(id) => format!("drw_{id}"),
         }
     }
@@ -78,6 +81,7 @@ impl ButtonAction {
             "acc" => Ok(ButtonAction::Accept(id.parse().map_err(|_| bad())?)),
             "dec" => Ok(ButtonAction::Decline(id.parse().map_err(|_| bad())?)),
             "res" => Ok(ButtonAction::Resign(id.parse().map_err(|_| bad())?)),
+            "rsy" => Ok(ButtonAction::ResignConfirm(id.parse().map_err(|_| bad())?)),
             "drw" => Ok(ButtonAction::OfferDraw(id.parse().map_err(|_| bad())?)),
             _ => Err(bad()),
         }
@@ -108,6 +112,7 @@ mod tests {
             ButtonAction::Accept("c4f7k".parse().unwrap()),
             ButtonAction::Decline("c4f7k".parse().unwrap()),
             ButtonAction::Resign("g7k2".parse().unwrap()),
+            ButtonAction::ResignConfirm("g7k2".parse().unwrap()),
             ButtonAction::OfferDraw("g7k2".parse().unwrap()),
         ];
         for action in actions {

@@ -152,6 +152,7 @@ async fn one_edited_board_message_per_game() {
     );
     assert!(out[0].message.image.is_some() && out[0].message.buttons.len() == 2);
     h.say(&bob, &chat, "/resign").await;
+    h.say(&bob, &chat, "/resign").await;
     let out = h.deliver().await;
     let boards = of_kind(&out, MessageKind::Board);
     assert_eq!(boards.len(), 1);

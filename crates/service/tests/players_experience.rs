@@ -5,7 +5,9 @@
 mod common;
 
 use common::*;
-use jieqi_service::{DealSource, MessageKind};
+use std::time::Duration;
+
+use jieqi_service::{ButtonAction, DealSource, Destination, MessageKind};
 
 /// Alice (Red) and Bob (Black) start a game of `variant` in `-100`.
 async fn started(h: &mut Harness, variant: &str) {
@@ -68,6 +70,53 @@ async fn a_game_that_ends_before_both_sides_moved_is_aborted_and_unrated() {
     h.say(&bob, &chat, "/move h9g7").await;
     h.say(&bob, &chat, "/resign").await;
     h.say(&bob, &chat, "/resign").await;
+    let out = h.deliver().await;
+    let result = of_kind(&out, MessageKind::Result);
+    assert!(
+        result[0].text.contains("alice (Red) wins"),
+        "{}",
+        result[0].text
+    );
+}
+
+#[tokio::test]
+async fn resigning_asks_once_and_a_second_resign_within_a_minute_confirms() {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Seeded(4));
+    started(&mut h, "xiangqi").await;
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.say(&bob, &chat, "/move h9g7").await;
+    h.deliver().await;
+
+    // The first /resign only asks, privately, with a confirm button.
+    let answer = h.say(&bob, &chat, "/resign").await;
+    assert_eq!(answer.replies.len(), 1, "{answer:#?}");
+    let ask = &answer.replies[0];
+    assert_eq!(ask.to, Destination::ReplyToRequester { ephemeral: true });
+    assert!(ask.text.contains("within a minute"), "{}", ask.text);
+    let game = ask.game.clone().expect("about the game");
+    assert_eq!(ask.buttons.len(), 1);
+    assert_eq!(
+        ask.buttons[0].action,
+        ButtonAction::ResignConfirm(game.clone())
+    );
+    assert!(h.deliver().await.is_empty(), "nothing public yet");
+
+    // Too late: a second /resign after the minute asks again.
+    h.advance(Duration::from_secs(61));
+    let answer = h.say(&bob, &chat, "/resign").await;
+    assert!(answer.replies[0].text.contains("within a minute"));
+    assert!(of_kind(&h.deliver().await, MessageKind::Result).is_empty());
+
+    // The opponent cannot confirm it for him.
+    let answer = h.say(&alice, &chat, "/resign").await;
+    assert!(answer.replies[0].text.contains("within a minute"));
+
+    // Within the minute, the second /resign resigns.
+    h.advance(Duration::from_secs(30));
+    let answer = h.say(&bob, &chat, "/resign").await;
+    assert!(answer.replies.is_empty(), "{answer:#?}");
     let out = h.deliver().await;
     let result = of_kind(&out, MessageKind::Result);
     assert!(

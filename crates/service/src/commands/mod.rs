@@ -129,6 +129,11 @@ fn from_button(action: &ButtonAction) -> Command {
         }),
         ButtonAction::Resign(id) => Command::Resign(resign::Resign {
             game: Some(id.clone()),
+            confirmed: false,
+        }),
+        ButtonAction::ResignConfirm(id) => Command::Resign(resign::Resign {
+            game: Some(id.clone()),
+            confirmed: true,
         }),
         ButtonAction::OfferDraw(id) => Command::Draw(draw::Draw {
             game: Some(id.clone()),

@@ -55,6 +55,8 @@ impl Move {
         }
         loaded.record.moves = loaded.game.move_record_texts();
         loaded.record.deadline = Some(ctx.now + loaded.record.move_time);
+        // A move answers a pending "really resign?" with a no: the next /resign asks again.
+        loaded.record.prompts.resign_asked.clear();
         // Moving answers the opponent's draw offer with a no.
         if loaded
             .record

@@ -122,6 +122,17 @@ pub struct GameRecord {
     /// Last, so a record of schema 1 reads as a game between people (see `codec`).
     #[serde(default)]
     pub engine: Option<EngineSeat>,
+    /// What the game's players and chats were asked or told, and when (resign confirmations,
+    /// reminders, unreachable notices, board reposts). Last, with defaults.
+    #[serde(default)]
+    pub prompts: Prompts,
+}
+
+/// What the bot asked or told around one game and when, so it asks once and says things once.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Prompts {
+    /// Resignations waiting for their confirmation: who asked to resign, and when.
+    pub resign_asked: Vec<(Seat, UnixTime)>,
 }
 
 /// The built-in engine as a player of one game.

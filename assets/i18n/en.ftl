@@ -238,3 +238,5 @@ button-not-ours = This button is not one of mine any more: use the commands inst
 
 resign-confirm = Do you really want to resign game { $game }? Press the button, or send /resign again within a minute, to confirm.
 button-resign-confirm = Yes, resign
+board-deadline = Move by { $time } ({ $left } left).
+reminder-to-move = { $player }, it is your move in game { $game }: only { $left } left, until { $time }. Without a move you lose on time.

@@ -223,3 +223,5 @@ button-not-ours = Nút này không còn dùng được nữa: hãy dùng lệnh 
 
 resign-confirm = Bạn thật sự muốn chịu thua ván { $game }? Bấm nút, hoặc gửi lại /resign trong vòng một phút, để xác nhận.
 button-resign-confirm = Có, chịu thua
+board-deadline = Hãy đi trước { $time } (còn { $left }).
+reminder-to-move = { $player }, đến lượt bạn đi trong ván { $game }: chỉ còn { $left }, đến { $time }. Nếu không đi, bạn sẽ thua vì hết giờ.

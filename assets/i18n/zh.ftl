@@ -223,3 +223,5 @@ button-not-ours = 这个按钮已经失效了：请改用命令（/help）。
 
 resign-confirm = 你确定要认输对局 { $game } 吗？请在一分钟内按下按钮或再次发送 /resign 以确认。
 button-resign-confirm = 确认认输
+board-deadline = 请在 { $time } 之前走棋（还剩 { $left }）。
+reminder-to-move = { $player }，对局 { $game } 轮到你走棋：只剩 { $left }，截止 { $time }。不走棋将超时判负。

@@ -125,6 +125,31 @@ pub(crate) fn duration_text(ctx: &Ctx<'_>, lang: Language, seconds: u64) -> Stri
     ctx.say_in(lang, &Sentence::new(key).arg("n", n))
 }
 
+/// A moment as "2023-11-14 22:13 UTC" (players live in many time zones; UTC says so).
+pub(crate) fn clock_text(at: crate::store::UnixTime) -> String {
+    let time = std::time::UNIX_EPOCH + Duration::from_secs(at);
+    // "2023-11-14T22:13:20Z"
+    let stamp = humantime::format_rfc3339_seconds(time).to_string();
+    match (stamp.get(..10), stamp.get(11..16)) {
+        (Some(day), Some(minute)) => format!("{day} {minute} UTC"),
+        _ => stamp,
+    }
+}
+
+/// Time left, rounded down to a unit that reads well: "2 days", "5 hours", "12 minutes".
+pub(crate) fn time_left_text(ctx: &Ctx<'_>, lang: Language, seconds: u64) -> String {
+    let (key, n) = if seconds >= 2 * 86_400 {
+        ("duration-days", seconds / 86_400)
+    } else if seconds >= 2 * 3_600 {
+        ("duration-hours", seconds / 3_600)
+    } else if seconds >= 2 * 60 {
+        ("duration-minutes", seconds / 60)
+    } else {
+        ("duration-seconds", seconds)
+    };
+    ctx.say_in(lang, &Sentence::new(key).arg("n", n))
+}
+
 /// The move of ply `ply` as `viewer` may read it in `notation`, with the coordinates in
 /// brackets when the notation is not coordinates (so players can copy them).
 pub(crate) fn move_text(game: &Game, ply: usize, notation: Notation, viewer: Viewer) -> String {

@@ -20,6 +20,7 @@ use crate::request::ButtonAction;
 use crate::settings::{BoardMode, ChatSettings};
 use crate::store::{
     BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Prompts, Seat,
+    UnixTime,
 };
 
 /// Replays the part of a game's end that its moves do not decide. A game that ends before
@@ -44,6 +45,47 @@ pub(crate) fn apply_ending(record: &GameRecord, game: &mut Game) {
             None => game.abort(),
         },
     }
+}
+
+/// Starts the clock of the player to move at `now`: the next timer is their reminder, when a
+/// tenth of their time is left, and after it their time-out.
+pub(crate) fn start_clock(record: &mut GameRecord, now: UnixTime) {
+    let times_out = now.saturating_add(record.move_time);
+    let remind = times_out.saturating_sub(record.move_time / 10);
+    if remind > now && remind < times_out {
+        record.deadline = Some(remind);
+        record.prompts.times_out_at = Some(times_out);
+    } else {
+        record.deadline = Some(times_out);
+        record.prompts.times_out_at = None;
+    }
+}
+
+/// When the player to move loses on time (None once the game is over).
+pub(crate) fn times_out_at(record: &GameRecord) -> Option<UnixTime> {
+    record
+        .deadline
+        .map(|due| record.prompts.times_out_at.unwrap_or(due))
+}
+
+/// "Move by 2023-11-14 22:13 UTC (about 3 hours left)." for the player to move.
+pub(crate) fn deadline_line(
+    ctx: &Ctx<'_>,
+    lang: crate::i18n::Language,
+    record: &GameRecord,
+) -> Option<String> {
+    let at = times_out_at(record)?;
+    Some(
+        ctx.say_in(
+            lang,
+            &Sentence::new("board-deadline")
+                .arg("time", announce::clock_text(at))
+                .arg(
+                    "left",
+                    announce::time_left_text(ctx, lang, at.saturating_sub(ctx.now)),
+                ),
+        ),
+    )
 }
 
 /// True once each side has played at least one move.
@@ -82,6 +124,10 @@ fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> 
     if loaded.game.view(Viewer::Public).check.is_some() {
         line.push(' ');
         line.push_str(&ctx.say_in(settings.language, &Sentence::new("board-check")));
+    }
+    if let Some(deadline) = deadline_line(ctx, settings.language, &loaded.record) {
+        line.push(' ');
+        line.push_str(&deadline);
     }
     Some(line)
 }
@@ -211,7 +257,7 @@ pub(crate) async fn start_game(
         moves: Vec::new(),
         ending: None,
         move_time: challenge.move_time,
-        deadline: Some(ctx.now + challenge.move_time),
+        deadline: None,
         draw_offer: None,
         posts: Vec::new(),
         watchers: Vec::new(),
@@ -229,6 +275,7 @@ pub(crate) async fn start_game(
         prompts: Prompts::default(),
     };
     let mut loaded = LoadedGame { record, game };
+    start_clock(&mut loaded.record, ctx.now);
 
     // Index the game under its chat and both players.
     let mut chat = ctx.chat_record(&challenge.chat).await?;
@@ -452,6 +499,7 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         return Ok(());
     };
     loaded.record.deadline = None;
+    loaded.record.prompts.times_out_at = None;
     loaded.record.finished_at = Some(ctx.now);
     settle_draw_offer(ctx, &mut loaded, "draw-offer-closed").await?;
     let id = loaded.record.id.clone();

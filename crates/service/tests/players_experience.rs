@@ -125,3 +125,85 @@ async fn resigning_asks_once_and_a_second_resign_within_a_minute_confirms() {
         result[0].text
     );
 }
+
+#[tokio::test]
+async fn boards_show_the_deadline_and_the_mover_is_reminded_once_when_a_tenth_is_left() {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Seeded(5));
+    h.say_mentioning(
+        &alice,
+        &chat,
+        "/challenge xiangqi red 30m @bob",
+        vec![bob.clone()],
+    )
+    .await;
+    h.say(&bob, &chat, "/accept").await;
+    let out = h.deliver().await;
+    // T0 is 2023-11-14 22:13:20 UTC.
+    let first = of_kind(&out, MessageKind::Board)[0];
+    assert!(
+        first
+            .text
+            .contains("Move by 2023-11-14 22:43 UTC (30 minutes left)"),
+        "{}",
+        first.text
+    );
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.advance(Duration::from_secs(60));
+    h.say(&bob, &chat, "/move h9g7").await;
+    let out = h.deliver().await;
+    let board = *of_kind(&out, MessageKind::Board).last().expect("a board");
+    assert!(
+        board.text.contains("Move by 2023-11-14 22:44 UTC"),
+        "{}",
+        board.text
+    );
+
+    // /board says how long is left.
+    h.advance(Duration::from_secs(10 * 60));
+    let answer = h.say(&bob, &chat, "/board").await;
+    let shown = answer
+        .replies
+        .iter()
+        .map(|r| r.text.clone())
+        .chain(h.deliver().await.iter().map(|e| e.message.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(shown.contains("(20 minutes left)"), "{shown}");
+
+    // At 27 of 30 minutes, Alice is mentioned in the chat, once.
+    h.advance(Duration::from_secs(16 * 60));
+    h.tick().await;
+    assert!(h.deliver().await.is_empty());
+    h.advance(Duration::from_secs(60));
+    h.tick().await;
+    let out = h.deliver().await;
+    assert_eq!(out.len(), 1, "{out:#?}");
+    let reminder = &out[0].message;
+    assert_eq!(reminder.to, Destination::Chat(chat.clone()));
+    assert_eq!(reminder.mentions, vec![alice.id.clone()]);
+    assert!(
+        reminder
+            .text
+            .contains("3 minutes left, until 2023-11-14 22:44 UTC"),
+        "{}",
+        reminder.text
+    );
+    h.advance(Duration::from_secs(60));
+    h.tick().await;
+    assert!(h.deliver().await.is_empty(), "one reminder per move");
+
+    // Then the time-out itself.
+    h.advance(Duration::from_secs(2 * 60));
+    h.tick().await;
+    let out = h.deliver().await;
+    let result = of_kind(&out, MessageKind::Result);
+    assert!(
+        result[0]
+            .text
+            .contains("bob (Black) wins: the opponent ran out of time"),
+        "{}",
+        result[0].text
+    );
+}

@@ -73,6 +73,10 @@ impl Board {
                             .arg("player", player_label(ctx, lang, &loaded, seat)),
                     ),
                 );
+                if let Some(deadline) = crate::lifecycle::deadline_line(ctx, lang, &loaded.record) {
+                    text.push(' ');
+                    text.push_str(&deadline);
+                }
                 if !crate::lifecycle::is_engine_seat(&loaded.record, seat) {
                     mentions.push(loaded.record.player(seat).id.clone());
                 }

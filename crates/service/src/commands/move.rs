@@ -54,7 +54,7 @@ impl Move {
             return refuse(explain(&e, &self.text, loaded.record.variant));
         }
         loaded.record.moves = loaded.game.move_record_texts();
-        loaded.record.deadline = Some(ctx.now + loaded.record.move_time);
+        crate::lifecycle::start_clock(&mut loaded.record, ctx.now);
         // A move answers a pending "really resign?" with a no: the next /resign asks again.
         loaded.record.prompts.resign_asked.clear();
         // Moving answers the opponent's draw offer with a no.

@@ -106,7 +106,8 @@ pub struct GameRecord {
     pub ending: Option<Ending>,
     /// Seconds allowed per move.
     pub move_time: u64,
-    /// When the player to move loses on time (None once over).
+    /// When the next timer of the game is due (None once over): the reminder of the player
+    /// to move while it is pending (see [`Prompts::times_out_at`]), then their time-out.
     pub deadline: Option<UnixTime>,
     /// A pending draw offer.
     pub draw_offer: Option<DrawOffer>,
@@ -133,6 +134,9 @@ pub struct GameRecord {
 pub struct Prompts {
     /// Resignations waiting for their confirmation: who asked to resign, and when.
     pub resign_asked: Vec<(Seat, UnixTime)>,
+    /// When the player to move loses on time, while `GameRecord::deadline` is the earlier
+    /// reminder; `None` means the deadline is the time-out itself.
+    pub times_out_at: Option<UnixTime>,
 }
 
 /// The built-in engine as a player of one game.

@@ -240,3 +240,5 @@ resign-confirm = Do you really want to resign game { $game }? Press the button, 
 button-resign-confirm = Yes, resign
 board-deadline = Move by { $time } ({ $left } left).
 reminder-to-move = { $player }, it is your move in game { $game }: only { $left } left, until { $time }. Without a move you lose on time.
+result-ratings = New ratings: { $changes }.
+rating-change = { $player } { $rating } ({ $change })

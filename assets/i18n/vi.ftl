@@ -225,3 +225,5 @@ resign-confirm = Bạn thật sự muốn chịu thua ván { $game }? Bấm nút
 button-resign-confirm = Có, chịu thua
 board-deadline = Hãy đi trước { $time } (còn { $left }).
 reminder-to-move = { $player }, đến lượt bạn đi trong ván { $game }: chỉ còn { $left }, đến { $time }. Nếu không đi, bạn sẽ thua vì hết giờ.
+result-ratings = Điểm mới: { $changes }.
+rating-change = { $player } { $rating } ({ $change })

@@ -225,3 +225,5 @@ resign-confirm = 你确定要认输对局 { $game } 吗？请在一分钟内按�
 button-resign-confirm = 确认认输
 board-deadline = 请在 { $time } 之前走棋（还剩 { $left }）。
 reminder-to-move = { $player }，对局 { $game } 轮到你走棋：只剩 { $left }，截止 { $time }。不走棋将超时判负。
+result-ratings = 新的等级分：{ $changes }。
+rating-change = { $player } { $rating }（{ $change }）

@@ -445,6 +445,39 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
     Ok(())
 }
 
+/// "New ratings: alice 1662 (+162), bob 1338 (−162)."
+fn rating_changes(
+    ctx: &Ctx<'_>,
+    lang: crate::i18n::Language,
+    record: &GameRecord,
+    before: (crate::store::VariantStats, crate::store::VariantStats),
+    after: (crate::store::VariantStats, crate::store::VariantStats),
+) -> String {
+    let line = |seat: Seat, old: f64, new: f64| {
+        let change = new.round() - old.round();
+        let change = if change >= 0.0 {
+            format!("+{change:.0}")
+        } else {
+            format!("−{:.0}", -change)
+        };
+        ctx.say_in(
+            lang,
+            &Sentence::new("rating-change")
+                .arg("player", record.player(seat).name.clone())
+                .arg("rating", format!("{new:.0}"))
+                .arg("change", change),
+        )
+    };
+    let changes = [
+        line(Seat::First, before.0.rating, after.0.rating),
+        line(Seat::Second, before.1.rating, after.1.rating),
+    ];
+    ctx.say_in(
+        lang,
+        &Sentence::new("result-ratings").arg("changes", changes.join(", ")),
+    )
+}
+
 /// True if the built-in engine plays `seat` (it never gets private messages).
 pub(crate) fn is_engine_seat(record: &GameRecord, seat: Seat) -> bool {
     record.engine.as_ref().is_some_and(|e| e.seat == seat)
@@ -506,6 +539,26 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
     let reveal =
         loaded.game.rules().reveal_deal_at_end && loaded.record.variant != Variant::Xiangqi;
 
+    // Games against the built-in engine are not rated.
+    let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();
+    let variant = loaded.record.variant;
+    let mut first = ctx.player_record(&loaded.record.first).await?;
+    let mut second = ctx.player_record(&loaded.record.second).await?;
+    let before = (*first.stats(variant), *second.stats(variant));
+    if rated {
+        let first_score = match outcome.winner() {
+            None => ratings::Score::Draw,
+            Some(winner) if seat_of(&loaded.game, winner) == Some(Seat::First) => {
+                ratings::Score::Win
+            }
+            Some(_) => ratings::Score::Loss,
+        };
+        let (a, b) = ratings::update(&before.0, &before.1, first_score);
+        *first.stats_mut(variant) = a;
+        *second.stats_mut(variant) = b;
+    }
+    let after = (*first.stats(variant), *second.stats(variant));
+
     let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
     for chat in chats {
         let settings = ctx.chat_record(&chat).await?.settings;
@@ -531,6 +584,10 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         let mut text = ctx.say_in(lang, &Sentence::new("result-head").arg("game", id.as_str()));
         text.push('\n');
         text.push_str(&announce::outcome_text(ctx, lang, &loaded, outcome));
+        if rated {
+            text.push('\n');
+            text.push_str(&rating_changes(ctx, lang, &loaded.record, before, after));
+        }
         if reveal {
             text.push('\n');
             text.push_str(
@@ -585,8 +642,6 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
     loaded.record.posts.clear();
 
     // Indexes: the chat's running games, its finished list and leaderboard, the players.
-    // Games against the built-in engine are not rated.
-    let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();
     let mut chat = ctx.chat_record(&loaded.record.chat).await?;
     chat.games.retain(|g| *g != id);
     chat.finished.retain(|g| *g != id);
@@ -602,23 +657,8 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         }
     }
     ctx.save_chat(chat);
-    let mut first = ctx.player_record(&loaded.record.first).await?;
-    let mut second = ctx.player_record(&loaded.record.second).await?;
     first.games.retain(|g| *g != id);
     second.games.retain(|g| *g != id);
-    if rated {
-        let first_score = match outcome.winner() {
-            None => ratings::Score::Draw,
-            Some(winner) if seat_of(&loaded.game, winner) == Some(Seat::First) => {
-                ratings::Score::Win
-            }
-            Some(_) => ratings::Score::Loss,
-        };
-        let variant = loaded.record.variant;
-        let (a, b) = ratings::update(first.stats(variant), second.stats(variant), first_score);
-        *first.stats_mut(variant) = a;
-        *second.stats_mut(variant) = b;
-    }
     ctx.save_player(first);
     ctx.save_player(second);
     ctx.count(Event::GameFinished);

@@ -207,3 +207,33 @@ async fn boards_show_the_deadline_and_the_mover_is_reminded_once_when_a_tenth_is
         result[0].text
     );
 }
+
+#[tokio::test]
+async fn the_end_of_a_rated_game_shows_both_new_ratings_and_the_change() {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Seeded(6));
+    started(&mut h, "xiangqi").await;
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.say(&bob, &chat, "/move h9g7").await;
+    h.say(&bob, &chat, "/resign").await;
+    h.say(&bob, &chat, "/resign").await;
+    let out = h.deliver().await;
+    let result = of_kind(&out, MessageKind::Result)[0];
+    assert!(
+        result
+            .text
+            .contains("New ratings: alice 1662 (+162), bob 1338 (−162)."),
+        "{}",
+        result.text
+    );
+
+    // An aborted game shows none.
+    let mut h = Harness::new(DealSource::Seeded(7));
+    started(&mut h, "xiangqi").await;
+    h.say(&alice, &chat, "/resign").await;
+    h.say(&alice, &chat, "/resign").await;
+    let out = h.deliver().await;
+    let result = of_kind(&out, MessageKind::Result)[0];
+    assert!(!result.text.contains("ratings"), "{}", result.text);
+}

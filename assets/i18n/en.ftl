@@ -242,3 +242,4 @@ board-deadline = Move by { $time } ({ $left } left).
 reminder-to-move = { $player }, it is your move in game { $game }: only { $left } left, until { $time }. Without a move you lose on time.
 result-ratings = New ratings: { $changes }.
 rating-change = { $player } { $rating } ({ $change })
+refuse-move-extra-words = I read { $move } as a whole move, but “{ $extra }” after it is not part of a move. Send just /move { $move }.

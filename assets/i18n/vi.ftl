@@ -227,3 +227,4 @@ board-deadline = Hãy đi trước { $time } (còn { $left }).
 reminder-to-move = { $player }, đến lượt bạn đi trong ván { $game }: chỉ còn { $left }, đến { $time }. Nếu không đi, bạn sẽ thua vì hết giờ.
 result-ratings = Điểm mới: { $changes }.
 rating-change = { $player } { $rating } ({ $change })
+refuse-move-extra-words = { $move } đã là một nước đi trọn vẹn, nhưng “{ $extra }” phía sau không thuộc về nước đi. Hãy chỉ gửi /move { $move }.

@@ -227,3 +227,4 @@ board-deadline = 请在 { $time } 之前走棋（还剩 { $left }）。
 reminder-to-move = { $player }，对局 { $game } 轮到你走棋：只剩 { $left }，截止 { $time }。不走棋将超时判负。
 result-ratings = 新的等级分：{ $changes }。
 rating-change = { $player } { $rating }（{ $change }）
+refuse-move-extra-words = { $move } 已经是完整的一步棋，但后面的“{ $extra }”不属于这步棋。请只发送 /move { $move }。

@@ -237,3 +237,53 @@ async fn the_end_of_a_rated_game_shows_both_new_ratings_and_the_change() {
     let result = of_kind(&out, MessageKind::Result)[0];
     assert!(!result.text.contains("ratings"), "{}", result.text);
 }
+
+#[tokio::test]
+async fn move_picks_the_only_game_where_the_caller_is_to_move_and_names_extra_words() {
+    let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Seeded(8));
+    for opponent in [&bob, &carol] {
+        h.say_mentioning(
+            &alice,
+            &chat,
+            &format!("/challenge xiangqi red @{}", opponent.name),
+            vec![opponent.clone()],
+        )
+        .await;
+        let answer = h.say(opponent, &chat, "/accept").await;
+        assert!(answer.replies.is_empty(), "{answer:#?}");
+    }
+    // Alice is to move in both: she must say which.
+    let answer = h.say(&alice, &chat, "/move h2e2").await;
+    assert!(refusal(&answer).contains("several games"), "{answer:#?}");
+    let games: Vec<String> = h
+        .deliver()
+        .await
+        .iter()
+        .filter_map(|e| e.message.game.as_ref().map(|g| g.as_str().to_owned()))
+        .collect();
+    let with_bob = games[0].clone();
+    let answer = h
+        .say(&alice, &chat, &format!("/move {with_bob} h2e2"))
+        .await;
+    assert!(answer.replies.is_empty(), "{answer:#?}");
+    // Now she is to move only against Carol: no id needed.
+    let answer = h.say(&alice, &chat, "/move h2e2").await;
+    assert!(answer.replies.is_empty(), "{answer:#?}");
+    let out = h.deliver().await;
+    let board = *of_kind(&out, MessageKind::Board).last().expect("a board");
+    assert!(board.text.contains("carol"), "{}", board.text);
+    assert_ne!(
+        board.game.as_ref().map(|g| g.as_str()),
+        Some(with_bob.as_str())
+    );
+
+    // Words after a whole move are named as extra, not read as a game id.
+    let answer = h.say(&bob, &chat, "/move h9g7 extra words").await;
+    let text = refusal(&answer);
+    assert!(text.contains("“extra words”"), "{text}");
+    assert!(!text.contains("There is no game"), "{text}");
+    let answer = h.say(&bob, &chat, "/move h9g7 please").await;
+    assert!(refusal(&answer).contains("“please”"), "{answer:#?}");
+}

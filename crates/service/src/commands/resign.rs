@@ -30,7 +30,8 @@ impl Resign {
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), "/resign <id>").await?;
+        let (mut loaded, seat) =
+            my_running_game(ctx, self.game.as_ref(), "/resign <id>", false).await?;
         let asked_lately = loaded
             .record
             .prompts

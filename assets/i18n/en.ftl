@@ -243,3 +243,7 @@ reminder-to-move = { $player }, it is your move in game { $game }: only { $left 
 result-ratings = New ratings: { $changes }.
 rating-change = { $player } { $rating } ({ $change })
 refuse-move-extra-words = I read { $move } as a whole move, but “{ $extra }” after it is not part of a move. Send just /move { $move }.
+refuse-board-too-soon = The board of game { $game } was just posted here. Ask again in { $seconds ->
+    [one] 1 second
+   *[other] { $seconds } seconds
+}.

@@ -228,3 +228,4 @@ reminder-to-move = { $player }, đến lượt bạn đi trong ván { $game }: c
 result-ratings = Điểm mới: { $changes }.
 rating-change = { $player } { $rating } ({ $change })
 refuse-move-extra-words = { $move } đã là một nước đi trọn vẹn, nhưng “{ $extra }” phía sau không thuộc về nước đi. Hãy chỉ gửi /move { $move }.
+refuse-board-too-soon = Bàn cờ của ván { $game } vừa được đăng ở đây. Hãy thử lại sau { $seconds } giây.

@@ -228,3 +228,4 @@ reminder-to-move = { $player }，对局 { $game } 轮到你走棋：只剩 { $le
 result-ratings = 新的等级分：{ $changes }。
 rating-change = { $player } { $rating }（{ $change }）
 refuse-move-extra-words = { $move } 已经是完整的一步棋，但后面的“{ $extra }”不属于这步棋。请只发送 /move { $move }。
+refuse-board-too-soon = 对局 { $game } 的棋盘刚刚在这里发过。请在 { $seconds } 秒后再试。

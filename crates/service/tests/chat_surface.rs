@@ -116,7 +116,9 @@ async fn another_chat_can_watch_and_stop_watching_a_game() {
     assert!(refusal(&answer).contains("not a player"));
     // /board in the fans' chat shows the followed game.
     let answer = h.say(&carol, &fans, "/board").await;
-    assert_eq!(answer.replies[0].game.as_ref(), Some(&game));
+    assert!(answer.replies.is_empty(), "{answer:#?}");
+    let out = h.deliver().await;
+    assert_eq!(to_chat(&out, &fans)[0].game.as_ref(), Some(&game));
 
     let answer = h.say(&carol, &fans, "/unwatch").await;
     assert!(answer.replies[0].text.contains(game.as_str()));

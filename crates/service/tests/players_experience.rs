@@ -162,15 +162,10 @@ async fn boards_show_the_deadline_and_the_mover_is_reminded_once_when_a_tenth_is
 
     // /board says how long is left.
     h.advance(Duration::from_secs(10 * 60));
-    let answer = h.say(&bob, &chat, "/board").await;
-    let shown = answer
-        .replies
-        .iter()
-        .map(|r| r.text.clone())
-        .chain(h.deliver().await.iter().map(|e| e.message.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert!(shown.contains("(20 minutes left)"), "{shown}");
+    h.say(&bob, &chat, "/board").await;
+    let out = h.deliver().await;
+    let board = of_kind(&out, MessageKind::Board)[0];
+    assert!(board.text.contains("(20 minutes left)"), "{}", board.text);
 
     // At 27 of 30 minutes, Alice is mentioned in the chat, once.
     h.advance(Duration::from_secs(16 * 60));
@@ -286,4 +281,44 @@ async fn move_picks_the_only_game_where_the_caller_is_to_move_and_names_extra_wo
     assert!(!text.contains("There is no game"), "{text}");
     let answer = h.say(&bob, &chat, "/move h9g7 please").await;
     assert!(refusal(&answer).contains("“please”"), "{answer:#?}");
+}
+
+#[tokio::test]
+async fn board_reposts_the_public_board_to_the_chat_at_most_every_30_seconds() {
+    let (alice, carol) = (user("alice"), user("carol"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Seeded(9));
+    started(&mut h, "jieqi").await;
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.deliver().await;
+
+    // Anyone may ask; the board goes to the chat, with its picture, not only to the asker.
+    let answer = h.say(&carol, &chat, "/board").await;
+    assert!(answer.replies.is_empty(), "{answer:#?}");
+    let out = h.deliver().await;
+    let boards = to_chat(&out, &chat);
+    assert_eq!(boards.len(), 1, "{out:#?}");
+    assert_eq!(boards[0].kind, MessageKind::Board);
+    assert!(boards[0].image.is_some());
+
+    // Again within 30 s: refused privately, saying when.
+    h.advance(Duration::from_secs(20));
+    let answer = h.say(&alice, &chat, "/board").await;
+    assert!(refusal(&answer).contains("10 seconds"), "{answer:#?}");
+    assert!(h.deliver().await.is_empty());
+    // Another chat has its own limit.
+    let answer = h
+        .say(
+            &carol,
+            &group("-200"),
+            &format!("/board {}", boards[0].game.as_ref().unwrap()),
+        )
+        .await;
+    assert!(answer.replies.is_empty(), "{answer:#?}");
+    assert_eq!(to_chat(&h.deliver().await, &group("-200")).len(), 1);
+
+    h.advance(Duration::from_secs(10));
+    let answer = h.say(&alice, &chat, "/board").await;
+    assert!(answer.replies.is_empty(), "{answer:#?}");
+    assert_eq!(to_chat(&h.deliver().await, &chat).len(), 1);
 }

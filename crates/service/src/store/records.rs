@@ -137,6 +137,8 @@ pub struct Prompts {
     /// When the player to move loses on time, while `GameRecord::deadline` is the earlier
     /// reminder; `None` means the deadline is the time-out itself.
     pub times_out_at: Option<UnixTime>,
+    /// When `/board` last posted this game's board, per chat (it is limited per chat).
+    pub board_reposts: Vec<(ChatId, UnixTime)>,
 }
 
 /// The built-in engine as a player of one game.

@@ -584,6 +584,21 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         let mut text = ctx.say_in(lang, &Sentence::new("result-head").arg("game", id.as_str()));
         text.push('\n');
         text.push_str(&announce::outcome_text(ctx, lang, &loaded, outcome));
+        // The move that ended it (the mate, say): the result is about that position.
+        if let Some(last) = loaded.game.history_len().checked_sub(1) {
+            text.push('\n');
+            text.push_str(
+                &ctx.say_in(
+                    lang,
+                    &Sentence::new("board-last-move")
+                        .arg("number", move_number(last))
+                        .arg(
+                            "move",
+                            move_text(&loaded.game, last, settings.notation, Viewer::Public),
+                        ),
+                ),
+            );
+        }
         if rated {
             text.push('\n');
             text.push_str(&rating_changes(ctx, lang, &loaded.record, before, after));

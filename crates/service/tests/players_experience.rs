@@ -322,3 +322,29 @@ async fn board_reposts_the_public_board_to_the_chat_at_most_every_30_seconds() {
     assert!(answer.replies.is_empty(), "{answer:#?}");
     assert_eq!(to_chat(&h.deliver().await, &chat).len(), 1);
 }
+
+#[tokio::test]
+async fn the_game_over_post_names_the_final_move() {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Seeded(10));
+    started(&mut h, "xiangqi").await;
+    for (who, text) in [
+        (&alice, "/move C2+3"),
+        (&bob, "/move b7a7"),
+        (&alice, "/move 炮二平七"),
+        (&bob, "/move f9e8"),
+        (&alice, "/move c5c9"),
+    ] {
+        let answer = h.say(who, &chat, text).await;
+        assert!(answer.replies.is_empty(), "{text}: {answer:#?}");
+    }
+    let out = h.deliver().await;
+    let result = of_kind(&out, MessageKind::Result)[0];
+    assert!(result.text.contains("wins: checkmate"), "{}", result.text);
+    assert!(
+        result.text.contains("Last move: 3. C7+4 (c5c9)"),
+        "{}",
+        result.text
+    );
+}

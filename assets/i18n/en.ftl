@@ -91,7 +91,7 @@ result-head = Game { $game } is over.
 result-win = { $winner } wins: { $reason }.
 result-draw = Draw: { $reason }.
 result-aborted = The game was aborted: it ended before both sides had moved. It is not rated.
-result-proof = The deal was { $deal } with salt { $salt }. Check it: sha256 of the deal followed by the salt is { $commitment }, the commitment posted at the start.
+result-proof = The deal was { $deal } with salt { $salt }. Its letters name the hidden pieces in order (upper case Red, lower case Black); square by square:
 result-record = Moves of game { $game }: { $moves }
 reason-checkmate = checkmate
 reason-no-legal-move = the opponent has no legal move
@@ -247,3 +247,5 @@ refuse-board-too-soon = The board of game { $game } was just posted here. Ask ag
     [one] 1 second
    *[other] { $seconds } seconds
 }.
+result-deal-pieces = { $side }: { $pieces }
+result-verify = Check the commitment posted at the start: it is sha256 of the deal letters followed directly by the salt, as plain ASCII bytes ({ $bytes }). This command must print { $commitment }: printf %s '{ $bytes }' | sha256sum

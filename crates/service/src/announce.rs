@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use jieqi_rules::game::Seat as RulesSeat;
-use jieqi_rules::{DrawReason, Game, Outcome, Side, Variant, Viewer, WinReason};
+use jieqi_rules::{DrawReason, Game, GameDeal, Outcome, Side, Variant, Viewer, WinReason};
 
 use crate::context::{Ctx, LoadedGame, Sentence};
 use crate::i18n::Language;
@@ -259,6 +259,78 @@ pub(crate) fn outcome_text(
         }
         Outcome::Aborted => ctx.say_in(lang, &Sentence::new("result-aborted")),
     }
+}
+
+/// The proof of a finished game's deal, once it is public: the deal and salt, every covered
+/// piece's point and identity (so nobody has to decode the letters), and exactly how to check
+/// the commitment (which bytes are hashed, and a shell command that does it).
+pub(crate) fn deal_proof(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> String {
+    let mut text = ctx.say_in(
+        lang,
+        &Sentence::new("result-proof")
+            .arg("deal", &record.deal)
+            .arg("salt", &record.salt),
+    );
+    let pieces: Vec<(String, jieqi_rules::Piece)> =
+        match GameDeal::from_letters(record.variant, &record.deal) {
+            Ok(GameDeal::Jieqi(deal)) => deal
+                .pieces()
+                .into_iter()
+                .map(|(square, piece)| (square.to_string(), piece))
+                .collect(),
+            Ok(GameDeal::Banqi(deal)) => deal
+                .pieces()
+                .into_iter()
+                .map(|(square, piece)| (square.to_string(), piece))
+                .collect(),
+            Ok(GameDeal::None) | Err(_) => Vec::new(),
+        };
+    for side in [Side::Red, Side::Black] {
+        let mut own: Vec<&(String, jieqi_rules::Piece)> = pieces
+            .iter()
+            .filter(|(_, piece)| piece.side == side)
+            .collect();
+        // Each side from its own back rank forward, file a first ("a0", then "a9").
+        own.sort_by_key(|(square, _)| {
+            let (file, rank) = (square.as_bytes().first(), square.as_bytes().get(1));
+            let rank = rank.copied().unwrap_or_default();
+            let rank = if side == Side::Red {
+                rank
+            } else {
+                u8::MAX - rank
+            };
+            (rank, file)
+        });
+        let listed: Vec<String> = own
+            .into_iter()
+            .map(|(square, piece)| {
+                let role = ctx.say_in(lang, &Sentence::new(crate::lifecycle::role_key(piece.role)));
+                format!("{square} {role}")
+            })
+            .collect();
+        if listed.is_empty() {
+            continue;
+        }
+        text.push('\n');
+        text.push_str(
+            &ctx.say_in(
+                lang,
+                &Sentence::new("result-deal-pieces")
+                    .arg("side", ctx.say_in(lang, &Sentence::new(side_key(side))))
+                    .arg("pieces", listed.join(", ")),
+            ),
+        );
+    }
+    text.push('\n');
+    text.push_str(
+        &ctx.say_in(
+            lang,
+            &Sentence::new("result-verify")
+                .arg("bytes", format!("{}{}", record.deal, record.salt))
+                .arg("commitment", &record.commitment),
+        ),
+    );
+    text
 }
 
 /// "Jieqi · standard rules · 24 hours per move".

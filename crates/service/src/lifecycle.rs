@@ -605,15 +605,7 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         }
         if reveal {
             text.push('\n');
-            text.push_str(
-                &ctx.say_in(
-                    lang,
-                    &Sentence::new("result-proof")
-                        .arg("deal", &loaded.record.deal)
-                        .arg("salt", &loaded.record.salt)
-                        .arg("commitment", &loaded.record.commitment),
-                ),
-            );
+            text.push_str(&announce::deal_proof(ctx, lang, &loaded.record));
         }
         let mentions = [Seat::First, Seat::Second]
             .into_iter()

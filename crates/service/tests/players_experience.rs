@@ -348,3 +348,40 @@ async fn the_game_over_post_names_the_final_move() {
         result.text
     );
 }
+
+#[tokio::test]
+async fn the_proof_lists_every_covered_piece_by_square_and_says_how_to_verify() {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Scripted {
+        seed: 11,
+        deals: vec![IDENTITY_DEAL.to_owned()],
+    });
+    started(&mut h, "jieqi").await;
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.say(&bob, &chat, "/move h9g7").await;
+    h.say(&bob, &chat, "/resign").await;
+    h.say(&bob, &chat, "/resign").await;
+    let out = h.deliver().await;
+    let result = &of_kind(&out, MessageKind::Result)[0].text;
+    // Each covered piece's point and what it really was (the identity deal: as it looks).
+    assert!(
+        result.contains("Red: a0 chariot, b0 horse, c0 elephant, d0 advisor"),
+        "{result}"
+    );
+    assert!(result.contains("h2 cannon"), "{result}");
+    assert!(result.contains("Black: a9 chariot, b9 horse"), "{result}");
+    // Exactly which bytes are hashed, and a command that checks them.
+    let salt = result
+        .split("salt ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_hexdigit()).next())
+        .expect("salt");
+    let commitment = jieqi_service::fairness::commitment(IDENTITY_DEAL, salt);
+    let command = format!("printf %s '{IDENTITY_DEAL}{salt}' | sha256sum");
+    assert!(result.contains(&command), "{result}");
+    assert!(
+        result.contains(&format!("must print {commitment}")),
+        "{result}"
+    );
+}

@@ -385,3 +385,67 @@ async fn the_proof_lists_every_covered_piece_by_square_and_says_how_to_verify() 
         "{result}"
     );
 }
+
+/// Delivers everything pending, except private messages to `closed`: those fail for good.
+async fn deliver_with_closed_dms(
+    h: &mut Harness,
+    closed: &jieqi_service::User,
+) -> Vec<jieqi_service::OutboxEntry> {
+    let mut all = Vec::new();
+    // Notices about failures are queued while delivering: go round until nothing is left.
+    loop {
+        let pending = h.service.pending(1000).await.expect("pending");
+        if pending.is_empty() {
+            return all;
+        }
+        for entry in &pending {
+            if entry.message.to == Destination::Private(closed.id.clone()) {
+                h.service
+                    .undeliverable(entry.id)
+                    .await
+                    .expect("undeliverable");
+            } else {
+                h.service
+                    .delivered(entry.id, None)
+                    .await
+                    .expect("delivered");
+                all.push(entry.clone());
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_unreachable_notice_is_said_once_per_game_and_player_until_a_dm_gets_through() {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Seeded(12));
+    h.say_mentioning(
+        &alice,
+        &chat,
+        "/challenge jieqi red @bob",
+        vec![bob.clone()],
+    )
+    .await;
+    h.say(&bob, &chat, "/accept").await;
+    let notices = |out: &[jieqi_service::OutboxEntry]| {
+        out.iter()
+            .filter(|e| e.message.text.contains("could not send"))
+            .count()
+    };
+    // The game-started DM fails: one notice.
+    let out = deliver_with_closed_dms(&mut h, &alice).await;
+    assert_eq!(notices(&out), 1, "{out:#?}");
+    // Three more failed DMs (/peek sends one each): no more notices.
+    for _ in 0..3 {
+        h.say(&alice, &chat, "/peek").await;
+        let out = deliver_with_closed_dms(&mut h, &alice).await;
+        assert_eq!(notices(&out), 0, "{out:#?}");
+    }
+    // A DM gets through: the next failure is told again.
+    h.say(&alice, &chat, "/peek").await;
+    h.deliver().await;
+    h.say(&alice, &chat, "/peek").await;
+    let out = deliver_with_closed_dms(&mut h, &alice).await;
+    assert_eq!(notices(&out), 1, "{out:#?}");
+}

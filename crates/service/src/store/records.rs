@@ -139,6 +139,9 @@ pub struct Prompts {
     pub times_out_at: Option<UnixTime>,
     /// When `/board` last posted this game's board, per chat (it is limited per chat).
     pub board_reposts: Vec<(ChatId, UnixTime)>,
+    /// Players the chat was told could not be reached privately; cleared for a player when a
+    /// private message to them gets through (so it is said once, not per failed message).
+    pub unreachable_told: Vec<Seat>,
 }
 
 /// The built-in engine as a player of one game.

@@ -29,6 +29,69 @@ pub struct Request {
     pub received_at: SystemTime,
 }
 
+/// The longest display name the service keeps (platforms allow far more on some surfaces,
+/// and a name is repeated in captions and results).
+const NAME_LONGEST: usize = 64;
+
+/// True for characters that must never be echoed: control characters (they break lines and
+/// terminals) and bidirectional controls (they reorder the text around them).
+pub(crate) fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` without unsafe characters (whitespace controls become spaces) and at most
+/// `longest` characters long, with an ellipsis when cut.
+pub(crate) fn clean_text(text: &str, longest: usize) -> String {
+    let mut cleaned = String::with_capacity(text.len().min(longest.saturating_mul(4)));
+    let mut count = 0;
+    for c in text.chars() {
+        let c = if c.is_whitespace() && c.is_control() {
+            ' '
+        } else {
+            c
+        };
+        if is_unsafe_char(c) {
+            continue;
+        }
+        if count == longest {
+            cleaned.push('…');
+            break;
+        }
+        cleaned.push(c);
+        count += 1;
+    }
+    cleaned
+}
+
+impl User {
+    /// The same user with a display name safe to print anywhere.
+    fn cleaned(mut self) -> User {
+        self.name = clean_text(&self.name, NAME_LONGEST);
+        if self.name.trim().is_empty() {
+            self.name = self.id.id.chars().take(NAME_LONGEST).collect();
+        }
+        self
+    }
+}
+
+impl Request {
+    /// The request as the service works with it: names and text without control or
+    /// bidirectional characters, names cut short. Done once where a request enters the
+    /// service, so every later echo of a name is safe.
+    pub(crate) fn cleaned(mut self) -> Request {
+        self.user = self.user.cleaned();
+        self.mentioned = self.mentioned.into_iter().map(User::cleaned).collect();
+        if let Input::Text(text) = &mut self.input {
+            *text = clean_text(text, usize::MAX);
+        }
+        self
+    }
+}
+
 /// The content of a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -124,6 +187,13 @@ mod tests {
             );
             assert_eq!(ButtonAction::decode(&data), Ok(action));
         }
+    }
+
+    #[test]
+    fn cleaning_drops_controls_and_bidi_overrides_and_cuts() {
+        assert_eq!(clean_text("a\u{202E}b\u{0007}c\nd", 10), "abc d");
+        assert_eq!(clean_text("abcdef", 3), "abc…");
+        assert_eq!(clean_text("abc", 3), "abc");
     }
 
     #[test]

@@ -170,16 +170,11 @@ impl Command {
     }
 }
 
-/// User text repeated in a refusal, cut short (input can be any length).
+/// User text repeated in an answer: cut short (input can be any length), without control
+/// or bidirectional characters (they could break or reorder the text around them).
 pub(crate) fn shown(text: &str) -> String {
     const LONGEST: usize = 32;
-    if text.chars().count() <= LONGEST {
-        text.to_owned()
-    } else {
-        let mut cut: String = text.chars().take(LONGEST).collect();
-        cut.push('…');
-        cut
-    }
+    crate::request::clean_text(text, LONGEST)
 }
 
 /// An optional game id as the only argument.
@@ -188,7 +183,7 @@ fn optional_game(args: &[&str], usage: &'static str) -> Result<Option<GameId>, S
         [] => Ok(None),
         [id] => id.parse().map(Some).map_err(|_| {
             Sentence::new("refuse-bad-game-id")
-                .arg("id", *id)
+                .arg("id", shown(id))
                 .arg("usage", usage)
         }),
         _ => Err(Sentence::new("refuse-usage").arg("usage", usage)),

@@ -301,7 +301,7 @@ async fn challenges_can_be_declined_cancelled_and_need_resolved_names() {
     h.say(&alice, &chat, "/challenge banqi").await;
     let answer = h.say(&alice, &chat, "/accept").await;
     assert!(
-        refusal(&answer).contains("no open challenge for you"),
+        refusal(&answer).contains("your own challenge"),
         "{answer:#?}"
     );
     let answer = h.say(&bob, &chat, "/decline").await;

@@ -449,3 +449,69 @@ async fn the_unreachable_notice_is_said_once_per_game_and_player_until_a_dm_gets
     let out = deliver_with_closed_dms(&mut h, &alice).await;
     assert_eq!(notices(&out), 1, "{out:#?}");
 }
+
+#[tokio::test]
+async fn wording_counts_articles_and_challenge_refusals_say_what_is_meant() {
+    let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
+    let chat = group("-100");
+    let mut h = Harness::new(DealSource::Seeded(13));
+
+    // A Banqi challenge: the first flip decides colours, not a coin.
+    h.say_mentioning(&alice, &chat, "/challenge banqi @bob", vec![bob.clone()])
+        .await;
+    let out = h.deliver().await;
+    let post = &of_kind(&out, MessageKind::Challenge)[0].text;
+    assert!(post.contains("the first flip decides colours"), "{post}");
+    assert!(!post.contains("colours by coin toss"), "{post}");
+
+    // A second challenge to Bob, for another variant: the refusal says what is open.
+    let answer = h
+        .say_mentioning(&alice, &chat, "/challenge xiangqi @bob", vec![bob.clone()])
+        .await;
+    let text = refusal(&answer);
+    assert!(text.contains("You already challenged bob here"), "{text}");
+    assert!(text.contains("Banqi"), "{text}");
+
+    // Accepting your own challenge says so, and how to withdraw it.
+    let answer = h.say(&alice, &chat, "/accept").await;
+    assert!(
+        refusal(&answer).contains("your own challenge"),
+        "{answer:#?}"
+    );
+
+    // With several challenges open, the example is one a player can send.
+    h.say(&carol, &chat, "/challenge xiangqi @bob").await;
+    h.say_mentioning(&carol, &chat, "/challenge xiangqi @bob", vec![bob.clone()])
+        .await;
+    let answer = h.say(&bob, &chat, "/accept").await;
+    let text = refusal(&answer).to_owned();
+    let example = text
+        .split("for example ")
+        .nth(1)
+        .expect("an example")
+        .trim_end_matches('.');
+    let id = example
+        .strip_prefix("/accept ")
+        .expect("an /accept example");
+    assert!(
+        id.len() == 5 && id.chars().all(|c| c.is_ascii_alphanumeric()),
+        "{text}"
+    );
+    let answer = h.say(&bob, &chat, example).await;
+    assert!(answer.replies.is_empty(), "{example}: {answer:#?}");
+    h.deliver().await;
+
+    // A Xiangqi game gets no Jieqi reveal hint.
+    let mut h = Harness::new(DealSource::Seeded(14));
+    started(&mut h, "xiangqi").await;
+    let answer = h.say(&alice, &chat, "/move h2e2c").await;
+    let text = refusal(&answer);
+    assert!(!text.contains("revealed"), "{text}");
+    assert!(text.contains("In Xiangqi nothing is covered"), "{text}");
+    let answer = h.say(&alice, &chat, "/move h2e2xy").await;
+    assert!(!refusal(&answer).contains("revealed"), "{answer:#?}");
+    h.say(&alice, &chat, "/move h2e2").await;
+    let answer = h.say(&alice, &chat, "/games").await;
+    let listing = &answer.replies[0].text;
+    assert!(listing.contains("1 ply,"), "{listing}");
+}

@@ -117,6 +117,15 @@ fn explain(error: &GameError, text: &str, variant: Variant) -> Sentence {
     } else {
         "refuse-unknown-notation"
     };
+    // The rules explain letters after the two points as Jieqi's reveal suffix: in Xiangqi
+    // nothing is covered, so say what a Xiangqi move looks like instead.
+    if variant == Variant::Xiangqi
+        && !matches!(error, GameError::IllegalMove(_))
+        && text.get(..4).is_some_and(is_coordinate_move)
+        && text.len() > 4
+    {
+        return Sentence::new("refuse-xiangqi-move-suffix").arg("text", super::shown(text));
+    }
     match error {
         GameError::BadInput(MoveInputError::Empty | MoveInputError::Unreadable { .. })
         | GameError::Banqi(BanqiError::Unreadable(_) | BanqiError::BadSquare(_))

@@ -90,8 +90,8 @@ draw-offer-closed = { $player }'s draw offer in game { $game } is closed: the ga
 result-head = Game { $game } is over.
 result-win = { $winner } wins: { $reason }.
 result-draw = Draw: { $reason }.
-result-aborted = The game was aborted: it was abandoned in its first two plies. It is not rated.
-result-proof = The deal was { $deal } with salt { $salt }. Check it: sha256 of the deal followed by the salt is { $commitment }, the commitment posted at the start.
+result-aborted = The game was aborted: it ended before both sides had moved. It is not rated.
+result-proof = The deal was { $deal } with salt { $salt }. Its letters name the hidden pieces in order (upper case Red, lower case Black); square by square:
 result-record = Moves of game { $game }: { $moves }
 reason-checkmate = checkmate
 reason-no-legal-move = the opponent has no legal move
@@ -108,7 +108,10 @@ reason-repetition = the same position came back too often
 games-here = Games in this chat:
 games-none-here = No game is being played in this chat. Start one with /challenge.
 games-yours-elsewhere = Your games in other chats:
-games-line = { $game }: { $variant }, { $plies } plies, { $player } to move
+games-line = { $game }: { $variant }, { $plies ->
+    [one] 1 ply
+   *[other] { $plies } plies
+}, { $player } to move
 history-head = Game { $game }: { $first } against { $second }
 history-moves = Moves: { $moves }
 history-fen = Public FEN: { $fen }
@@ -122,7 +125,10 @@ stats-line = { $variant }: { $rating } ± { $deviation } ({ $wins } won, { $loss
 stats-none = No rated games yet.
 leaderboard-head = { $variant } leaderboard of this chat:
 leaderboard-empty = Nobody has finished a rated { $variant } game here yet.
-leaderboard-line = { $rank }. { $player }: { $rating } ({ $games } games)
+leaderboard-line = { $rank }. { $player }: { $rating } ({ $games ->
+    [one] 1 game
+   *[other] { $games } games
+})
 
 ## Settings
 
@@ -185,12 +191,12 @@ refuse-challenge-time = “{ $time }” is not a time per move I can use: write 
 refuse-challenge-two-users = A challenge is for one person (or for anyone, if you name nobody).
 refuse-challenge-private = Challenges are made in a group chat, where your opponent can see them. Add me to a group and send /challenge there.
 refuse-challenge-self = You cannot challenge yourself. Name someone else, or name nobody to let anyone accept.
-refuse-challenge-exists = You already have that challenge open ({ $challenge }). Wait for an answer or withdraw it with /cancel.
+refuse-challenge-exists = You already challenged { $opponent } here: challenge { $challenge }, { $variant }, { $time } per move. Wait for an answer, or withdraw it with /cancel { $challenge } and challenge again.
 refuse-unknown-user = I cannot tell who { $handle } is. Mention them so the platform resolves them: on Discord pick the user in the command's option; on Telegram reply to one of their messages with /challenge.
 refuse-pair-has-game = You and { $player } already have a game in this chat ({ $game }). Finish it first, or play in another chat.
 refuse-no-such-challenge = There is no open challenge { $challenge }: it was taken, withdrawn or has expired.
 refuse-no-challenge-for-you = There is no open challenge for you here. Send /challenge to make one.
-refuse-several-challenges = Several challenges are open for you ({ $challenges }): say which one, for example /accept { $challenges }.
+refuse-several-challenges = Several challenges are open for you ({ $challenges }): say which one, for example /accept { $example }
 refuse-challenge-expired = Challenge { $challenge } has expired. Send /challenge to make a new one.
 refuse-accept-own = That is your own challenge: someone else has to accept it. /cancel withdraws it.
 refuse-challenge-not-for-you = This challenge is for { $player }, not for you. Send /challenge to make your own.
@@ -244,3 +250,23 @@ command-settings = Language, piece style, orientation, notation
 
 ## Telegram adapter
 button-not-ours = This button is not one of mine any more: use the commands instead (/help).
+
+## Players' experience (service)
+
+resign-confirm = Do you really want to resign game { $game }? Press the button, or send /resign again within a minute, to confirm.
+button-resign-confirm = Yes, resign
+board-deadline = Move by { $time } ({ $left } left).
+reminder-to-move = { $player }, it is your move in game { $game }: only { $left } left, until { $time }. Without a move you lose on time.
+result-ratings = New ratings: { $changes }.
+rating-change = { $player } { $rating } ({ $change })
+refuse-move-extra-words = I read { $move } as a whole move, but “{ $extra }” after it is not part of a move. Send just /move { $move }.
+refuse-board-too-soon = The board of game { $game } was just posted here. Ask again in { $seconds ->
+    [one] 1 second
+   *[other] { $seconds } seconds
+}.
+result-deal-pieces = { $side }: { $pieces }
+result-verify = Check the commitment posted at the start: it is sha256 of the deal letters followed directly by the salt, as plain ASCII bytes ({ $bytes }). This command must print { $commitment }: printf %s '{ $bytes }' | sha256sum
+challenge-colour-banqi-first = the first flip decides colours; { $challenger } flips first
+challenge-colour-banqi-second = the first flip decides colours; { $challenger } flips second
+challenge-colour-banqi-random = the first flip decides colours; a coin toss decides who flips first
+refuse-xiangqi-move-suffix = In Xiangqi nothing is covered, so a move is only its two points, like h2e2; “{ $text }” has more after them.

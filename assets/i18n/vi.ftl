@@ -58,7 +58,9 @@ dm-reveals-here = Khi bạn ăn một quân úp, tôi sẽ báo riêng cho bạn
 board-moved = Ván { $game } · { $number } { $move } do { $player } đi
 board-to-move = Đến lượt { $player }.
 board-check = Chiếu tướng!
-board-repost = Ván { $game }: { $first } gặp { $second }, đã đi { $plies } nước.
+board-repost = Ván { $game }: { $first } gặp { $second }, đã đi { $plies ->
+   *[other] { $plies } nước
+}.
 board-last-move = Nước vừa đi: { $number } { $move }
 board-final = Ván { $game } đã kết thúc.
 dm-reveal = Ván { $game }, nước { $number } { $move }: quân úp bạn vừa ăn là { $piece }. Chỉ mình bạn biết điều này.
@@ -75,8 +77,8 @@ draw-offer-closed = Lời cầu hòa của { $player } trong ván { $game } đã
 result-head = Ván { $game } đã kết thúc.
 result-win = { $winner } thắng: { $reason }.
 result-draw = Hòa: { $reason }.
-result-aborted = Ván đấu bị hủy: bị bỏ dở trong hai nước đầu. Không tính điểm.
-result-proof = Cách chia quân là { $deal } với muối { $salt }. Kiểm tra: sha256 của cách chia nối với muối là { $commitment }, đúng cam kết đã đăng lúc bắt đầu.
+result-aborted = Ván đấu bị hủy: kết thúc trước khi cả hai bên đều đi một nước. Không tính điểm.
+result-proof = Bộ bài chia là { $deal } với salt { $salt }. Các chữ cái lần lượt là các quân úp (chữ hoa là Đỏ, chữ thường là Đen); theo từng ô:
 result-record = Các nước đi của ván { $game }: { $moves }
 reason-checkmate = chiếu bí
 reason-no-legal-move = đối thủ hết nước đi
@@ -93,7 +95,9 @@ reason-repetition = cùng một thế cờ lặp lại quá nhiều lần
 games-here = Các ván trong nhóm này:
 games-none-here = Không có ván nào đang diễn ra trong nhóm này. Gửi /challenge để bắt đầu.
 games-yours-elsewhere = Các ván của bạn ở nhóm khác:
-games-line = { $game }: { $variant }, { $plies } nước, đến lượt { $player }
+games-line = { $game }: { $variant }, { $plies ->
+   *[other] { $plies } nước
+}, đến lượt { $player }
 history-head = Ván { $game }: { $first } gặp { $second }
 history-moves = Các nước đi: { $moves }
 history-fen = FEN công khai: { $fen }
@@ -107,7 +111,9 @@ stats-line = { $variant }: { $rating } ± { $deviation } (thắng { $wins }, thu
 stats-none = Chưa có ván tính điểm nào.
 leaderboard-head = Bảng xếp hạng { $variant } của nhóm:
 leaderboard-empty = Chưa ai ở đây hoàn thành một ván { $variant } tính điểm.
-leaderboard-line = { $rank }. { $player }: { $rating } ({ $games } ván)
+leaderboard-line = { $rank }. { $player }: { $rating } ({ $games ->
+   *[other] { $games } ván
+})
 
 ## Settings
 
@@ -170,12 +176,12 @@ refuse-challenge-time = “{ $time }” không phải thời gian mỗi nước 
 refuse-challenge-two-users = Mỗi lời thách đấu chỉ dành cho một người (hoặc cho bất kỳ ai nếu bạn không nêu tên ai).
 refuse-challenge-private = Lời thách đấu phải đăng trong nhóm, nơi đối thủ nhìn thấy. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó.
 refuse-challenge-self = Bạn không thể tự thách đấu mình. Hãy nêu tên người khác, hoặc không nêu ai để bất kỳ ai cũng nhận lời được.
-refuse-challenge-exists = Bạn đã có lời thách đấu đó ({ $challenge }). Hãy chờ trả lời hoặc rút lại bằng /cancel.
+refuse-challenge-exists = Bạn đã thách đấu { $opponent } ở đây rồi: thách đấu { $challenge }, { $variant }, { $time } mỗi nước. Hãy chờ trả lời, hoặc rút lại bằng /cancel { $challenge } rồi thách đấu lại.
 refuse-unknown-user = Tôi không biết { $handle } là ai. Hãy nhắc đến họ để nền tảng nhận ra: trên Discord chọn người trong tùy chọn của lệnh; trên Telegram trả lời một tin nhắn của họ bằng /challenge.
 refuse-pair-has-game = Bạn và { $player } đã có một ván trong nhóm này ({ $game }). Hãy chơi xong ván đó trước, hoặc chơi ở nhóm khác.
 refuse-no-such-challenge = Không có lời thách đấu { $challenge } nào đang mở: nó đã được nhận, bị rút lại hoặc đã hết hạn.
 refuse-no-challenge-for-you = Ở đây không có lời thách đấu nào dành cho bạn. Gửi /challenge để tạo một lời.
-refuse-several-challenges = Có nhiều lời thách đấu dành cho bạn ({ $challenges }): hãy nói rõ lời nào, ví dụ /accept kèm mã.
+refuse-several-challenges = Có nhiều lời thách đấu dành cho bạn ({ $challenges }): hãy nói rõ lời nào, ví dụ /accept { $example }
 refuse-challenge-expired = Lời thách đấu { $challenge } đã hết hạn. Gửi /challenge để tạo lời mới.
 refuse-accept-own = Đó là lời thách đấu của chính bạn: người khác phải nhận lời. /cancel để rút lại.
 refuse-challenge-not-for-you = Lời thách đấu này dành cho { $player }, không phải cho bạn. Gửi /challenge để tạo lời của riêng bạn.
@@ -229,3 +235,22 @@ command-settings = Ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu
 
 ## Telegram adapter
 button-not-ours = Nút này không còn dùng được nữa: hãy dùng lệnh thay thế (/help).
+
+## Players' experience (service)
+
+resign-confirm = Bạn thật sự muốn chịu thua ván { $game }? Bấm nút, hoặc gửi lại /resign trong vòng một phút, để xác nhận.
+button-resign-confirm = Có, chịu thua
+board-deadline = Hãy đi trước { $time } (còn { $left }).
+reminder-to-move = { $player }, đến lượt bạn đi trong ván { $game }: chỉ còn { $left }, đến { $time }. Nếu không đi, bạn sẽ thua vì hết giờ.
+result-ratings = Điểm mới: { $changes }.
+rating-change = { $player } { $rating } ({ $change })
+refuse-move-extra-words = { $move } đã là một nước đi trọn vẹn, nhưng “{ $extra }” phía sau không thuộc về nước đi. Hãy chỉ gửi /move { $move }.
+refuse-board-too-soon = Bàn cờ của ván { $game } vừa được đăng ở đây. Hãy thử lại sau { $seconds ->
+   *[other] { $seconds } giây
+}.
+result-deal-pieces = { $side }: { $pieces }
+result-verify = Kiểm tra cam kết đã công bố lúc bắt đầu: đó là sha256 của các chữ cái chia bài nối liền với salt, dưới dạng byte ASCII thuần ({ $bytes }). Lệnh này phải in ra { $commitment }: printf %s '{ $bytes }' | sha256sum
+challenge-colour-banqi-first = lần lật đầu tiên quyết định màu quân; { $challenger } lật trước
+challenge-colour-banqi-second = lần lật đầu tiên quyết định màu quân; { $challenger } lật sau
+challenge-colour-banqi-random = lần lật đầu tiên quyết định màu quân; tung đồng xu để chọn ai lật trước
+refuse-xiangqi-move-suffix = Cờ tướng không có quân úp, nên một nước đi chỉ gồm hai điểm, như h2e2; “{ $text }” còn thừa phía sau.

@@ -58,7 +58,9 @@ dm-reveals-here = 当你吃掉暗子时，我会在这里私下告诉你它是�
 board-moved = 对局 { $game } · { $number } { $move }，{ $player } 走
 board-to-move = 轮到 { $player } 走棋。
 board-check = 将军！
-board-repost = 对局 { $game }：{ $first } 对 { $second }，已走 { $plies } 步。
+board-repost = 对局 { $game }：{ $first } 对 { $second }，已走 { $plies ->
+   *[other] { $plies } 步
+}。
 board-last-move = 上一步：{ $number } { $move }
 board-final = 对局 { $game } 已结束。
 dm-reveal = 对局 { $game }，第 { $number } 步 { $move }：你吃掉的暗子是{ $piece }。只有你知道。
@@ -75,8 +77,8 @@ draw-offer-closed = { $player } 在对局 { $game } 中的提和已关闭：对�
 result-head = 对局 { $game } 已结束。
 result-win = { $winner } 获胜：{ $reason }。
 result-draw = 和棋：{ $reason }。
-result-aborted = 对局已取消：在前两步内被放弃。不计等级分。
-result-proof = 发牌为 { $deal }，盐值为 { $salt }。验证方法：发牌后接盐值的 sha256 等于 { $commitment }，即开局时公布的承诺。
+result-aborted = 对局已取消：双方尚未各走一步就结束了。不计等级分。
+result-proof = 发牌为 { $deal }，盐值（salt）为 { $salt }。这些字母依次表示暗子（大写为红方，小写为黑方）；逐格列出如下：
 result-record = 对局 { $game } 的着法：{ $moves }
 reason-checkmate = 将死
 reason-no-legal-move = 对方无棋可走
@@ -93,7 +95,9 @@ reason-repetition = 同一局面重复太多次
 games-here = 本群的对局：
 games-none-here = 本群没有进行中的对局。发送 /challenge 开始一局。
 games-yours-elsewhere = 你在其他群的对局：
-games-line = { $game }：{ $variant }，已走 { $plies } 步，轮到 { $player }
+games-line = { $game }：{ $variant }，已走 { $plies ->
+   *[other] { $plies } 步
+}，轮到 { $player }
 history-head = 对局 { $game }：{ $first } 对 { $second }
 history-moves = 着法：{ $moves }
 history-fen = 公开 FEN：{ $fen }
@@ -107,7 +111,9 @@ stats-line = { $variant }：{ $rating } ± { $deviation }（胜 { $wins }，负 
 stats-none = 还没有计分对局。
 leaderboard-head = 本群{ $variant }排行榜：
 leaderboard-empty = 这里还没有人完成过计分的{ $variant }对局。
-leaderboard-line = { $rank }. { $player }：{ $rating }（{ $games } 局）
+leaderboard-line = { $rank }. { $player }：{ $rating }（{ $games ->
+   *[other] { $games } 局
+}）
 
 ## Settings
 
@@ -170,12 +176,12 @@ refuse-challenge-time = “{ $time }”不是可用的每步时间：请写 1m �
 refuse-challenge-two-users = 一次挑战只能针对一个人（不指定任何人则任何人都可以接受）。
 refuse-challenge-private = 挑战要在群聊中发起，对手才能看到。把我加入群聊并在群里发送 /challenge。
 refuse-challenge-self = 你不能挑战自己。请指定其他人，或不指定任何人让任何人都可以接受。
-refuse-challenge-exists = 你已经有这个挑战（{ $challenge }）。请等待回应，或用 /cancel 撤回。
+refuse-challenge-exists = 你已经在这里向 { $opponent } 发起了挑战：挑战 { $challenge }，{ $variant }，每步 { $time }。请等待回应，或用 /cancel { $challenge } 撤回后重新挑战。
 refuse-unknown-user = 我不知道 { $handle } 是谁。请提及对方，让平台识别：在 Discord 上在命令选项中选择用户；在 Telegram 上回复对方的消息并发送 /challenge。
 refuse-pair-has-game = 你和 { $player } 在本群已经有一局对局（{ $game }）。请先下完，或在其他群对弈。
 refuse-no-such-challenge = 没有进行中的挑战 { $challenge }：它已被接受、撤回或已过期。
 refuse-no-challenge-for-you = 这里没有给你的挑战。发送 /challenge 发起一个。
-refuse-several-challenges = 有多个给你的挑战（{ $challenges }）：请说明是哪一个，例如 /accept 加编号。
+refuse-several-challenges = 有多个给你的挑战（{ $challenges }）：请说明是哪一个，例如 /accept { $example }
 refuse-challenge-expired = 挑战 { $challenge } 已过期。发送 /challenge 发起新的挑战。
 refuse-accept-own = 这是你自己的挑战，需要别人接受。/cancel 可以撤回。
 refuse-challenge-not-for-you = 这个挑战是给 { $player } 的，不是给你的。发送 /challenge 发起你自己的挑战。
@@ -229,3 +235,22 @@ command-settings = 语言、棋子样式、棋盘视角、记谱方式
 
 ## Telegram adapter
 button-not-ours = 这个按钮已经失效了：请改用命令（/help）。
+
+## Players' experience (service)
+
+resign-confirm = 你确定要认输对局 { $game } 吗？请在一分钟内按下按钮或再次发送 /resign 以确认。
+button-resign-confirm = 确认认输
+board-deadline = 请在 { $time } 之前走棋（还剩 { $left }）。
+reminder-to-move = { $player }，对局 { $game } 轮到你走棋：只剩 { $left }，截止 { $time }。不走棋将超时判负。
+result-ratings = 新的等级分：{ $changes }。
+rating-change = { $player } { $rating }（{ $change }）
+refuse-move-extra-words = { $move } 已经是完整的一步棋，但后面的“{ $extra }”不属于这步棋。请只发送 /move { $move }。
+refuse-board-too-soon = 对局 { $game } 的棋盘刚刚在这里发过。请在 { $seconds ->
+   *[other] { $seconds } 秒
+}后再试。
+result-deal-pieces = { $side }：{ $pieces }
+result-verify = 验证开局时公布的承诺值：它是发牌字母紧接盐值（纯 ASCII 字节：{ $bytes }）的 sha256。下面的命令应输出 { $commitment }：printf %s '{ $bytes }' | sha256sum
+challenge-colour-banqi-first = 第一次翻子决定颜色；{ $challenger } 先翻
+challenge-colour-banqi-second = 第一次翻子决定颜色；{ $challenger } 后翻
+challenge-colour-banqi-random = 第一次翻子决定颜色；由掷硬币决定谁先翻
+refuse-xiangqi-move-suffix = 象棋没有暗子，一步棋只写两个点，例如 h2e2；“{ $text }”在两个点后面多了内容。

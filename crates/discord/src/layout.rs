@@ -187,7 +187,9 @@ pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
 fn style(action: &ButtonAction) -> ButtonStyle {
     match action {
         ButtonAction::Accept(_) => ButtonStyle::Success,
-        ButtonAction::Decline(_) | ButtonAction::Resign(_) => ButtonStyle::Danger,
+        ButtonAction::Decline(_) | ButtonAction::Resign(_) | ButtonAction::ResignConfirm(_) => {
+            ButtonStyle::Danger
+        }
         ButtonAction::OfferDraw(_) => ButtonStyle::Secondary,
     }
 }

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use jieqi_rules::{DrawReason, Game, Outcome, Side, Variant, Viewer, WinReason};
+use jieqi_rules::{DrawReason, Game, GameDeal, Outcome, Side, Variant, Viewer, WinReason};
 
 use crate::context::{Ctx, Sentence, Step};
 use crate::i18n::Language;
@@ -108,6 +108,31 @@ pub(crate) fn duration_text(ctx: &Ctx<'_>, lang: Language, seconds: u64) -> Stri
     } else if seconds >= 3_600 && seconds.is_multiple_of(3_600) {
         ("duration-hours", seconds / 3_600)
     } else if seconds >= 60 {
+        ("duration-minutes", seconds / 60)
+    } else {
+        ("duration-seconds", seconds)
+    };
+    ctx.say_in(lang, &Sentence::new(key).arg("n", n))
+}
+
+/// A moment as "2023-11-14 22:13 UTC" (players live in many time zones; UTC says so).
+pub(crate) fn clock_text(at: crate::store::UnixTime) -> String {
+    let time = std::time::UNIX_EPOCH + Duration::from_secs(at);
+    // "2023-11-14T22:13:20Z"
+    let stamp = humantime::format_rfc3339_seconds(time).to_string();
+    match (stamp.get(..10), stamp.get(11..16)) {
+        (Some(day), Some(minute)) => format!("{day} {minute} UTC"),
+        _ => stamp,
+    }
+}
+
+/// Time left, rounded down to a unit that reads well: "2 days", "5 hours", "12 minutes".
+pub(crate) fn time_left_text(ctx: &Ctx<'_>, lang: Language, seconds: u64) -> String {
+    let (key, n) = if seconds >= 2 * 86_400 {
+        ("duration-days", seconds / 86_400)
+    } else if seconds >= 2 * 3_600 {
+        ("duration-hours", seconds / 3_600)
+    } else if seconds >= 2 * 60 {
         ("duration-minutes", seconds / 60)
     } else {
         ("duration-seconds", seconds)
@@ -226,6 +251,78 @@ pub(crate) fn outcome_text(
     }
 }
 
+/// The proof of a finished game's deal, once it is public: the deal and salt, every covered
+/// piece's point and identity (so nobody has to decode the letters), and exactly how to check
+/// the commitment (which bytes are hashed, and a shell command that does it).
+pub(crate) fn deal_proof(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> String {
+    let mut text = ctx.say_in(
+        lang,
+        &Sentence::new("result-proof")
+            .arg("deal", &record.deal)
+            .arg("salt", &record.salt),
+    );
+    let pieces: Vec<(String, jieqi_rules::Piece)> =
+        match GameDeal::from_letters(record.variant, &record.deal) {
+            Ok(GameDeal::Jieqi(deal)) => deal
+                .pieces()
+                .into_iter()
+                .map(|(square, piece)| (square.to_string(), piece))
+                .collect(),
+            Ok(GameDeal::Banqi(deal)) => deal
+                .pieces()
+                .into_iter()
+                .map(|(square, piece)| (square.to_string(), piece))
+                .collect(),
+            Ok(GameDeal::None) | Err(_) => Vec::new(),
+        };
+    for side in [Side::Red, Side::Black] {
+        let mut own: Vec<&(String, jieqi_rules::Piece)> = pieces
+            .iter()
+            .filter(|(_, piece)| piece.side == side)
+            .collect();
+        // Each side from its own back rank forward, file a first ("a0", then "a9").
+        own.sort_by_key(|(square, _)| {
+            let (file, rank) = (square.as_bytes().first(), square.as_bytes().get(1));
+            let rank = rank.copied().unwrap_or_default();
+            let rank = if side == Side::Red {
+                rank
+            } else {
+                u8::MAX - rank
+            };
+            (rank, file)
+        });
+        let listed: Vec<String> = own
+            .into_iter()
+            .map(|(square, piece)| {
+                let role = ctx.say_in(lang, &Sentence::new(role_key(piece.role)));
+                format!("{square} {role}")
+            })
+            .collect();
+        if listed.is_empty() {
+            continue;
+        }
+        text.push('\n');
+        text.push_str(
+            &ctx.say_in(
+                lang,
+                &Sentence::new("result-deal-pieces")
+                    .arg("side", ctx.say_in(lang, &Sentence::new(side_key(side))))
+                    .arg("pieces", listed.join(", ")),
+            ),
+        );
+    }
+    text.push('\n');
+    text.push_str(
+        &ctx.say_in(
+            lang,
+            &Sentence::new("result-verify")
+                .arg("bytes", format!("{}{}", record.deal, record.salt))
+                .arg("commitment", &record.commitment),
+        ),
+    );
+    text
+}
+
 /// "Jieqi · standard rules · 24 hours per move".
 pub(crate) fn game_terms(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> String {
     ctx.say_in(
@@ -243,4 +340,18 @@ pub(crate) fn game_terms(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> 
 /// Seconds in a duration, at least one.
 pub(crate) fn seconds(duration: Duration) -> u64 {
     duration.as_secs().max(1)
+}
+
+/// The translation key of a piece's name.
+pub(crate) fn role_key(role: jieqi_rules::Role) -> &'static str {
+    use jieqi_rules::Role;
+    match role {
+        Role::General => "role-general",
+        Role::Advisor => "role-advisor",
+        Role::Elephant => "role-elephant",
+        Role::Chariot => "role-chariot",
+        Role::Cannon => "role-cannon",
+        Role::Horse => "role-horse",
+        Role::Soldier => "role-soldier",
+    }
 }

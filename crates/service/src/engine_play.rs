@@ -207,7 +207,7 @@ async fn engine_move(ctx: &mut Ctx<'_>, id: &GameId, ply: usize, mv: GameMove) -
         return Ok(());
     }
     loaded.record.moves = loaded.game.move_record_texts();
-    loaded.record.deadline = Some(ctx.now + loaded.record.move_time);
+    crate::lifecycle::start_clock(&mut loaded.record, ctx.now);
     let engine_seat = loaded.record.engine.as_ref().map(|e| e.seat);
     // Moving answers the human's draw offer with a no, as a human's move would.
     if loaded

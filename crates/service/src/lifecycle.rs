@@ -6,6 +6,7 @@
 use jieqi_rules::game::CapturedCoveredVisibleTo;
 use jieqi_rules::{Game, Outcome, Rules, Variant, Viewer};
 
+pub(crate) use crate::announce::role_key;
 use crate::announce::{
     self, game_terms, move_number, move_text, player_label, public_picture, seat_of, side_key,
     side_of, variant_key,
@@ -20,8 +21,50 @@ pub(crate) use crate::replay::apply_ending;
 use crate::request::ButtonAction;
 use crate::settings::{BoardMode, ChatSettings};
 use crate::store::{
-    BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Seat,
+    BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Prompts, Seat,
+    UnixTime,
 };
+
+/// Starts the clock of the player to move at `now`: the next timer is their reminder, when a
+/// tenth of their time is left, and after it their time-out.
+pub(crate) fn start_clock(record: &mut GameRecord, now: UnixTime) {
+    let times_out = now.saturating_add(record.move_time);
+    let remind = times_out.saturating_sub(record.move_time / 10);
+    if remind > now && remind < times_out {
+        record.deadline = Some(remind);
+        record.prompts.times_out_at = Some(times_out);
+    } else {
+        record.deadline = Some(times_out);
+        record.prompts.times_out_at = None;
+    }
+}
+
+/// When the player to move loses on time (None once the game is over).
+pub(crate) fn times_out_at(record: &GameRecord) -> Option<UnixTime> {
+    record
+        .deadline
+        .map(|due| record.prompts.times_out_at.unwrap_or(due))
+}
+
+/// "Move by 2023-11-14 22:13 UTC (about 3 hours left)." for the player to move.
+pub(crate) fn deadline_line(
+    ctx: &Ctx<'_>,
+    lang: crate::i18n::Language,
+    record: &GameRecord,
+) -> Option<String> {
+    let at = times_out_at(record)?;
+    Some(
+        ctx.say_in(
+            lang,
+            &Sentence::new("board-deadline")
+                .arg("time", announce::clock_text(at))
+                .arg(
+                    "left",
+                    announce::time_left_text(ctx, lang, at.saturating_sub(ctx.now)),
+                ),
+        ),
+    )
+}
 
 /// The two board buttons of a running game.
 fn game_buttons(ctx: &Ctx<'_>, settings: &ChatSettings, id: &GameId) -> Vec<Button> {
@@ -54,6 +97,10 @@ fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> 
     if loaded.game.view(Viewer::Public).check.is_some() {
         line.push(' ');
         line.push_str(&ctx.say_in(settings.language, &Sentence::new("board-check")));
+    }
+    if let Some(deadline) = deadline_line(ctx, settings.language, &loaded.record) {
+        line.push(' ');
+        line.push_str(&deadline);
     }
     Some(line)
 }
@@ -183,7 +230,7 @@ pub(crate) async fn start_game(
         moves: Vec::new(),
         ending: None,
         move_time: challenge.move_time,
-        deadline: Some(ctx.now + challenge.move_time),
+        deadline: None,
         draw_offer: None,
         posts: Vec::new(),
         watchers: Vec::new(),
@@ -198,8 +245,10 @@ pub(crate) async fn start_game(
             level: level.name().to_owned(),
             seed,
         }),
+        prompts: Prompts::default(),
     };
     let mut loaded = LoadedGame { record, game };
+    start_clock(&mut loaded.record, ctx.now);
 
     // Index the game under its chat and both players.
     let mut chat = ctx.chat_record(&challenge.chat).await?;
@@ -370,22 +419,42 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
     Ok(())
 }
 
+/// "New ratings: alice 1662 (+162), bob 1338 (−162)."
+fn rating_changes(
+    ctx: &Ctx<'_>,
+    lang: crate::i18n::Language,
+    record: &GameRecord,
+    before: (crate::store::VariantStats, crate::store::VariantStats),
+    after: (crate::store::VariantStats, crate::store::VariantStats),
+) -> String {
+    let line = |seat: Seat, old: f64, new: f64| {
+        let change = new.round() - old.round();
+        let change = if change >= 0.0 {
+            format!("+{change:.0}")
+        } else {
+            format!("−{:.0}", -change)
+        };
+        ctx.say_in(
+            lang,
+            &Sentence::new("rating-change")
+                .arg("player", record.player(seat).name.clone())
+                .arg("rating", format!("{new:.0}"))
+                .arg("change", change),
+        )
+    };
+    let changes = [
+        line(Seat::First, before.0.rating, after.0.rating),
+        line(Seat::Second, before.1.rating, after.1.rating),
+    ];
+    ctx.say_in(
+        lang,
+        &Sentence::new("result-ratings").arg("changes", changes.join(", ")),
+    )
+}
+
 /// True if the built-in engine plays `seat` (it never gets private messages).
 pub(crate) fn is_engine_seat(record: &GameRecord, seat: Seat) -> bool {
     record.engine.as_ref().is_some_and(|e| e.seat == seat)
-}
-
-pub(crate) fn role_key(role: jieqi_rules::Role) -> &'static str {
-    use jieqi_rules::Role;
-    match role {
-        Role::General => "role-general",
-        Role::Advisor => "role-advisor",
-        Role::Elephant => "role-elephant",
-        Role::Chariot => "role-chariot",
-        Role::Cannon => "role-cannon",
-        Role::Horse => "role-horse",
-        Role::Soldier => "role-soldier",
-    }
 }
 
 /// Settles a pending draw offer: its post loses the button and says how it ended.
@@ -424,11 +493,32 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         return Ok(());
     };
     loaded.record.deadline = None;
+    loaded.record.prompts.times_out_at = None;
     loaded.record.finished_at = Some(ctx.now);
     settle_draw_offer(ctx, &mut loaded, "draw-offer-closed").await?;
     let id = loaded.record.id.clone();
     let reveal =
         loaded.game.rules().reveal_deal_at_end && loaded.record.variant != Variant::Xiangqi;
+
+    // Games against the built-in engine are not rated.
+    let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();
+    let variant = loaded.record.variant;
+    let mut first = ctx.player_record(&loaded.record.first).await?;
+    let mut second = ctx.player_record(&loaded.record.second).await?;
+    let before = (*first.stats(variant), *second.stats(variant));
+    if rated {
+        let first_score = match outcome.winner() {
+            None => ratings::Score::Draw,
+            Some(winner) if seat_of(&loaded.game, winner) == Some(Seat::First) => {
+                ratings::Score::Win
+            }
+            Some(_) => ratings::Score::Loss,
+        };
+        let (a, b) = ratings::update(&before.0, &before.1, first_score);
+        *first.stats_mut(variant) = a;
+        *second.stats_mut(variant) = b;
+    }
+    let after = (*first.stats(variant), *second.stats(variant));
 
     let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
     for chat in chats {
@@ -455,17 +545,28 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         let mut text = ctx.say_in(lang, &Sentence::new("result-head").arg("game", id.as_str()));
         text.push('\n');
         text.push_str(&announce::outcome_text(ctx, lang, &loaded, outcome));
-        if reveal {
+        // The move that ended it (the mate, say): the result is about that position.
+        if let Some(last) = loaded.game.history_len().checked_sub(1) {
             text.push('\n');
             text.push_str(
                 &ctx.say_in(
                     lang,
-                    &Sentence::new("result-proof")
-                        .arg("deal", &loaded.record.deal)
-                        .arg("salt", &loaded.record.salt)
-                        .arg("commitment", &loaded.record.commitment),
+                    &Sentence::new("board-last-move")
+                        .arg("number", move_number(last))
+                        .arg(
+                            "move",
+                            move_text(&loaded.game, last, settings.notation, Viewer::Public),
+                        ),
                 ),
             );
+        }
+        if rated {
+            text.push('\n');
+            text.push_str(&rating_changes(ctx, lang, &loaded.record, before, after));
+        }
+        if reveal {
+            text.push('\n');
+            text.push_str(&announce::deal_proof(ctx, lang, &loaded.record));
         }
         let mentions = [Seat::First, Seat::Second]
             .into_iter()
@@ -509,8 +610,6 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
     loaded.record.posts.clear();
 
     // Indexes: the chat's running games, its finished list and leaderboard, the players.
-    // Games against the built-in engine are not rated.
-    let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();
     let mut chat = ctx.chat_record(&loaded.record.chat).await?;
     chat.games.retain(|g| *g != id);
     chat.finished.retain(|g| *g != id);
@@ -526,23 +625,8 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         }
     }
     ctx.save_chat(chat);
-    let mut first = ctx.player_record(&loaded.record.first).await?;
-    let mut second = ctx.player_record(&loaded.record.second).await?;
     first.games.retain(|g| *g != id);
     second.games.retain(|g| *g != id);
-    if rated {
-        let first_score = match outcome.winner() {
-            None => ratings::Score::Draw,
-            Some(winner) if seat_of(&loaded.game, winner) == Some(Seat::First) => {
-                ratings::Score::Win
-            }
-            Some(_) => ratings::Score::Loss,
-        };
-        let variant = loaded.record.variant;
-        let (a, b) = ratings::update(first.stats(variant), second.stats(variant), first_score);
-        *first.stats_mut(variant) = a;
-        *second.stats_mut(variant) = b;
-    }
     ctx.save_player(first);
     ctx.save_player(second);
     ctx.count(Event::GameFinished);

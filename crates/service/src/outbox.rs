@@ -105,6 +105,35 @@ impl Service {
             durable: true,
             ..Change::default()
         };
+        // A private message got through: the player can be reached again, so a later failure
+        // is worth a notice again.
+        let reached = match self.inner.store.outbox_record(id).await? {
+            Some(record) => match (&record.message.to, &record.message.game) {
+                (Destination::Private(user), Some(game)) => Some((user.clone(), game.clone())),
+                _ => None,
+            },
+            None => None,
+        };
+        if let Some((user, game)) = reached {
+            for _ in 0..3 {
+                let mut with_game = change.clone();
+                if !self
+                    .mark_unreachable(&mut with_game, &user, &game, false)
+                    .await?
+                {
+                    break;
+                }
+                match self.inner.store.commit(with_game).await {
+                    Ok(()) => {
+                        lock(&self.inner.pictures).remove(id);
+                        self.inner.metrics.count(Event::Delivered);
+                        return Ok(());
+                    }
+                    Err(crate::store::CommitError::Conflict) => continue,
+                    Err(e) => return Err(commit_error(e)),
+                }
+            }
+        }
         self.inner
             .store
             .commit(change)
@@ -161,17 +190,78 @@ impl Service {
             return Ok(());
         };
         let now = unix(SystemTime::now());
-        let mut change = Change {
-            sent: vec![(
-                id,
-                SentRecord {
-                    platform_ref: None,
-                    at: now,
-                },
-            )],
-            durable: true,
-            ..Change::default()
+        for _ in 0..3 {
+            let mut change = Change {
+                sent: vec![(
+                    id,
+                    SentRecord {
+                        platform_ref: None,
+                        at: now,
+                    },
+                )],
+                durable: true,
+                ..Change::default()
+            };
+            // Once per game and player until a private message gets through.
+            let already_told = match (&record.message.to, &record.message.game) {
+                (Destination::Private(user), Some(game)) => {
+                    !self.mark_unreachable(&mut change, user, game, true).await?
+                }
+                _ => false,
+            };
+            if !already_told {
+                self.add_unreachable_notice(&mut change, &record, now)
+                    .await?;
+            }
+            lock(&self.inner.pictures).remove(id);
+            match self
+                .commit(change, Vec::new(), Vec::new(), Vec::new())
+                .await
+            {
+                Ok(()) => return Ok(()),
+                Err(crate::store::CommitError::Conflict) => continue,
+                Err(e) => return Err(commit_error(e)),
+            }
+        }
+        Err(commit_error(crate::store::CommitError::Conflict))
+    }
+
+    /// Sets (`told`) or clears the game's note that `user` was told to be unreachable,
+    /// adding the game to `change`; false if the note already says so (nothing to change).
+    async fn mark_unreachable(
+        &self,
+        change: &mut Change,
+        user: &UserId,
+        game: &GameId,
+        told: bool,
+    ) -> Result<bool, ServiceError> {
+        let Some(mut record) = self.inner.store.game(game).await? else {
+            return Ok(!told);
         };
+        let Some(seat) = record.seat_of(user) else {
+            return Ok(!told);
+        };
+        let noted = &mut record.prompts.unreachable_told;
+        if noted.contains(&seat) == told {
+            return Ok(false);
+        }
+        if told {
+            noted.push(seat);
+        } else {
+            noted.retain(|s| *s != seat);
+        }
+        record.revision += 1;
+        change.games.push(record);
+        Ok(true)
+    }
+
+    /// Adds the chat notice for an undeliverable private message to `change`.
+    async fn add_unreachable_notice(
+        &self,
+        change: &mut Change,
+        record: &crate::store::OutboxRecord,
+        now: crate::store::UnixTime,
+    ) -> Result<(), ServiceError> {
         if let (Destination::Private(user), Some(chat)) =
             (&record.message.to, &record.fallback_chat)
         {
@@ -198,10 +288,7 @@ impl Service {
                 },
             ));
         }
-        lock(&self.inner.pictures).remove(id);
-        self.commit(change, Vec::new(), Vec::new(), Vec::new())
-            .await
-            .map_err(commit_error)
+        Ok(())
     }
 
     async fn unreachable_notice(

@@ -26,8 +26,14 @@ pub(crate) fn rebuild(record: &GameRecord) -> Result<Game, StoreError> {
     Ok(game)
 }
 
-/// Replays the part of a game's end that its moves do not decide.
+/// Replays the part of a game's end that its moves do not decide. A game that ends before
+/// both sides have moved is aborted, whatever ended it: it never really began, and one tap
+/// on Resign must not hand the opponent a rated win.
 pub(crate) fn apply_ending(record: &GameRecord, game: &mut Game) {
+    if record.ending.is_some_and(|e| e != Ending::ByPlay) && !both_have_moved(game) {
+        game.abort();
+        return;
+    }
     match record.ending {
         None | Some(Ending::ByPlay) => {}
         Some(Ending::DrawAgreed) => game.agree_draw(),
@@ -69,4 +75,9 @@ pub(crate) fn seat_of(game: &Game, side: Side) -> Option<Seat> {
     [Seat::First, Seat::Second]
         .into_iter()
         .find(|&seat| side_of(game, seat) == Some(side))
+}
+
+/// True once each side has played at least one move.
+pub(crate) fn both_have_moved(game: &Game) -> bool {
+    game.history_len() >= 2
 }

@@ -34,6 +34,69 @@ pub struct Request {
     pub received_at: SystemTime,
 }
 
+/// The longest display name the service keeps (platforms allow far more on some surfaces,
+/// and a name is repeated in captions and results).
+const NAME_LONGEST: usize = 64;
+
+/// True for characters that must never be echoed: control characters (they break lines and
+/// terminals) and bidirectional controls (they reorder the text around them).
+pub(crate) fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` without unsafe characters (whitespace controls become spaces) and at most
+/// `longest` characters long, with an ellipsis when cut.
+pub(crate) fn clean_text(text: &str, longest: usize) -> String {
+    let mut cleaned = String::with_capacity(text.len().min(longest.saturating_mul(4)));
+    let mut count = 0;
+    for c in text.chars() {
+        let c = if c.is_whitespace() && c.is_control() {
+            ' '
+        } else {
+            c
+        };
+        if is_unsafe_char(c) {
+            continue;
+        }
+        if count == longest {
+            cleaned.push('…');
+            break;
+        }
+        cleaned.push(c);
+        count += 1;
+    }
+    cleaned
+}
+
+impl User {
+    /// The same user with a display name safe to print anywhere.
+    fn cleaned(mut self) -> User {
+        self.name = clean_text(&self.name, NAME_LONGEST);
+        if self.name.trim().is_empty() {
+            self.name = self.id.id.chars().take(NAME_LONGEST).collect();
+        }
+        self
+    }
+}
+
+impl Request {
+    /// The request as the service works with it: names and text without control or
+    /// bidirectional characters, names cut short. Done once where a request enters the
+    /// service, so every later echo of a name is safe.
+    pub(crate) fn cleaned(mut self) -> Request {
+        self.user = self.user.cleaned();
+        self.mentioned = self.mentioned.into_iter().map(User::cleaned).collect();
+        if let Input::Text(text) = &mut self.input {
+            *text = clean_text(text, usize::MAX);
+        }
+        self
+    }
+}
+
 /// The content of a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -52,8 +115,10 @@ pub enum ButtonAction {
     Accept(ChallengeId),
     /// Decline that challenge.
     Decline(ChallengeId),
-    /// Resign that game.
+    /// Resign that game (asks for a confirmation first).
     Resign(GameId),
+    /// Yes, resign that game: the confirmation a first Resign asks for.
+    ResignConfirm(GameId),
     /// Offer a draw in that game, or accept the opponent's offer.
     OfferDraw(GameId),
 }
@@ -65,12 +130,13 @@ pub struct ButtonDecodeError(pub String);
 
 impl ButtonAction {
     /// The compact form for callback data, custom ids and `/start` deep links: `acc_c4f7k`,
-    /// `dec_c4f7k`, `res_g7k2`, `drw_g7k2`.
+    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`.
     pub fn encode(&self) -> String {
         match self {
             ButtonAction::Accept(id) => format!("acc_{id}"),
             ButtonAction::Decline(id) => format!("dec_{id}"),
             ButtonAction::Resign(id) => format!("res_{id}"),
+            ButtonAction::ResignConfirm(id) => format!("rsy_{id}"),
             ButtonAction::OfferDraw(id) => format!("drw_{id}"),
         }
     }
@@ -83,6 +149,7 @@ impl ButtonAction {
             "acc" => Ok(ButtonAction::Accept(id.parse().map_err(|_| bad())?)),
             "dec" => Ok(ButtonAction::Decline(id.parse().map_err(|_| bad())?)),
             "res" => Ok(ButtonAction::Resign(id.parse().map_err(|_| bad())?)),
+            "rsy" => Ok(ButtonAction::ResignConfirm(id.parse().map_err(|_| bad())?)),
             "drw" => Ok(ButtonAction::OfferDraw(id.parse().map_err(|_| bad())?)),
             _ => Err(bad()),
         }
@@ -113,6 +180,7 @@ mod tests {
             ButtonAction::Accept("c4f7k".parse().unwrap()),
             ButtonAction::Decline("c4f7k".parse().unwrap()),
             ButtonAction::Resign("g7k2".parse().unwrap()),
+            ButtonAction::ResignConfirm("g7k2".parse().unwrap()),
             ButtonAction::OfferDraw("g7k2".parse().unwrap()),
         ];
         for action in actions {
@@ -124,6 +192,13 @@ mod tests {
             );
             assert_eq!(ButtonAction::decode(&data), Ok(action));
         }
+    }
+
+    #[test]
+    fn cleaning_drops_controls_and_bidi_overrides_and_cuts() {
+        assert_eq!(clean_text("a\u{202E}b\u{0007}c\nd", 10), "abc d");
+        assert_eq!(clean_text("abcdef", 3), "abc…");
+        assert_eq!(clean_text("abc", 3), "abc");
     }
 
     #[test]

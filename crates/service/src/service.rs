@@ -105,6 +105,7 @@ impl Service {
     /// earlier answer and changes nothing.
     pub async fn handle(&self, request: Request) -> Answer {
         let started = Instant::now();
+        let request = request.cleaned();
         let answer = self.handle_inner(&request).await;
         self.inner.metrics.request_took(started.elapsed());
         answer

@@ -7,8 +7,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use jieqi_render::PieceStyle;
-use jieqi_rules::notation::MoveNotation;
 use jieqi_rules::Side;
+use jieqi_rules::notation::MoveNotation;
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::Language;

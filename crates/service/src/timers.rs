@@ -1,14 +1,17 @@
-//! Timers: players who run out of time and challenges nobody takes. Deadlines are stored
+//! Timers: players reminded to move when a tenth of their time is left, players who run out
+//! of time, and challenges nobody takes. Deadlines are stored
 //! with the games and challenges, so they keep working across restarts and across several
 //! processes; [`Service::tick`] settles whatever is due, each in its own transaction.
 
 use std::time::SystemTime;
 
-use crate::context::{Ctx, Halt, Sentence, Step, unix};
+use crate::announce::{clock_text, time_left_text};
+use crate::context::{Ctx, Halt, LoadedGame, Sentence, Step, unix};
 use crate::ids::{ChallengeId, GameId};
-use crate::lifecycle::{apply_ending, finish_game};
+use crate::lifecycle::{apply_ending, finish_game, is_engine_seat};
+use crate::message::{Destination, Message, MessageKind};
 use crate::service::{ATTEMPTS, Service};
-use crate::store::{CommitError, Due, Ending, StoreError};
+use crate::store::{CommitError, Due, Ending, Seat, StoreError, UnixTime};
 
 /// How long request answers and delivered-message references are kept.
 const KEEP_ANSWERS: u64 = 3 * 24 * 60 * 60;
@@ -95,9 +98,47 @@ async fn time_out(ctx: &mut Ctx<'_>, id: GameId) -> Step {
         return Ok(());
     }
     let seat = crate::announce::our_seat(loaded.game.seat_to_move());
+    if let Some(times_out) = loaded.record.prompts.times_out_at
+        && times_out > ctx.now
+    {
+        return remind(ctx, loaded, seat, times_out).await;
+    }
     loaded.record.ending = Some(Ending::TimedOut(seat));
     apply_ending(&loaded.record, &mut loaded.game);
     finish_game(ctx, loaded).await
+}
+
+/// A tenth of the mover's time is left: mention them in the game's chat, once per move.
+async fn remind(
+    ctx: &mut Ctx<'_>,
+    mut loaded: LoadedGame,
+    seat: Seat,
+    times_out: UnixTime,
+) -> Step {
+    loaded.record.deadline = Some(times_out);
+    loaded.record.prompts.times_out_at = None;
+    if !is_engine_seat(&loaded.record, seat) {
+        let chat = loaded.record.chat.clone();
+        let lang = ctx.chat_record(&chat).await?.settings.language;
+        let player = loaded.record.player(seat).clone();
+        let text = ctx.say_in(
+            lang,
+            &Sentence::new("reminder-to-move")
+                .arg("player", &player.name)
+                .arg("game", loaded.record.id.as_str())
+                .arg(
+                    "left",
+                    time_left_text(ctx, lang, times_out.saturating_sub(ctx.now)),
+                )
+                .arg("time", clock_text(times_out)),
+        );
+        let message = Message::text(Destination::Chat(chat), MessageKind::Notice, text)
+            .about(&loaded.record.id)
+            .with_mentions(vec![player.id.clone()]);
+        ctx.post(message, None).await?;
+    }
+    ctx.save_loaded(loaded);
+    Ok(())
 }
 
 /// A challenge nobody took in time.

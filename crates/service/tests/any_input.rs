@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use jieqi_service::{ButtonAction, DealSource, Input, MessageKind};
+use jieqi_service::{ButtonAction, DealSource, Input, MessageKind, Platform, User, UserId};
 use proptest::prelude::*;
 
 const COMMANDS: [&str; 20] = [
@@ -46,8 +46,70 @@ fn line() -> impl Strategy<Value = String> {
         .prop_map(|(command, words)| format!("/{command} {}", words.join(" ")))
 }
 
+/// Text with a good share of what must never come back: controls, bidi overrides, length.
+fn hostile(longest: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            any::<char>(),
+            Just('\u{202E}'),
+            Just('\u{2066}'),
+            Just('\u{200F}'),
+            Just('\u{0007}'),
+            Just('\u{001B}'),
+            Just('\n'),
+            Just('x'),
+        ],
+        0..longest,
+    )
+    .prop_map(|chars| chars.into_iter().collect())
+}
+
+fn unsafe_char(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn echoes_of_user_text_are_bounded_and_free_of_control_and_bidi_characters(
+        name in hostile(3000),
+        junk in hostile(3000),
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let mut h = Harness::new(DealSource::Seeded(32)).await;
+            let alice = User::new(UserId::new(Platform::Telegram, "alice"), name.clone());
+            let bob = User::new(UserId::new(Platform::Telegram, "bob"), format!("{junk}bob"));
+            let (chat, other) = (group("-802"), group("-803"));
+            let mut texts = Vec::new();
+            let script = [
+                (&alice, &chat, format!("/challenge xiangqi {junk}")),
+                (&alice, &chat, "/challenge xiangqi red".to_owned()),
+                (&bob, &chat, "/accept".to_owned()),
+                (&alice, &chat, format!("/move {junk}")),
+                (&alice, &chat, format!("/move h2e2 {junk}")),
+                (&bob, &chat, format!("/history {junk}")),
+                (&bob, &other, format!("/watch {junk}")),
+                (&bob, &chat, format!("/board {junk}")),
+                (&bob, &chat, "/board".to_owned()),
+                (&bob, &chat, format!("/stats {junk}")),
+                (&alice, &chat, "/games".to_owned()),
+                (&alice, &chat, format!("/{junk}")),
+            ];
+            for (who, at, text) in script {
+                let answer = h.say_mentioning(who, at, &text, vec![bob.clone()]).await;
+                texts.extend(answer.replies.into_iter().map(|r| r.text));
+                texts.extend(h.deliver().await.into_iter().map(|e| e.message.text));
+            }
+            for text in &texts {
+                prop_assert!(!text.chars().any(unsafe_char), "{text:?}");
+                prop_assert!(text.chars().count() <= 4096, "{} characters", text.chars().count());
+            }
+            Ok(())
+        })?;
+    }
 
     #[test]
     fn any_command_line_gets_an_answer_and_refusals_change_nothing(lines in prop::collection::vec(line(), 1..8)) {

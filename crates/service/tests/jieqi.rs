@@ -139,9 +139,19 @@ async fn jieqi_game_with_a_private_reveal_a_draw_offer_and_a_resignation() {
         lapsed[0].text
     );
 
-    // Bob resigns with the button on the board.
+    // Bob resigns with the button on the board, and confirms with the button it answers.
     let game = first.game.clone().unwrap();
-    let answer = h.press(&bob, &chat, ButtonAction::Resign(game)).await;
+    let answer = h
+        .press(&bob, &chat, ButtonAction::Resign(game.clone()))
+        .await;
+    assert_eq!(answer.replies.len(), 1, "{answer:#?}");
+    assert_eq!(
+        answer.replies[0].buttons[0].action,
+        ButtonAction::ResignConfirm(game.clone())
+    );
+    let answer = h
+        .press(&bob, &chat, ButtonAction::ResignConfirm(game))
+        .await;
     assert!(answer.replies.is_empty(), "{answer:#?}");
     let out = h.deliver().await;
     let result = of_kind(&out, MessageKind::Result)[0];

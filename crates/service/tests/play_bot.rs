@@ -138,6 +138,7 @@ async fn a_human_plays_a_short_game_against_the_novice_engine() {
         h.say(&alice, &chat, "/draw").await;
         let offers = h.deliver().await;
         assert_eq!(of_kind(&offers, MessageKind::DrawOffer).len(), 1);
+        h.say(&alice, &chat, "/resign").await;
         let answer = h.say(&alice, &chat, "/resign").await;
         assert!(answer.replies.is_empty(), "{answer:#?}");
     }

@@ -53,6 +53,7 @@ fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord {
         started_at: 1,
         finished_at: None,
         engine: None,
+        prompts: Default::default(),
     }
 }
 

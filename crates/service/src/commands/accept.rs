@@ -1,7 +1,7 @@
 //! `/accept [id]` (and the Accept button, and Telegram's `/start acc_<id>` deep link): takes a
 //! challenge and starts the game.
 
-use crate::context::{Ctx, Sentence, Step, refuse};
+use crate::context::{Ctx, Halt, Sentence, Step, refuse};
 use crate::ids::ChallengeId;
 use crate::lifecycle::start_game;
 use crate::message::{Destination, Message, MessageKind};
@@ -22,13 +22,25 @@ impl Accept {
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let request = ctx.req()?;
         let user = &request.user;
-        let found = find_challenge(ctx, self.challenge.as_ref(), |c| {
+        let found = match find_challenge(ctx, self.challenge.as_ref(), |c| {
             c.challenger.id != user.id
                 && c.challenged
                     .as_ref()
                     .is_none_or(|target| target.id == user.id)
         })
-        .await?;
+        .await
+        {
+            Ok(found) => found,
+            // Nothing for them, but they have one of their own open here: say so.
+            Err(Halt::Refuse(sentence)) if sentence.key == "refuse-no-challenge-for-you" => {
+                let own = find_challenge(ctx, None, |c| c.challenger.id == user.id).await;
+                return match own {
+                    Ok(_) => refuse(Sentence::new("refuse-accept-own")),
+                    Err(_) => refuse(sentence),
+                };
+            }
+            Err(other) => return Err(other),
+        };
         ctx.lock_chat(&found.chat).await;
         // Read again under the chat lock: it may have been taken meanwhile.
         let Some(challenge) = ctx.challenge_record(&found.id).await? else {
@@ -132,13 +144,15 @@ pub(super) async fn find_challenge(
         0 => refuse(Sentence::new("refuse-no-challenge-for-you")),
         1 => Ok(open.remove(0)),
         _ => refuse(
-            Sentence::new("refuse-several-challenges").arg(
-                "challenges",
-                open.iter()
-                    .map(|c| format!("{} ({})", c.id, c.challenger.name))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
+            Sentence::new("refuse-several-challenges")
+                .arg(
+                    "challenges",
+                    open.iter()
+                        .map(|c| format!("{} ({})", c.id, c.challenger.name))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+                .arg("example", open[0].id.as_str()),
         ),
     }
 }

@@ -1,4 +1,6 @@
-//! `/board [id]`: shows the current public board of this chat's game (a reply in the chat).
+//! `/board [id]`: posts the current public board of this chat's game to the chat again
+//! (through the outbox, like every board), at most once per game and chat every
+//! [`REPOST_EVERY`] seconds so it cannot flood a chat; a refusal says when to ask again.
 
 use jieqi_rules::Viewer;
 
@@ -7,7 +9,10 @@ use crate::announce::{move_number, move_text, our_seat, player_label, public_pic
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::message::{Destination, Message, MessageKind};
-use crate::store::ImageRecipe;
+use crate::store::UnixTime;
+
+/// Seconds between two reposts of one game's board in one chat.
+const REPOST_EVERY: UnixTime = 30;
 
 #[derive(Debug)]
 pub(crate) struct Board {
@@ -23,9 +28,24 @@ impl Board {
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let record = chat_game(ctx, self.game.as_ref(), true, "/board <id>").await?;
-        let Some(loaded) = ctx.load_game(&record.id).await? else {
+        ctx.lock_game(&record.id).await;
+        let Some(mut loaded) = ctx.load_game(&record.id).await? else {
             return refuse(Sentence::new("refuse-no-such-game").arg("game", record.id.as_str()));
         };
+        let chat = ctx.chat_id()?.clone();
+        let reposts = &mut loaded.record.prompts.board_reposts;
+        if let Some(&(_, at)) = reposts.iter().find(|(c, _)| *c == chat) {
+            let again = at.saturating_add(REPOST_EVERY);
+            if again > ctx.now {
+                return refuse(
+                    Sentence::new("refuse-board-too-soon")
+                        .arg("game", loaded.record.id.as_str())
+                        .arg("seconds", again - ctx.now),
+                );
+            }
+        }
+        reposts.retain(|(c, _)| *c != chat);
+        reposts.push((chat.clone(), ctx.now));
         let settings = ctx.settings();
         let lang = settings.language;
         let ply = loaded.game.ply();
@@ -73,23 +93,21 @@ impl Board {
                             .arg("player", player_label(ctx, lang, &loaded, seat)),
                     ),
                 );
+                if let Some(deadline) = crate::lifecycle::deadline_line(ctx, lang, &loaded.record) {
+                    text.push(' ');
+                    text.push_str(&deadline);
+                }
                 if !crate::lifecycle::is_engine_seat(&loaded.record, seat) {
                     mentions.push(loaded.record.player(seat).id.clone());
                 }
             }
         }
         let picture = public_picture(ctx, &loaded, &settings);
-        ctx.reply_with_picture(
-            Message::text(
-                Destination::ReplyToRequester { ephemeral: false },
-                MessageKind::Board,
-                text,
-            )
+        let message = Message::text(Destination::Chat(chat), MessageKind::Board, text)
             .about(&loaded.record.id)
-            .with_mentions(mentions),
-            picture.image,
-            ImageRecipe::Board(picture.spec),
-        );
+            .with_mentions(mentions);
+        ctx.post_picture(message, picture, None).await?;
+        ctx.save_loaded(loaded);
         Ok(())
     }
 }

@@ -94,8 +94,22 @@ impl Challenge {
                 && open.challenger.id == challenger.id
                 && open.challenged.as_ref().map(|u| &u.id) == challenged.as_ref().map(|u| &u.id)
             {
+                // Say exactly what is open, so a challenge for another variant or time is
+                // not mistaken for this one.
+                let lang = chat.settings.language;
+                let opponent = match &open.challenged {
+                    Some(user) => user.name.clone(),
+                    None => ctx.say_in(lang, &Sentence::new("challenge-anyone")),
+                };
                 return refuse(
-                    Sentence::new("refuse-challenge-exists").arg("challenge", open.id.as_str()),
+                    Sentence::new("refuse-challenge-exists")
+                        .arg("challenge", open.id.as_str())
+                        .arg("opponent", opponent)
+                        .arg(
+                            "variant",
+                            ctx.say_in(lang, &Sentence::new(variant_key(open.variant))),
+                        )
+                        .arg("time", duration_text(ctx, lang, open.move_time)),
                 );
             }
         }
@@ -110,10 +124,14 @@ impl Challenge {
         let id = ctx.inner.challenge_id();
         let lang = chat.settings.language;
 
-        let colour_key = match colour {
-            ColourChoice::Red => "challenge-colour-red",
-            ColourChoice::Black => "challenge-colour-black",
-            ColourChoice::Random => "challenge-colour-random",
+        // In Banqi the first flip decides colours: the choice is only who flips first.
+        let colour_key = match (variant, colour) {
+            (Variant::Banqi, ColourChoice::Red) => "challenge-colour-banqi-first",
+            (Variant::Banqi, ColourChoice::Black) => "challenge-colour-banqi-second",
+            (Variant::Banqi, ColourChoice::Random) => "challenge-colour-banqi-random",
+            (_, ColourChoice::Red) => "challenge-colour-red",
+            (_, ColourChoice::Black) => "challenge-colour-black",
+            (_, ColourChoice::Random) => "challenge-colour-random",
         };
         let opponent = match &challenged {
             Some(user) => user.name.clone(),

@@ -22,7 +22,8 @@ impl Draw {
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), "/draw <id>").await?;
+        let (mut loaded, seat) =
+            my_running_game(ctx, self.game.as_ref(), "/draw <id>", false).await?;
         let user = ctx.user()?;
         match &loaded.record.draw_offer {
             Some(offer) if offer.by == seat => refuse(

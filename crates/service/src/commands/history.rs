@@ -59,14 +59,7 @@ impl History {
             text.push_str(&outcome_text(ctx, lang, &loaded, outcome));
             if deal_public {
                 text.push('\n');
-                text.push_str(
-                    &ctx.say(
-                        &Sentence::new("result-proof")
-                            .arg("deal", &loaded.record.deal)
-                            .arg("salt", &loaded.record.salt)
-                            .arg("commitment", &loaded.record.commitment),
-                    ),
-                );
+                text.push_str(&crate::announce::deal_proof(ctx, lang, &loaded.record));
             }
         }
         let reply = |text| {

@@ -25,7 +25,7 @@ mod watch;
 
 use crate::context::{Ctx, Halt, Sentence, Step, refuse};
 
-use crate::announce::outcome_text;
+use crate::announce::{our_seat, outcome_text};
 use crate::context::LoadedGame;
 use crate::ids::{GameId, User};
 use crate::request::{ButtonAction, Input};
@@ -129,6 +129,11 @@ fn from_button(action: &ButtonAction) -> Command {
         }),
         ButtonAction::Resign(id) => Command::Resign(resign::Resign {
             game: Some(id.clone()),
+            confirmed: false,
+        }),
+        ButtonAction::ResignConfirm(id) => Command::Resign(resign::Resign {
+            game: Some(id.clone()),
+            confirmed: true,
         }),
         ButtonAction::OfferDraw(id) => Command::Draw(draw::Draw {
             game: Some(id.clone()),
@@ -165,16 +170,11 @@ impl Command {
     }
 }
 
-/// User text repeated in a refusal, cut short (input can be any length).
+/// User text repeated in an answer: cut short (input can be any length), without control
+/// or bidirectional characters (they could break or reorder the text around them).
 pub(crate) fn shown(text: &str) -> String {
     const LONGEST: usize = 32;
-    if text.chars().count() <= LONGEST {
-        text.to_owned()
-    } else {
-        let mut cut: String = text.chars().take(LONGEST).collect();
-        cut.push('…');
-        cut
-    }
+    crate::request::clean_text(text, LONGEST)
 }
 
 /// An optional game id as the only argument.
@@ -183,7 +183,7 @@ fn optional_game(args: &[&str], usage: &'static str) -> Result<Option<GameId>, S
         [] => Ok(None),
         [id] => id.parse().map(Some).map_err(|_| {
             Sentence::new("refuse-bad-game-id")
-                .arg("id", *id)
+                .arg("id", shown(id))
                 .arg("usage", usage)
         }),
         _ => Err(Sentence::new("refuse-usage").arg("usage", usage)),
@@ -205,8 +205,9 @@ async fn my_running_game(
     ctx: &mut Ctx<'_>,
     explicit: Option<&GameId>,
     usage: &'static str,
+    my_turn_first: bool,
 ) -> Step<(LoadedGame, Seat)> {
-    let found = my_game(ctx, explicit, usage).await?;
+    let found = my_game(ctx, explicit, usage, my_turn_first).await?;
     ctx.lock_game(&found.id).await;
     let Some(loaded) = ctx.load_game(&found.id).await? else {
         return refuse(Sentence::new("refuse-no-such-game").arg("game", found.id.as_str()));
@@ -228,11 +229,13 @@ async fn my_running_game(
 }
 
 /// The game a player means: the id they gave, or their only running game in this chat (in a
-/// private chat: anywhere). `usage` is the example shown when they must give an id.
+/// private chat: anywhere). With `my_turn_first` (`/move`), among several the only one where
+/// they are to move. `usage` is the example shown when they must give an id.
 async fn my_game(
     ctx: &Ctx<'_>,
     explicit: Option<&GameId>,
     usage: &'static str,
+    my_turn_first: bool,
 ) -> Step<GameRecord> {
     let user = ctx.user()?;
     if let Some(id) = explicit {
@@ -260,6 +263,20 @@ async fn my_game(
             } else if record.is_active() {
                 others.push(record);
             }
+        }
+    }
+    if my_turn_first && mine.len() > 1 {
+        let mut my_turn = Vec::new();
+        for record in &mine {
+            if let Some(loaded) = ctx.load_game(&record.id).await?
+                && loaded.game.outcome().is_none()
+                && Some(our_seat(loaded.game.seat_to_move())) == record.seat_of(&user.id)
+            {
+                my_turn.push(record.clone());
+            }
+        }
+        if my_turn.len() == 1 {
+            return Ok(my_turn.remove(0));
         }
     }
     match mine.len() {

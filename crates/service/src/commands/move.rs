@@ -16,28 +16,61 @@ use crate::lifecycle::{after_move, settle_draw_offer};
 pub(crate) struct Move {
     game: Option<GameId>,
     text: String,
+    /// When the first word is both a game id and a move (`h9g7` could be either): the words
+    /// after it, which are extra if there is no such game.
+    extra_if_move: Option<String>,
 }
 
 const USAGE: &str = "/move <id> h2e2";
 
+/// True for a whole coordinate move (`h2e2`, `h2-e2`, `b9c7c`, Banqi `c3c4`): a word that
+/// needs nothing after it.
+fn is_coordinate_move(word: &str) -> bool {
+    let bytes: Vec<u8> = word.bytes().filter(|b| *b != b'-').collect();
+    let point = |f: u8, r: u8| (b'a'..=b'i').contains(&f) && r.is_ascii_digit();
+    match bytes.as_slice() {
+        [f1, r1, f2, r2, rest @ ..] => {
+            point(*f1, *r1) && point(*f2, *r2) && rest.len() <= 1 && word.len() <= 6
+        }
+        _ => false,
+    }
+}
+
 impl Move {
     pub(crate) fn parse(args: &[&str]) -> Result<Move, Sentence> {
-        match args {
-            [] => Err(Sentence::new("refuse-move-missing")),
-            [first, rest @ ..] if !rest.is_empty() && first.parse::<GameId>().is_ok() => Ok(Move {
-                game: first.parse().ok(),
-                text: rest.concat(),
-            }),
-            // "h2 e2" is read as "h2e2".
-            all => Ok(Move {
-                game: None,
-                text: all.concat(),
-            }),
+        let (game, words) = match args {
+            [] => return Err(Sentence::new("refuse-move-missing")),
+            [first, rest @ ..] if !rest.is_empty() && first.parse::<GameId>().is_ok() => {
+                (first.parse().ok(), rest)
+            }
+            all => (None, all),
+        };
+        // "h9g7 extra words": a whole move followed by something that is not part of it.
+        if let [mv, extra @ ..] = words
+            && !extra.is_empty()
+            && is_coordinate_move(mv)
+        {
+            return Err(extra_words(mv, &extra.join(" ")));
         }
+        let extra_if_move = game
+            .as_ref()
+            .filter(|id: &&GameId| is_coordinate_move(id.as_str()))
+            .map(|_| words.join(" "));
+        // "h2 e2" is read as "h2e2".
+        Ok(Move {
+            game,
+            text: words.concat(),
+            extra_if_move,
+        })
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), USAGE).await?;
+        if let (Some(id), Some(extra)) = (&self.game, &self.extra_if_move)
+            && ctx.game_record(id).await?.is_none()
+        {
+            return refuse(extra_words(id.as_str(), extra));
+        }
+        let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), USAGE, true).await?;
         let to_move = our_seat(loaded.game.seat_to_move());
         if to_move != seat {
             let lang = ctx.lang();
@@ -54,7 +87,9 @@ impl Move {
             return refuse(explain(&e, &self.text, loaded.record.variant));
         }
         loaded.record.moves = loaded.game.move_record_texts();
-        loaded.record.deadline = Some(ctx.now + loaded.record.move_time);
+        crate::lifecycle::start_clock(&mut loaded.record, ctx.now);
+        // A move answers a pending "really resign?" with a no: the next /resign asks again.
+        loaded.record.prompts.resign_asked.clear();
         // Moving answers the opponent's draw offer with a no.
         if loaded
             .record
@@ -68,6 +103,13 @@ impl Move {
     }
 }
 
+/// The refusal for words after a whole move.
+fn extra_words(mv: &str, extra: &str) -> Sentence {
+    Sentence::new("refuse-move-extra-words")
+        .arg("move", super::shown(mv))
+        .arg("extra", super::shown(extra))
+}
+
 /// The refusal for a move the rules would not take.
 fn explain(error: &GameError, text: &str, variant: Variant) -> Sentence {
     let unknown = if variant == Variant::Banqi {
@@ -75,6 +117,15 @@ fn explain(error: &GameError, text: &str, variant: Variant) -> Sentence {
     } else {
         "refuse-unknown-notation"
     };
+    // The rules explain letters after the two points as Jieqi's reveal suffix: in Xiangqi
+    // nothing is covered, so say what a Xiangqi move looks like instead.
+    if variant == Variant::Xiangqi
+        && !matches!(error, GameError::IllegalMove(_))
+        && text.get(..4).is_some_and(is_coordinate_move)
+        && text.len() > 4
+    {
+        return Sentence::new("refuse-xiangqi-move-suffix").arg("text", super::shown(text));
+    }
     match error {
         GameError::BadInput(MoveInputError::Empty | MoveInputError::Unreadable { .. })
         | GameError::Banqi(BanqiError::Unreadable(_) | BanqiError::BadSquare(_))
@@ -101,5 +152,16 @@ mod tests {
         let m = Move::parse(&["h2", "e2"]).unwrap();
         assert_eq!(m.text, "h2e2");
         assert!(Move::parse(&[]).is_err());
+        // A move that could be an id keeps the words after it, in case there is no game.
+        let m = Move::parse(&["h9g7", "h2e2"]).unwrap();
+        assert_eq!(m.extra_if_move.as_deref(), Some("h2e2"));
+    }
+
+    #[test]
+    fn words_after_a_whole_move_are_refused_as_extra() {
+        let refusal = Move::parse(&["b0c2", "please"]).unwrap_err();
+        assert_eq!(refusal.key, "refuse-move-extra-words");
+        let refusal = Move::parse(&["g7k2", "h2e2", "now"]).unwrap_err();
+        assert_eq!(refusal.key, "refuse-move-extra-words");
     }
 }

@@ -24,7 +24,7 @@ impl Peek {
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
-        let found = my_game(ctx, self.game.as_ref(), "/peek <id>").await?;
+        let found = my_game(ctx, self.game.as_ref(), "/peek <id>", false).await?;
         let Some(loaded) = ctx.load_game(&found.id).await? else {
             return refuse(Sentence::new("refuse-no-such-game").arg("game", found.id.as_str()));
         };

@@ -155,6 +155,7 @@ mod legacy {
                 started_at: old.started_at,
                 finished_at: old.finished_at,
                 engine: old.engine,
+                prompts: Default::default(),
             }
         }
     }

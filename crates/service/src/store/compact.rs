@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::records::{BoardPost, DrawOffer, Ending, EngineSeat, GameRecord, UnixTime};
+use super::records::{BoardPost, DrawOffer, Ending, EngineSeat, GameRecord, Prompts, UnixTime};
 use crate::ids::{ChatId, GameId, User};
 
 /// Role letters of a reveal suffix (`h2e2r`), in token order after "none".
@@ -245,6 +245,7 @@ pub(crate) struct StoredGame {
     started_at: UnixTime,
     finished_at: Option<UnixTime>,
     engine: Option<EngineSeat>,
+    prompts: Prompts,
 }
 
 fn index_of<T: PartialEq>(all: &[T], value: &T) -> u8 {
@@ -278,6 +279,7 @@ impl From<GameRecord> for StoredGame {
             started_at: game.started_at,
             finished_at: game.finished_at,
             engine: game.engine,
+            prompts: game.prompts,
         }
     }
 }
@@ -318,6 +320,7 @@ impl TryFrom<StoredGame> for GameRecord {
             started_at: stored.started_at,
             finished_at: stored.finished_at,
             engine: stored.engine,
+            prompts: stored.prompts,
         })
     }
 }

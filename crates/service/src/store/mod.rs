@@ -27,8 +27,8 @@ use crate::message::{Destination, OutboxEntry, OutboxId};
 
 pub use records::{
     AnswerRecord, BoardPost, ChallengeRecord, ChatRecord, ColourChoice, DrawOffer, Ending,
-    EngineSeat, GameRecord, ImageRecipe, OutboxRecord, PlayerRecord, Seat, SentRecord, StoredReply,
-    UnixTime, VariantStats,
+    EngineSeat, GameRecord, ImageRecipe, OutboxRecord, PlayerRecord, Prompts, Seat, SentRecord,
+    StoredReply, UnixTime, VariantStats,
 };
 pub use sled_store::SledStore;
 

@@ -108,7 +108,8 @@ pub struct GameRecord {
     pub ending: Option<Ending>,
     /// Seconds allowed per move.
     pub move_time: u64,
-    /// When the player to move loses on time (None once over).
+    /// When the next timer of the game is due (None once over): the reminder of the player
+    /// to move while it is pending (see [`Prompts::times_out_at`]), then their time-out.
     pub deadline: Option<UnixTime>,
     /// A pending draw offer.
     pub draw_offer: Option<DrawOffer>,
@@ -124,6 +125,25 @@ pub struct GameRecord {
     /// Last, so a record of schema 1 reads as a game between people (see `codec`).
     #[serde(default)]
     pub engine: Option<EngineSeat>,
+    /// What the game's players and chats were asked or told, and when (resign confirmations,
+    /// reminders, unreachable notices, board reposts). Last, with defaults.
+    #[serde(default)]
+    pub prompts: Prompts,
+}
+
+/// What the bot asked or told around one game and when, so it asks once and says things once.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Prompts {
+    /// Resignations waiting for their confirmation: who asked to resign, and when.
+    pub resign_asked: Vec<(Seat, UnixTime)>,
+    /// When the player to move loses on time, while `GameRecord::deadline` is the earlier
+    /// reminder; `None` means the deadline is the time-out itself.
+    pub times_out_at: Option<UnixTime>,
+    /// When `/board` last posted this game's board, per chat (it is limited per chat).
+    pub board_reposts: Vec<(ChatId, UnixTime)>,
+    /// Players the chat was told could not be reached privately; cleared for a player when a
+    /// private message to them gets through (so it is said once, not per failed message).
+    pub unreachable_told: Vec<Seat>,
 }
 
 /// The built-in engine as a player of one game.

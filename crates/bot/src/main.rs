@@ -12,6 +12,7 @@ mod http;
 mod local_cmd;
 mod logging;
 mod match_cmd;
+mod puzzles_cmd;
 mod render_cmd;
 mod run_cmd;
 mod shutdown;
@@ -40,6 +41,8 @@ enum Command {
     Local(local_cmd::LocalArgs),
     /// Run the bot on every platform that has a token.
     Run(run_cmd::RunArgs),
+    /// Make or check the puzzle set.
+    Puzzles(puzzles_cmd::PuzzlesArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Local(args) => local_cmd::run(args),
         Command::Run(args) => run_cmd::run(args),
+        Command::Puzzles(args) => puzzles_cmd::run(args),
     };
     match result {
         Ok(code) => code,

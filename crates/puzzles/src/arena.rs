@@ -52,6 +52,17 @@ pub struct Branch {
     pub value: i32,
 }
 
+/// A move played as it really happened (under the puzzle's deal).
+#[derive(Debug)]
+pub struct Played<U> {
+    /// Its record text, reveal included (`b9c7c`, `c3=R`).
+    pub text: String,
+    /// How to take it back.
+    pub undo: U,
+    /// The material it took, as the solver counts it.
+    pub value: i32,
+}
+
 /// A position the verifier can search.
 pub trait Arena {
     /// A move of this game.
@@ -139,9 +150,17 @@ impl BoardArena {
 
     /// Plays `mv` as it really happens under `deal`; `solver` decides whether a captured
     /// covered piece becomes known (only to its capturer). Returns the record text
-    /// (`b9c7c`).
-    pub fn play_real(&mut self, mv: Move, deal: &Deal, solver: Side) -> (String, BoardUndo) {
+    /// (`b9c7c`), the undo and the material taken as the solver counts it.
+    pub fn play_real(&mut self, mv: Move, deal: &Deal, solver: Side) -> Played<BoardUndo> {
         let mover = self.pos.side_to_move();
+        let value = match self.pos.cell(mv.to) {
+            Cell::Empty => 0,
+            Cell::Piece(p) => board_value(p.role),
+            Cell::Covered(Some(side)) if mover == solver => deal
+                .role_at(mv.to)
+                .map_or_else(|| self.covered_value_max(side, mv.to), board_value),
+            Cell::Covered(side) => self.covered_value_max(side.unwrap_or(!mover), mv.to),
+        };
         let reveal = match self.pos.cell(mv.from) {
             Cell::Covered(_) => deal.role_at(mv.from).map(|r| Piece::new(mover, r)),
             _ => None,
@@ -158,10 +177,10 @@ impl BoardArena {
             &Branch {
                 reveal,
                 taken,
-                value: 0,
+                value,
             },
         );
-        (text, undo)
+        Played { text, undo, value }
     }
 
     /// The value to the solver's opponent of capturing the covered piece on `sq`.
@@ -323,8 +342,10 @@ impl BanqiArena {
         &self.pos
     }
 
-    /// Plays `action` as it really happens under `deal`; returns the record text (`c3=R`).
-    pub fn play_real(&mut self, action: Action, deal: &BanqiDeal) -> (String, BanqiArenaUndo) {
+    /// Plays `action` as it really happens under `deal`; returns the record text (`c3=R`),
+    /// the undo and the material taken.
+    pub fn play_real(&mut self, action: Action, deal: &BanqiDeal) -> Played<BanqiArenaUndo> {
+        let value = self.victim(action).map_or(0, |p| banqi_value(p.role));
         let reveal = match action {
             Action::Flip(sq) => Some(deal.piece_at(sq)),
             Action::Move { .. } => None,
@@ -338,10 +359,10 @@ impl BanqiArena {
             &Branch {
                 reveal,
                 taken: None,
-                value: 0,
+                value,
             },
         );
-        (text, undo)
+        Played { text, undo, value }
     }
 
     fn victim(&self, action: Action) -> Option<Piece> {

@@ -64,6 +64,7 @@ pub struct Attempt {
     solution: Vec<String>,
     played: Vec<String>,
     done: u32,
+    balance: i32,
     on_line: bool,
     over: bool,
 }
@@ -75,6 +76,7 @@ struct Ctx<'a> {
     solution: &'a [String],
     played: &'a mut Vec<String>,
     done: &'a mut u32,
+    balance: &'a mut i32,
     on_line: &'a mut bool,
 }
 
@@ -110,6 +112,7 @@ impl Attempt {
             solution: puzzle.solution.clone(),
             played: Vec::new(),
             done: 0,
+            balance: 0,
             on_line: true,
             over: false,
         })
@@ -158,6 +161,7 @@ impl Attempt {
             solution: &self.solution,
             played: &mut self.played,
             done: &mut self.done,
+            balance: &mut self.balance,
             on_line: &mut self.on_line,
         };
         let answer = match &mut self.inner {
@@ -214,7 +218,11 @@ fn step<A: Arena>(
     {
         let goal = remaining(goal, *ctx.done);
         let ok = matches!(
-            Verifier::for_solver(arena, ctx.solver, CHECK_BUDGET).move_wins(mv, goal),
+            Verifier::for_solver(arena, ctx.solver, CHECK_BUDGET).move_wins_from(
+                mv,
+                goal,
+                *ctx.balance
+            ),
             Ok(true)
         );
         *ctx.on_line &= !ok;
@@ -225,8 +233,9 @@ fn step<A: Arena>(
     if !accepted {
         return Answer::Wrong;
     }
-    let (text, _) = real(arena, mv);
-    ctx.played.push(text);
+    let played = real(arena, mv);
+    ctx.played.push(played.text);
+    *ctx.balance += played.value;
     *ctx.done += 1;
     let Some(goal) = ctx.goal else {
         return Answer::Solved;
@@ -257,9 +266,10 @@ fn step<A: Arena>(
     });
     match reply {
         Some(reply) => {
-            let (text, _) = real(arena, reply);
-            ctx.played.push(text.clone());
-            Answer::Continue { reply: text }
+            let played = real(arena, reply);
+            *ctx.balance -= played.value;
+            ctx.played.push(played.text.clone());
+            Answer::Continue { reply: played.text }
         }
         None => Answer::Solved,
     }

@@ -2,9 +2,12 @@
 //! (so every kept puzzle is verified sound and unique), the line played out under the game's
 //! real deal, and an initial rating from the engine's effort.
 //!
-//! Rating: the engine (no noise) searches the start position with a node budget of 32, 64,
-//! 128, ... 131,072 nodes; the first budget at which it plays the solution's first move sets
-//! the rating, 800 + 125 per doubling (800 to 2300), and 2400 if it never does.
+//! Rating, from two measures of search effort: the engine (no noise) searches the start
+//! position with a node budget of 32, 64, ... 131,072 nodes, and the first budget at which it
+//! plays the solution's first move counts 125 points per doubling (1,600 if it never does);
+//! the verifier's proof that the first move wins against every deal counts 60 points per
+//! doubling of its nodes. Rating = 740 + both, clamped to 800..2400. A mate in one that the
+//! engine sees at once is 800.
 
 use std::collections::{BTreeMap, HashSet};
 use std::time::{Duration, Instant};
@@ -233,6 +236,8 @@ pub fn rate(puzzle: &Puzzle) -> u16 {
         Some((bare, _)) => bare,
         None => first.get(..4).unwrap_or(first),
     };
+    let proof = 60.0 * (1.0 + proof_nodes(puzzle) as f64).log2();
+    let rating = |engine: f64| (740.0 + engine + proof).clamp(800.0, 2400.0) as u16;
     let view = game.view(Viewer::Player(puzzle.side_to_move()));
     let legal = game.legal_moves();
     for k in 0..=12u16 {
@@ -247,10 +252,50 @@ pub fn rate(puzzle: &Puzzle) -> u16 {
         if let Ok(mv) = engine.choose(&view, &legal)
             && mv.to_string() == first
         {
-            return 800 + 125 * k;
+            return rating(125.0 * f64::from(k));
         }
     }
-    2400
+    rating(1600.0)
+}
+
+/// The verifier's effort to prove that the puzzle's first move wins (for defence: that it is
+/// the only one that holds), in nodes.
+pub fn proof_nodes(puzzle: &Puzzle) -> u64 {
+    fn prove<A: Arena>(arena: &mut A, puzzle: &Puzzle) -> u64 {
+        let first = puzzle.solution.first().map(|t| match t.split_once('=') {
+            Some((bare, _)) => bare.to_owned(),
+            None => t.get(..4).unwrap_or(t).to_owned(),
+        });
+        let mut moves = Vec::new();
+        arena.moves(&mut moves);
+        let Some(mv) = moves
+            .into_iter()
+            .find(|m| Some(arena.move_text(*m)) == first)
+        else {
+            return 0;
+        };
+        let Some(goal) = puzzle.goal() else {
+            let mut spent = 0;
+            let mut moves = Vec::new();
+            arena.moves(&mut moves);
+            let _ = solve::defence_counted(arena, &moves, 10_000_000, &mut spent);
+            return spent;
+        };
+        let mut v = Verifier::new(arena, 10_000_000);
+        let _ = v.move_wins(mv, goal);
+        v.nodes()
+    }
+    match puzzle.start() {
+        Ok(Start::Board { setup, variant, .. }) => match BoardArena::new(&setup, variant) {
+            Ok(mut a) => prove(&mut a, puzzle),
+            Err(_) => 0,
+        },
+        Ok(Start::Banqi { position, .. }) => match BanqiArena::new(position) {
+            Ok(mut a) => prove(&mut a, puzzle),
+            Err(_) => 0,
+        },
+        Err(_) => 0,
+    }
 }
 
 /// Re-verifies a puzzle from scratch: its first move is the only one that wins its task
@@ -266,16 +311,81 @@ pub fn reverify(puzzle: &Puzzle, budgets: Budgets) -> Result<bool, String> {
         })
         .ok_or("no solution")?;
     let start = puzzle.start().map_err(|e| e.to_string())?;
+    let solver = puzzle.side_to_move();
     match start {
-        Start::Board { setup, variant, .. } => {
+        Start::Board {
+            setup,
+            variant,
+            deal,
+        } => {
             let mut arena = BoardArena::new(&setup, variant)?;
-            check_found(&mut arena, puzzle, &first, budgets)
+            let mut real = |a: &mut BoardArena, mv| a.play_real(mv, &deal, solver);
+            Ok(check_found(&mut arena, puzzle, &first, budgets)?
+                && check_line(&mut arena, puzzle, budgets, &mut real)?)
         }
-        Start::Banqi { position, .. } => {
+        Start::Banqi { position, deal } => {
             let mut arena = BanqiArena::new(position)?;
-            check_found(&mut arena, puzzle, &first, budgets)
+            let mut real = |a: &mut BanqiArena, mv| a.play_real(mv, &deal);
+            Ok(check_found(&mut arena, puzzle, &first, budgets)?
+                && check_line(&mut arena, puzzle, budgets, &mut real)?)
         }
     }
+}
+
+/// Plays the stored line under the real deal: every move is legal, and every later solver
+/// move still wins what is left of the task, counting the material already won.
+fn check_line<A: Arena>(
+    arena: &mut A,
+    puzzle: &Puzzle,
+    budgets: Budgets,
+    real: &mut solve::RealPlay<'_, A>,
+) -> Result<bool, String> {
+    let mut balance = 0;
+    let mut undos = Vec::new();
+    let mut ok = true;
+    for (i, text) in puzzle.solution.iter().enumerate() {
+        let mut moves = Vec::new();
+        arena.moves(&mut moves);
+        let bare = match text.split_once('=') {
+            Some((bare, _)) => bare,
+            None => text.get(..4).unwrap_or(text),
+        };
+        let Some(mv) = moves.into_iter().find(|m| arena.move_text(*m) == bare) else {
+            ok = false;
+            break;
+        };
+        let solver_move = i % 2 == 0;
+        if solver_move
+            && i > 0
+            && let Some(goal) = puzzle.goal()
+        {
+            let goal = solve::remaining(goal, (i / 2) as u32);
+            match Verifier::new(arena, budgets.prove).move_wins_from(mv, goal, balance) {
+                Ok(true) => {}
+                Ok(false) => ok = false,
+                Err(_) => return Err("out of budget".to_owned()),
+            }
+        }
+        let played = real(arena, mv);
+        ok &= played.text == *text;
+        balance += if solver_move {
+            played.value
+        } else {
+            -played.value
+        };
+        undos.push(played.undo);
+        if !ok {
+            break;
+        }
+    }
+    // The line ends the task: the opponent has no move, or the solver has made every move.
+    let solver_moves = puzzle.solution.len().div_ceil(2);
+    ok &= !arena.has_moves()
+        || (puzzle.theme != Theme::Mate && solver_moves == usize::from(puzzle.moves));
+    while let Some(undo) = undos.pop() {
+        arena.undo(undo);
+    }
+    Ok(ok)
 }
 
 fn check_found<A: Arena>(

@@ -40,7 +40,7 @@ mod solve;
 mod verify;
 
 pub use attempt::{Answer, Attempt, AttemptError};
-pub use generate::{GenerateOptions, Summary, generate, rate, reverify};
+pub use generate::{GenerateOptions, Summary, generate, proof_nodes, rate, reverify};
 pub use puzzle::{FormatError, HEADER, Puzzle, Task, Theme};
 pub use set::PuzzleSet;
 pub use solve::Budgets;

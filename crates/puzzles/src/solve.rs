@@ -2,7 +2,7 @@
 //! (if exactly one first move wins it), the opponent's most stubborn reply, and the solver's
 //! next winning move.
 
-use crate::arena::Arena;
+use crate::arena::{Arena, Played};
 use crate::puzzle::Theme;
 use crate::verify::{DEFENCE_DEPTH, Goal, OutOfBudget, Verifier};
 use jieqi_rules::Side;
@@ -133,6 +133,16 @@ fn gives_check<A: Arena>(arena: &mut A, mv: A::Move) -> bool {
 /// The only move after which the opponent cannot mate within [`DEFENCE_DEPTH`] even choosing
 /// every reveal, when every other move allows a mate whatever the reveals are.
 pub(crate) fn defence<A: Arena>(arena: &mut A, moves: &[A::Move], budget: u64) -> Option<A::Move> {
+    defence_counted(arena, moves, budget, &mut 0)
+}
+
+/// [`defence`], adding the nodes it searched to `spent`.
+pub(crate) fn defence_counted<A: Arena>(
+    arena: &mut A,
+    moves: &[A::Move],
+    budget: u64,
+    spent: &mut u64,
+) -> Option<A::Move> {
     let solver = arena.side_to_move();
     let mut holding = None;
     let mut branches = Vec::new();
@@ -147,6 +157,7 @@ pub(crate) fn defence<A: Arena>(arena: &mut A, moves: &[A::Move], budget: u64) -
                 Ok(true) => v.mates(DEFENCE_DEPTH, false),
                 other => other,
             };
+            *spent += v.nodes();
             arena.undo(undo);
             let (Ok(upper), Ok(lower)) = (upper, lower) else {
                 return None;
@@ -166,7 +177,7 @@ pub(crate) fn defence<A: Arena>(arena: &mut A, moves: &[A::Move], budget: u64) -
 /// Plays a move as it really happens (the deal decides reveals); returns its record text and
 /// the undo.
 pub(crate) type RealPlay<'a, A> =
-    dyn FnMut(&mut A, <A as Arena>::Move) -> (String, <A as Arena>::Undo) + 'a;
+    dyn FnMut(&mut A, <A as Arena>::Move) -> Played<<A as Arena>::Undo> + 'a;
 
 /// The goal left after `done` solver moves.
 pub(crate) fn remaining(goal: Goal, done: u32) -> Goal {
@@ -179,17 +190,28 @@ pub(crate) fn remaining(goal: Goal, done: u32) -> Goal {
     }
 }
 
-/// The solver's next move that wins `goal` (the fastest mate first), if the budget finds one.
-pub(crate) fn next_winning<A: Arena>(arena: &mut A, goal: Goal, budget: u64) -> Option<A::Move> {
+/// The solver's next move that wins `goal` (the fastest mate first) in a line whose earlier
+/// moves won `balance`, if the budget finds one.
+pub(crate) fn next_winning<A: Arena>(
+    arena: &mut A,
+    goal: Goal,
+    balance: i32,
+    budget: u64,
+) -> Option<A::Move> {
     let goals: Vec<Goal> = match goal {
         Goal::Mate(n) => (1..=n).map(Goal::Mate).collect(),
         other => vec![other],
     };
+    let mut moves = Vec::new();
+    arena.moves(&mut moves);
+    let mut v = Verifier::new(arena, budget);
     for g in goals {
-        if let Ok(w) = Verifier::new(arena, budget).winning_moves(g, 1)
-            && let Some(&mv) = w.first()
-        {
-            return Some(mv);
+        for &mv in &moves {
+            match v.move_wins_from(mv, g, balance) {
+                Ok(true) => return Some(mv),
+                Ok(false) => {}
+                Err(_) => return None,
+            }
         }
     }
     None
@@ -208,7 +230,7 @@ pub(crate) fn stubborn_reply<A: Arena>(
     arena.moves(&mut replies);
     let mut best: Option<(i64, A::Move)> = None;
     for reply in replies {
-        let (_, undo) = real(arena, reply);
+        let undo = real(arena, reply).undo;
         let score: Result<i64, OutOfBudget> = if !arena.has_moves() {
             Ok(i64::MAX)
         } else {
@@ -256,10 +278,12 @@ pub(crate) fn line<A: Arena>(
         None => 1,
     };
     let mut result = Some(());
+    let mut balance = 0;
     for done in 1..=total {
-        let (text, undo) = real(arena, mv);
-        texts.push(text);
-        undos.push(undo);
+        let played = real(arena, mv);
+        balance += played.value;
+        texts.push(played.text);
+        undos.push(played.undo);
         let Some(goal) = goal else { break };
         if done == total || !arena.has_moves() {
             break;
@@ -268,10 +292,11 @@ pub(crate) fn line<A: Arena>(
             result = None;
             break;
         };
-        let (text, undo) = real(arena, reply);
-        texts.push(text);
-        undos.push(undo);
-        match next_winning(arena, remaining(goal, done), budget) {
+        let played = real(arena, reply);
+        balance -= played.value;
+        texts.push(played.text);
+        undos.push(played.undo);
+        match next_winning(arena, remaining(goal, done), balance, budget) {
             Some(next) => mv = next,
             None => {
                 result = None;

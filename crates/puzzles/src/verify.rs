@@ -100,6 +100,11 @@ impl<'a, A: Arena> Verifier<'a, A> {
         self
     }
 
+    /// Nodes spent so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     fn tick(&mut self) -> Res<()> {
         self.nodes += 1;
         if self.nodes > self.limit {
@@ -138,9 +143,14 @@ impl<'a, A: Arena> Verifier<'a, A> {
 
     /// Whether the solver's move `mv` (solver to move) wins `goal` against every deal.
     pub fn move_wins(&mut self, mv: A::Move, goal: Goal) -> Res<bool> {
+        self.move_wins_from(mv, goal, 0)
+    }
+
+    /// [`Verifier::move_wins`] in the middle of a line whose earlier moves won `balance`.
+    pub fn move_wins_from(&mut self, mv: A::Move, goal: Goal, balance: i32) -> Res<bool> {
         match goal {
             Goal::Mate(n) => self.mate_move(mv, n, false),
-            Goal::Material { moves, gain } => self.material_move(mv, moves, 0, gain),
+            Goal::Material { moves, gain } => self.material_move(mv, moves, balance, gain),
         }
     }
 

@@ -115,6 +115,38 @@ fn shipped_puzzles_reverify_sound_and_unique() {
     }
 }
 
+/// Typing each stored solver move solves the puzzle, the replies are the stored ones, and the
+/// start gives a game to draw the solver's view from.
+#[test]
+fn every_stored_solution_solves_its_puzzle() {
+    let set = shipped();
+    for p in set.puzzles() {
+        let game = p.game().unwrap();
+        let view = game.view(jieqi_rules::Viewer::Player(p.side_to_move()));
+        assert_eq!(view.variant, p.variant);
+        let mut attempt = Attempt::new(p).unwrap();
+        for (i, text) in p.solution.iter().enumerate().step_by(2) {
+            let typed = match text.split_once('=') {
+                Some((bare, _)) => bare,
+                None => &text[..4],
+            };
+            let answer = attempt.play(typed).unwrap();
+            match p.solution.get(i + 1) {
+                Some(reply) => assert_eq!(
+                    answer,
+                    Answer::Continue {
+                        reply: reply.clone()
+                    },
+                    "{}",
+                    p.id
+                ),
+                None => assert_eq!(answer, Answer::Solved, "{}", p.id),
+            }
+        }
+        assert!(attempt.is_over(), "{}", p.id);
+    }
+}
+
 #[test]
 fn files_round_trip() {
     let set = shipped();

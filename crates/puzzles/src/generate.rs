@@ -93,9 +93,14 @@ pub fn generate(options: GenerateOptions, mut progress: impl FnMut(&Summary)) ->
         let Ok(mut game) = Game::new(rules.clone(), deal) else {
             break;
         };
+        // Node budgets only (no time limit), so that a loaded machine plays the same games.
         let mut engines = [0, 1].map(|_| {
             let level = engine_level(&mut grng);
-            Engine::new(level, grng.r#gen())
+            let budget = Budget {
+                movetime: Duration::from_secs(600),
+                ..level.budget()
+            };
+            Engine::with_budget(level, budget, grng.r#gen())
         });
         summary.games += 1;
         while game.outcome().is_none() && game.ply() < MAX_PLIES {
@@ -243,7 +248,7 @@ pub fn rate(puzzle: &Puzzle) -> u16 {
     for k in 0..=12u16 {
         let budget = Budget {
             nodes: 32 << k,
-            movetime: Duration::from_secs(60),
+            movetime: Duration::from_secs(600),
             max_depth: 64,
             noise: 0,
             chance_plies: 1,

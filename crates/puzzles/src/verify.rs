@@ -8,7 +8,12 @@
 //! solver's later moves may depend on it). A covered piece the opponent captures is not
 //! branched on, because the solver never learns it; it stays in the pool (the adversary keeps
 //! every option: an over-approximation, so still sound) and costs the solver the most
-//! valuable type the pool allows.
+//! valuable type the pool allows. In Banqi a flip is tried as every piece of either colour
+//! not yet seen. Along one line each reveal is of a different piece and is drawn from what is
+//! left, so every path of the search is one real deal: a move that wins here wins against
+//! every consistent deal, and the reverse holds except for that one over-approximation
+//! (which could only make a second solution look like a failure, never a failure a
+//! solution).
 //!
 //! What "wins" means, per theme (N = the puzzle's number of solver moves):
 //! - **mate in N**: within N solver moves the opponent has no legal move (checkmate or
@@ -22,8 +27,10 @@
 //!   has no mate in [`DEFENCE_DEPTH`] even choosing every reveal itself, and after every other
 //!   move the opponent mates within that depth whatever the reveals are.
 //!
-//! Uniqueness: no other first move wins by the same definition and depth. Every search has a
-//! node budget; running out means "unknown", and the generator rejects the position.
+//! Uniqueness: no other first move wins by the same definition and depth (for a mate in N, no
+//! mate in fewer moves exists either). Every search has a node budget; running out means
+//! "unknown", and the generator rejects the position. Draw rules (repetition, no progress)
+//! are not applied inside these lines of at most six plies.
 
 use crate::arena::{Arena, Branch};
 use jieqi_rules::Side;

@@ -17,6 +17,7 @@ mod http;
 mod local_cmd;
 mod logging;
 mod match_cmd;
+mod puzzles_cmd;
 mod render_cmd;
 mod run_cmd;
 mod shutdown;
@@ -53,6 +54,8 @@ enum Command {
     Local(local_cmd::LocalArgs),
     /// Run the bot on every platform that has a token.
     Run(run_cmd::RunArgs),
+    /// Make or check the puzzle set.
+    Puzzles(puzzles_cmd::PuzzlesArgs),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Command::Local(args) => local_cmd::run(args),
         Command::Uci(args) => uci_cmd::run(args),
         Command::Run(args) => run_cmd::run(args),
+        Command::Puzzles(args) => puzzles_cmd::run(args),
     };
     match result {
         Ok(code) => code,

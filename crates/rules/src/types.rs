@@ -214,6 +214,16 @@ impl Role {
     }
 }
 
+impl Role {
+    /// "a" or "an", as English puts it before this role's name ("an advisor", "a horse").
+    pub fn article(self) -> &'static str {
+        match self.name().as_bytes().first() {
+            Some(b'a' | b'e' | b'i' | b'o' | b'u') => "an",
+            _ => "a",
+        }
+    }
+}
+
 impl fmt::Display for Role {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -58,7 +58,10 @@ pub enum BanqiError {
     #[error("{0} to {0} goes nowhere: give two different squares")]
     SameSquare(BanqiSquare),
     /// A move that is not one orthogonal step (and not a cannon capture).
-    #[error("a {role} moves one square up, down, left or right, and {to} is not next to {from}")]
+    #[error(
+        "{} {role} moves one square up, down, left or right, and {to} is not next to {from}",
+        role.article()
+    )]
     NotAStep {
         /// The moving piece's role.
         role: Role,
@@ -113,7 +116,11 @@ pub enum BanqiError {
     )]
     RecordDoesNotMatchDeal(BanqiSquare),
     /// A capture the rank ladder forbids.
-    #[error("your {attacker} cannot capture a {target}{}", rank_reason(*attacker, *target))]
+    #[error(
+        "your {attacker} cannot capture {} {target}{}",
+        target.article(),
+        rank_reason(*attacker, *target)
+    )]
     Outranked {
         /// The capturing piece.
         attacker: Role,

@@ -105,9 +105,12 @@ pub enum IllegalMove {
 
 fn describe(role: Role, covered: bool) -> String {
     if covered {
-        format!("a covered piece moves as the {role} of its point, and a {role}")
+        format!(
+            "a covered piece moves as the {role} of its point, and {} {role}",
+            role.article()
+        )
     } else {
-        format!("a {role}")
+        format!("{} {role}", role.article())
     }
 }
 

@@ -226,6 +226,27 @@ fn covered_piece_moves_and_captures_as_its_fake_type() {
 }
 
 #[test]
+fn reasons_put_an_before_advisor_and_elephant() {
+    let pos = Position::jieqi_start();
+    // The covered pieces on c0 and d0 stand on an elephant's and an advisor's points.
+    let elephant = pos.why_illegal(mv("c0c1")).map(|e| e.to_string());
+    assert!(
+        elephant
+            .as_deref()
+            .is_some_and(|e| e.contains("and an elephant")),
+        "{elephant:?}"
+    );
+    let advisor = pos.why_illegal(mv("d0d1")).map(|e| e.to_string());
+    assert!(
+        advisor
+            .as_deref()
+            .is_some_and(|e| e.contains("and an advisor")),
+        "{advisor:?}"
+    );
+    assert_eq!(Role::Horse.article(), "a");
+}
+
+#[test]
 fn covered_pieces_attack_as_their_fake_type() {
     let pos = Position::jieqi_start();
     // Black's covered cannon on b7 attacks b0 over the screen on b2.

@@ -163,10 +163,16 @@ impl Post {
     }
 }
 
-/// Buttons in rows of five; `disabled` for posts whose buttons went stale.
+/// Buttons in rows of five, Resign on a row of its own below the others (so that a tap aimed
+/// at "Offer a draw" cannot land on it); `disabled` for posts whose buttons went stale.
 pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
-    buttons
+    let (resign, others): (Vec<Button>, Vec<Button>) = buttons
+        .iter()
+        .cloned()
+        .partition(|button| matches!(button.action, ButtonAction::Resign(_)));
+    others
         .chunks(BUTTONS_PER_ROW)
+        .chain(resign.chunks(BUTTONS_PER_ROW))
         .take(ROWS)
         .map(|chunk| {
             CreateActionRow::Buttons(
@@ -282,6 +288,32 @@ mod tests {
         assert_eq!(button["label"], "Resign");
         let stale = json(&rows(&message.buttons, true));
         assert_eq!(stale[0]["components"][0]["disabled"], true);
+    }
+
+    #[test]
+    fn resign_sits_on_a_row_of_its_own_below_offer_a_draw() {
+        let id: jieqi_service::GameId = "g7k2".parse().expect("id");
+        let button = |action| Button {
+            label: "b".into(),
+            action,
+            deep_link_accept: false,
+        };
+        let buttons = vec![
+            button(ButtonAction::Resign(id.clone())),
+            button(ButtonAction::OfferDraw(id)),
+        ];
+        let rows = json(&rows(&buttons, false));
+        assert_eq!(rows.as_array().map(Vec::len), Some(2));
+        assert!(
+            rows[0]["components"][0]["custom_id"]
+                .as_str()
+                .is_some_and(|c| !c.starts_with("res_"))
+        );
+        assert!(
+            rows[1]["components"][0]["custom_id"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("res_"))
+        );
     }
 
     #[test]

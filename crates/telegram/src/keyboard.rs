@@ -14,15 +14,25 @@ const CALLBACK_DATA_LIMIT: usize = 64;
 
 /// The keyboard for `buttons` (an empty keyboard removes an earlier one when editing).
 /// `bot_username` is needed for deep links; without it they become plain buttons.
+/// Resign goes on a row of its own, below the others, so that a thumb aiming at "Offer a
+/// draw" does not land on it.
 pub(crate) fn keyboard(buttons: &[Button], bot_username: Option<&str>) -> InlineKeyboardMarkup {
-    let row: Vec<InlineKeyboardButton> = buttons
+    let (resign, others): (Vec<&Button>, Vec<&Button>) = buttons
         .iter()
-        .filter_map(|button| key(button, bot_username))
+        .partition(|button| matches!(button.action, ButtonAction::Resign(_)));
+    let rows: Vec<Vec<InlineKeyboardButton>> = [others, resign]
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .filter_map(|button| key(button, bot_username))
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| !row.is_empty())
         .collect();
-    if row.is_empty() {
+    if rows.is_empty() {
         InlineKeyboardMarkup::default()
     } else {
-        InlineKeyboardMarkup::new([row])
+        InlineKeyboardMarkup::new(rows)
     }
 }
 
@@ -93,6 +103,21 @@ mod tests {
             &markup.inline_keyboard[0][0].kind,
             InlineKeyboardButtonKind::CallbackData(data) if data == "acc_c4f7k"
         ));
+    }
+
+    #[test]
+    fn resign_sits_on_a_row_of_its_own_below_offer_a_draw() {
+        let id: jieqi_service::GameId = "g7k2".parse().unwrap();
+        let markup = keyboard(
+            &[
+                button(ButtonAction::OfferDraw(id.clone()), false),
+                button(ButtonAction::Resign(id), false),
+            ],
+            Some("jieqi_bot"),
+        );
+        assert_eq!(markup.inline_keyboard.len(), 2);
+        assert_eq!(markup.inline_keyboard[0].len(), 1);
+        assert_eq!(markup.inline_keyboard[1].len(), 1);
     }
 
     #[test]

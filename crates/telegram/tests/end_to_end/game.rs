@@ -184,6 +184,8 @@ async fn play_game(deal: &str) -> (Harness, Transcript) {
     let resign = board.button_starting("res_").expect("a Resign button");
     let draw = board.button_starting("drw_").expect("a Draw button");
     h.fake.press(BOB, &board, &resign);
+    // Resigning asks once; a second /resign within a minute confirms.
+    h.fake.say(BOB, GROUP, "/resign");
     h.post_containing(GROUP, "is over").await;
     // The Draw button of the finished game, pressed late, says the game is over.
     let query = h.fake.press(ALICE, &board, &draw);

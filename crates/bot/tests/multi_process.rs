@@ -533,13 +533,13 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
                 let mut rng = ChaCha8Rng::seed_from_u64(20_240_611);
                 let mut kills = 0;
                 tokio::time::sleep(Duration::from_millis(rng.gen_range(500..2000))).await;
-                while !stop.load(Ordering::SeqCst) && kills < 10 {
+                while !stop.load(Ordering::SeqCst) && kills < 12 {
                     let victim = rng.gen_range(0..2);
                     procs.lock().expect("procs")[victim].kill();
                     kills += 1;
                     tokio::time::sleep(Duration::from_millis(rng.gen_range(100..1500))).await;
                     procs.lock().expect("procs")[victim].start();
-                    tokio::time::sleep(Duration::from_millis(rng.gen_range(1500..4000))).await;
+                    tokio::time::sleep(Duration::from_millis(rng.gen_range(800..2500))).await;
                 }
                 kills
             })

@@ -507,27 +507,42 @@ impl FakeDiscord {
     /// Sends an INTERACTION_CREATE over the gateway connection of the interaction's shard:
     /// `(guild_id >> 22) % shard_count`, shard 0 outside guilds.
     pub fn dispatch(&self, interaction: &Value) {
+        if !self.try_dispatch(interaction) {
+            panic!(
+                "no open gateway connection has the shard of guild {}; connected shards: {:?}",
+                interaction["guild_id"],
+                lock(&self.inner.sessions).keys().collect::<Vec<_>>()
+            );
+        }
+    }
+
+    /// [`FakeDiscord::dispatch`], but false instead of a panic when no open gateway
+    /// connection has the interaction's shard (its bot process is down): as Discord, the
+    /// interaction is then not delivered.
+    pub fn try_dispatch(&self, interaction: &Value) -> bool {
         let guild = interaction["guild_id"]
             .as_str()
             .and_then(|g| g.parse::<u64>().ok());
         let sessions = lock(&self.inner.sessions);
-        let session = sessions
+        sessions
             .iter()
             .find(|(shard, session)| {
                 let wanted = guild.map_or(0, |g| (g >> 22) % session.shard_count.max(1));
                 **shard == wanted
             })
-            .map(|(_, session)| session)
-            .unwrap_or_else(|| {
-                panic!(
-                    "no gateway connection has the shard of guild {guild:?}; connected shards: {:?}",
-                    sessions.keys().collect::<Vec<_>>()
-                )
-            });
-        session
-            .dispatches
-            .send(interaction.clone())
-            .expect("the gateway session is open");
+            .is_some_and(|(_, session)| session.dispatches.send(interaction.clone()).is_ok())
+    }
+
+    /// Whether an interaction got its whole first answer ([`settled`]), reading only the
+    /// requests that answer it.
+    pub fn is_settled(&self, interaction: &Value) -> bool {
+        let token = interaction["token"].as_str().unwrap_or_default();
+        let mine: Vec<Recorded> = lock(&self.inner.log)
+            .iter()
+            .filter(|r| r.path.contains(token))
+            .cloned()
+            .collect();
+        settled(&mine, token)
     }
 
     /// The recorded requests answering one interaction (callback, follow-ups, edits).

@@ -1,0 +1,139 @@
+//! Real `jieqi-bot run` processes for the operations tests: started with a given
+//! environment (and nothing else of the caller's), killed with SIGKILL, started again,
+//! stopped with SIGTERM. Each process's stderr is appended to a log file of its own.
+
+use std::fs::OpenOptions;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Every configuration key `run` reads: removed from the inherited environment so that only
+/// what a test sets counts.
+pub const KEYS: &[&str] = &[
+    "DISCORD_TOKEN",
+    "TELEGRAM_TOKEN",
+    "DATA_DIR",
+    "DATABASE_URL",
+    "DATABASE_SCHEMA",
+    "DISCORD_API_URL",
+    "TELEGRAM_API_URL",
+    "DISCORD_GUILD_ID",
+    "DISCORD_SHARDS",
+    "DISCORD_SHARD_COUNT",
+    "TELEGRAM_WEBHOOK_URL",
+    "TELEGRAM_WEBHOOK_ADDR",
+    "TELEGRAM_WEBHOOK_SECRET",
+    "HTTP_ADDR",
+    "RUST_LOG",
+    "CHALLENGE_EXPIRY",
+    "DEFAULT_MOVE_TIME",
+    "DEFAULT_LANGUAGE",
+];
+
+/// A free port of 127.0.0.1 (free when asked; the process binds it soon after).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free port on 127.0.0.1")
+}
+
+/// `jieqi-bot run` with an environment of its own, in `dir` (no `jieqi-bot.toml` there).
+pub fn run_command(dir: &Path, env: &[(String, String)]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_jieqi-bot"));
+    command.arg("run").current_dir(dir);
+    for key in KEYS {
+        command.env_remove(key);
+    }
+    command.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    command
+}
+
+/// One bot process that a test kills and starts again.
+pub struct Proc {
+    pub name: String,
+    dir: PathBuf,
+    env: Vec<(String, String)>,
+    child: Option<Child>,
+    /// How often it was started.
+    pub starts: usize,
+}
+
+impl Proc {
+    pub fn new(name: &str, dir: &Path, env: Vec<(String, String)>) -> Proc {
+        Proc {
+            name: name.to_owned(),
+            dir: dir.to_path_buf(),
+            env,
+            child: None,
+            starts: 0,
+        }
+    }
+
+    /// Where its stderr goes.
+    pub fn log_path(&self) -> PathBuf {
+        self.dir.join(format!("{}.log", self.name))
+    }
+
+    pub fn start(&mut self) {
+        assert!(self.child.is_none(), "{} is already running", self.name);
+        let log = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.log_path())
+            .expect("a log file");
+        let child = run_command(&self.dir, &self.env)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("the binary starts");
+        self.child = Some(child);
+        self.starts += 1;
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.child.is_some()
+    }
+
+    /// SIGKILL (what `Child::kill` sends on Unix), and reaps it.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// SIGTERM, then waits for it to stop (SIGKILL after a minute). Its exit status.
+    pub fn terminate(&mut self) -> Option<ExitStatus> {
+        let mut child = self.child.take()?;
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(child.id().to_string())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                return child.wait().ok();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The end of its log, for failure messages.
+    pub fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(self.log_path()).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

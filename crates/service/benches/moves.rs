@@ -173,13 +173,18 @@ impl Fleet {
             }
             let table = self.tables.swap_remove(i);
             let loser = &table.players[table.next % 2];
-            self.service
-                .handle(request(loser, &table.chat, "/resign", Vec::new()))
-                .await;
-            self.finished += 1;
+            // Resigning asks once; the second /resign confirms.
+            for _ in 0..2 {
+                self.service
+                    .handle(request(loser, &table.chat, "/resign", Vec::new()))
+                    .await;
+            }
+            // Counted only if the game really ended (its chat has no running game left).
             if let Ok(Some(chat)) = self.store.chat(&table.chat).await
+                && chat.games.is_empty()
                 && let Some(id) = chat.finished.last()
             {
+                self.finished += 1;
                 self.finished_ids.push(id.clone());
             }
             let fresh = self.start().await;

@@ -172,36 +172,29 @@ impl Poster {
             let caption = fits.then(|| (text, self.pings(text, message)));
             let markup = (fits && !markup.inline_keyboard.is_empty()).then(|| markup.clone());
             self.client.pacer.wait(address.chat).await;
+            // sendAnimation and sendPhoto take the same optional parts; only the method differs.
+            macro_rules! with_parts {
+                ($request:expr) => {{
+                    let mut request = $request;
+                    if let Some(thread) = address.thread {
+                        request = request.message_thread_id(thread);
+                    }
+                    if let Some(reply) = reply.clone() {
+                        request = request.reply_parameters(reply);
+                    }
+                    if let Some((text, pings)) = caption {
+                        request = request.caption(text).caption_entities(pings);
+                    }
+                    if let Some(markup) = markup {
+                        request = request.reply_markup(markup);
+                    }
+                    request.await?
+                }};
+            }
             let sent = if is_animation(image) {
-                let mut request = bot.send_animation(address.chat, file);
-                if let Some(thread) = address.thread {
-                    request = request.message_thread_id(thread);
-                }
-                if let Some(reply) = reply.clone() {
-                    request = request.reply_parameters(reply);
-                }
-                if let Some((text, pings)) = caption {
-                    request = request.caption(text).caption_entities(pings);
-                }
-                if let Some(markup) = markup {
-                    request = request.reply_markup(markup);
-                }
-                request.await?
+                with_parts!(bot.send_animation(address.chat, file))
             } else {
-                let mut request = bot.send_photo(address.chat, file);
-                if let Some(thread) = address.thread {
-                    request = request.message_thread_id(thread);
-                }
-                if let Some(reply) = reply.clone() {
-                    request = request.reply_parameters(reply);
-                }
-                if let Some((text, pings)) = caption {
-                    request = request.caption(text).caption_entities(pings);
-                }
-                if let Some(markup) = markup {
-                    request = request.reply_markup(markup);
-                }
-                request.await?
+                with_parts!(bot.send_photo(address.chat, file))
             };
             let posted = PostRef {
                 chat: sent.chat.id,

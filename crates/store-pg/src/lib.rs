@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use deadpool_postgres::{
-    Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime, Transaction,
+    Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
 };
 use jieqi_service::store::codec::{decode, encode};
 use jieqi_service::store::{
@@ -258,109 +258,108 @@ fn uint(value: i64) -> u64 {
     u64::try_from(value).unwrap_or(0)
 }
 
-/// Runs `sql` with `params` and fails with a conflict if it touched no row.
-async fn exactly_one(
-    tx: &Transaction<'_>,
-    sql: &str,
-    params: &[&(dyn ToSql + Sync)],
-) -> Result<(), CommitError> {
-    let statement = tx.prepare_cached(sql).await.map_err(commit_error)?;
-    match tx.execute(&statement, params).await.map_err(commit_error)? {
-        0 => Err(CommitError::Conflict),
-        _ => Ok(()),
-    }
+/// The SQLSTATE of `expect_rows` (migration 2): a record changed since it was read.
+const CHANGED_MEANWHILE: &str = "JQ409";
+
+/// A statement's parameter, owned so that every statement of a flight can be built first.
+type Param = Box<dyn ToSql + Sync + Send>;
+
+/// One statement of a commit.
+struct Statement {
+    sql: &'static str,
+    params: Vec<Param>,
+    /// Whether it records the request's answer (a clash there is a repeated request).
+    answers_request: bool,
 }
 
-/// Writes a record over the revision before it: inserts revision 1 (a conflict if the key is
-/// taken), updates any later one only where the stored revision is one less. Both statements
-/// take `$1` key, `$2` revision, then the same further columns.
-async fn put_revised(
-    tx: &Transaction<'_>,
-    revision: u64,
-    insert: &str,
-    update: &str,
-    params: &[&(dyn ToSql + Sync)],
-) -> Result<(), CommitError> {
-    match revision {
-        0 => Err(CommitError::Conflict),
-        1 => exactly_one(tx, insert, params).await,
-        _ => exactly_one(tx, update, params).await,
-    }
-}
-
-/// Applies `change` inside `tx`.
-async fn apply(tx: &Transaction<'_>, change: &Change) -> Result<(), CommitError> {
-    if let Some((key, answer)) = &change.request {
-        let statement = tx
-            .prepare_cached(
-                "INSERT INTO answers (key, at, record) VALUES ($1, $2, $3) \
-                 ON CONFLICT (key) DO NOTHING",
-            )
-            .await
-            .map_err(commit_error)?;
-        let inserted = tx
-            .execute(&statement, &[&key.0, &int(answer.at), &encode(answer)?])
-            .await
-            .map_err(commit_error)?;
-        if inserted == 0 {
-            let earlier = tx
-                .query_opt("SELECT record FROM answers WHERE key = $1", &[&key.0])
-                .await
-                .map_err(commit_error)?;
-            return match earlier {
-                Some(row) => Err(CommitError::Duplicate(decode(row.get::<_, &[u8]>(0))?)),
-                // Pruned in between: the caller may try again.
-                None => Err(CommitError::Conflict),
-            };
+impl Statement {
+    fn new(sql: &'static str, params: Vec<Param>) -> Statement {
+        Statement {
+            sql,
+            params,
+            answers_request: false,
         }
     }
-    // A fixed order of rows within each table makes deadlocks between changes rarer.
+}
+
+/// A record written over the revision before it: revision 1 is inserted (the key must be
+/// free), a later one updates the row only where the stored revision is one less. Both
+/// statements take `$1` key, `$2` revision, then the same further columns, and raise
+/// `CHANGED_MEANWHILE` unless they wrote exactly one row.
+fn revised(
+    revision: u64,
+    insert: &'static str,
+    update: &'static str,
+    params: Vec<Param>,
+) -> Result<Statement, CommitError> {
+    match revision {
+        0 => Err(CommitError::Conflict),
+        1 => Ok(Statement::new(insert, params)),
+        _ => Ok(Statement::new(update, params)),
+    }
+}
+
+/// The statements that carry out `change`, in the order they must run. A fixed order of rows
+/// within each table makes deadlocks between concurrent changes rarer.
+fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
+    let mut out = Vec::new();
+    if let Some((key, answer)) = &change.request {
+        out.push(Statement {
+            sql: "WITH w AS (INSERT INTO answers (key, at, record) VALUES ($1, $2, $3) \
+                  ON CONFLICT (key) DO NOTHING RETURNING 1) \
+                  SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            params: vec![
+                Box::new(key.0.clone()),
+                Box::new(int(answer.at)),
+                Box::new(encode(answer)?),
+            ],
+            answers_request: true,
+        });
+    }
     let mut games: Vec<&GameRecord> = change.games.iter().collect();
     games.sort_by(|a, b| a.id.cmp(&b.id));
     for game in games {
-        let deadline = game.deadline.map(int);
-        put_revised(
-            tx,
+        out.push(revised(
             game.revision,
-            "INSERT INTO games (id, revision, deadline, record) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (id) DO NOTHING",
-            "UPDATE games SET revision = $2, deadline = $3, record = $4 \
-             WHERE id = $1 AND revision = $2::bigint - 1",
-            &[
-                &game.id.as_str(),
-                &int(game.revision),
-                &deadline,
-                &encode(game)?,
+            "WITH w AS (INSERT INTO games (id, revision, deadline, record) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            "WITH w AS (UPDATE games SET revision = $2, deadline = $3, record = $4 \
+             WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            vec![
+                Box::new(game.id.as_str().to_owned()),
+                Box::new(int(game.revision)),
+                Box::new(game.deadline.map(int)),
+                Box::new(encode(game)?),
             ],
-        )
-        .await?;
+        )?);
     }
     let mut challenges: Vec<&ChallengeRecord> = change.challenges.iter().collect();
     challenges.sort_by(|a, b| a.id.cmp(&b.id));
     for challenge in challenges {
-        put_revised(
-            tx,
+        out.push(revised(
             challenge.revision,
-            "INSERT INTO challenges (id, revision, expires_at, record) \
-             VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING",
-            "UPDATE challenges SET revision = $2, expires_at = $3, record = $4 \
-             WHERE id = $1 AND revision = $2::bigint - 1",
-            &[
-                &challenge.id.as_str(),
-                &int(challenge.revision),
-                &int(challenge.expires_at),
-                &encode(challenge)?,
+            "WITH w AS (INSERT INTO challenges (id, revision, expires_at, record) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            "WITH w AS (UPDATE challenges SET revision = $2, expires_at = $3, record = $4 \
+             WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            vec![
+                Box::new(challenge.id.as_str().to_owned()),
+                Box::new(int(challenge.revision)),
+                Box::new(int(challenge.expires_at)),
+                Box::new(encode(challenge)?),
             ],
-        )
-        .await?;
+        )?);
     }
     for (id, revision) in &change.removed_challenges {
-        exactly_one(
-            tx,
-            "DELETE FROM challenges WHERE id = $1 AND revision = $2",
-            &[&id.as_str(), &int(*revision)],
-        )
-        .await?;
+        out.push(Statement::new(
+            "WITH w AS (DELETE FROM challenges WHERE id = $1 AND revision = $2 RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            vec![Box::new(id.as_str().to_owned()), Box::new(int(*revision))],
+        ));
     }
     let mut chats: Vec<(String, &ChatRecord)> = change
         .chats
@@ -369,15 +368,20 @@ async fn apply(tx: &Transaction<'_>, change: &Change) -> Result<(), CommitError>
         .collect();
     chats.sort_by(|a, b| a.0.cmp(&b.0));
     for (id, chat) in chats {
-        put_revised(
-            tx,
+        out.push(revised(
             chat.revision,
-            "INSERT INTO chats (id, revision, record) VALUES ($1, $2, $3) \
-             ON CONFLICT (id) DO NOTHING",
-            "UPDATE chats SET revision = $2, record = $3 WHERE id = $1 AND revision = $2::bigint - 1",
-            &[&id, &int(chat.revision), &encode(chat)?],
-        )
-        .await?;
+            "WITH w AS (INSERT INTO chats (id, revision, record) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO NOTHING RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            "WITH w AS (UPDATE chats SET revision = $2, record = $3 \
+             WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            vec![
+                Box::new(id),
+                Box::new(int(chat.revision)),
+                Box::new(encode(chat)?),
+            ],
+        )?);
     }
     let mut players: Vec<(String, &PlayerRecord)> = change
         .players
@@ -386,88 +390,169 @@ async fn apply(tx: &Transaction<'_>, change: &Change) -> Result<(), CommitError>
         .collect();
     players.sort_by(|a, b| a.0.cmp(&b.0));
     for (id, player) in players {
-        put_revised(
-            tx,
+        out.push(revised(
             player.revision,
-            "INSERT INTO players (id, revision, record) VALUES ($1, $2, $3) \
-             ON CONFLICT (id) DO NOTHING",
-            "UPDATE players SET revision = $2, record = $3 WHERE id = $1 AND revision = $2::bigint - 1",
-            &[&id, &int(player.revision), &encode(player)?],
-        )
-        .await?;
+            "WITH w AS (INSERT INTO players (id, revision, record) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO NOTHING RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            "WITH w AS (UPDATE players SET revision = $2, record = $3 \
+             WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            vec![
+                Box::new(id),
+                Box::new(int(player.revision)),
+                Box::new(encode(player)?),
+            ],
+        )?);
     }
     for (id, record) in &change.outbox {
         let to = &record.message.to;
-        let platform = to.platform().map(Platform::name);
+        let platform = to.platform().map(|p| p.name().to_owned());
         // Replies never enter the outbox; should one, it gets a lane of its own.
         let lane = Lane::of(to).map_or_else(|| format!("x:{}", id.0), |lane| lane.0);
-        exactly_one(
-            tx,
-            "INSERT INTO outbox (id, platform, lane, not_before, record) \
-             VALUES ($1, $2, $3, $4, $5)",
-            &[
-                &int(id.0),
-                &platform,
-                &lane,
-                &int(record.not_before),
-                &encode(record)?,
+        // A taken id is a unique violation, which aborts the transaction: a conflict.
+        out.push(Statement::new(
+            "INSERT INTO outbox (id, platform, lane, not_before, attempts, record) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            vec![
+                Box::new(int(id.0)),
+                Box::new(platform),
+                Box::new(lane),
+                Box::new(int(record.not_before)),
+                Box::new(i32::try_from(record.attempts).unwrap_or(i32::MAX)),
+                Box::new(encode(record)?),
             ],
-        )
-        .await?;
+        ));
     }
     for (id, sent) in &change.sent {
-        let statement = tx
-            .prepare_cached("DELETE FROM outbox WHERE id = $1")
-            .await
-            .map_err(commit_error)?;
-        let removed = tx
-            .execute(&statement, &[&int(id.0)])
-            .await
-            .map_err(commit_error)?;
-        if let (1.., Some(platform_ref)) = (removed, &sent.platform_ref) {
-            let statement = tx
-                .prepare_cached(
-                    "INSERT INTO sent (id, at, platform_ref) VALUES ($1, $2, $3) \
-                     ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at, \
-                     platform_ref = EXCLUDED.platform_ref",
-                )
-                .await
-                .map_err(commit_error)?;
-            tx.execute(&statement, &[&int(id.0), &int(sent.at), platform_ref])
-                .await
-                .map_err(commit_error)?;
-        }
+        // Done with: out of the outbox, and its platform reference kept for later edits
+        // (only if it was still there: a message given up twice is remembered once).
+        out.push(Statement::new(
+            "WITH done AS (DELETE FROM outbox WHERE id = $1 RETURNING id) \
+             INSERT INTO sent (id, at, platform_ref) \
+             SELECT id, $2, $3 FROM done WHERE $3::text IS NOT NULL \
+             ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at, platform_ref = EXCLUDED.platform_ref",
+            vec![
+                Box::new(int(id.0)),
+                Box::new(int(sent.at)),
+                Box::new(sent.platform_ref.clone()),
+            ],
+        ));
     }
     for (id, deferral) in &change.deferred {
-        let statement = tx
-            .prepare_cached("SELECT record FROM outbox WHERE id = $1 FOR UPDATE")
-            .await
-            .map_err(commit_error)?;
-        // Delivered or given up meanwhile: nothing to defer.
-        let Some(row) = tx
-            .query_opt(&statement, &[&int(id.0)])
-            .await
-            .map_err(commit_error)?
-        else {
-            continue;
-        };
-        let mut record: OutboxRecord = decode(row.get::<_, &[u8]>(0))?;
-        record.attempts = deferral.attempts;
-        record.not_before = deferral.not_before;
-        let statement = tx
-            .prepare_cached(
-                "UPDATE outbox SET record = $2, not_before = $3, claimed_by = NULL, \
-                 claimed_until = NULL WHERE id = $1",
-            )
-            .await
-            .map_err(commit_error)?;
-        tx.execute(
-            &statement,
-            &[&int(id.0), &encode(&record)?, &int(deferral.not_before)],
-        )
-        .await
-        .map_err(commit_error)?;
+        // Delivered or given up meanwhile: the row is gone and nothing is deferred.
+        out.push(Statement::new(
+            "UPDATE outbox SET attempts = $2, not_before = $3, claimed_by = NULL, \
+             claimed_until = NULL WHERE id = $1",
+            vec![
+                Box::new(int(id.0)),
+                Box::new(i32::try_from(deferral.attempts).unwrap_or(i32::MAX)),
+                Box::new(int(deferral.not_before)),
+            ],
+        ));
     }
+    Ok(out)
+}
+
+/// A pooled connection in the middle of a transaction. Should the commit be abandoned
+/// half-way (its future dropped), the connection is closed rather than returned to the pool
+/// with the transaction open; the server then rolls it back.
+struct InTransaction(Option<Object>);
+
+impl InTransaction {
+    fn client(&self) -> &Object {
+        self.0.as_ref().expect("present until finished")
+    }
+
+    /// The transaction is over (committed or rolled back): the connection may be reused.
+    fn finished(mut self) {
+        self.0.take();
+    }
+}
+
+impl Drop for InTransaction {
+    fn drop(&mut self) {
+        if let Some(object) = self.0.take() {
+            drop(Object::take(object));
+        }
+    }
+}
+
+/// Why a flight did not commit.
+enum Refusal {
+    /// The request's key has an answer already (read it after the rollback).
+    Answered,
+    /// Anything else.
+    Failed(CommitError),
+}
+
+impl From<CommitError> for Refusal {
+    fn from(e: CommitError) -> Refusal {
+        Refusal::Failed(e)
+    }
+}
+
+impl From<StoreError> for Refusal {
+    fn from(e: StoreError) -> Refusal {
+        Refusal::Failed(e.into())
+    }
+}
+
+/// Sends `change` to the server in one flight: BEGIN, every statement, COMMIT. The server
+/// runs them in order; the first that fails aborts the transaction, and the COMMIT behind it
+/// then rolls back. One round trip instead of one per statement.
+async fn commit_in_one_flight(client: Object, change: &Change) -> Result<(), Refusal> {
+    let statements = statements(change)?;
+    let mut prepared = Vec::with_capacity(statements.len());
+    for statement in &statements {
+        prepared.push(
+            client
+                .prepare_cached(statement.sql)
+                .await
+                .map_err(commit_error)?,
+        );
+    }
+    let client = InTransaction(Some(client));
+    let begin = if change.durable {
+        "BEGIN"
+    } else {
+        // Delivery bookkeeping: a crash may lose the last moments of it, which resends.
+        "BEGIN; SET LOCAL synchronous_commit TO OFF"
+    };
+    type Flight<'a> = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<(), tokio_postgres::Error>> + Send + 'a>,
+    >;
+    let db: &tokio_postgres::Client = client.client();
+    let mut flight: Vec<Flight<'_>> = Vec::with_capacity(statements.len() + 2);
+    flight.push(Box::pin(db.batch_execute(begin)));
+    for (statement, prepared) in statements.iter().zip(&prepared) {
+        flight.push(Box::pin(async move {
+            let params: Vec<&(dyn ToSql + Sync)> = statement
+                .params
+                .iter()
+                .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                .collect();
+            db.execute(prepared, &params).await.map(drop)
+        }));
+    }
+    flight.push(Box::pin(db.batch_execute("COMMIT")));
+    // Polled in order, so sent in order (tokio-postgres pipelines concurrent requests).
+    let mut results = futures_util::future::join_all(flight).await;
+    let committed = results.pop().expect("the COMMIT");
+    let begun = results.remove(0);
+    begun.map_err(commit_error)?;
+    for (statement, result) in statements.iter().zip(results) {
+        let Err(e) = result else { continue };
+        client.finished();
+        let changed = e.code().is_some_and(|c| c.code() == CHANGED_MEANWHILE);
+        return Err(match (changed, statement.answers_request) {
+            (true, true) => Refusal::Answered,
+            (true, false) => CommitError::Conflict.into(),
+            _ => commit_error(e).into(),
+        });
+    }
+    committed.map_err(commit_error)?;
+    client.finished();
     Ok(())
 }
 
@@ -514,10 +599,18 @@ async fn pending_messages(
         .collect())
 }
 
+/// Outbox rows (`id, record, attempts, not_before`) as records: a deferral's columns
+/// override the record's fields (migration 2).
 fn decode_rows(rows: Vec<tokio_postgres::Row>) -> Result<Vec<(i64, OutboxRecord)>, StoreError> {
-    rows.into_iter()
-        .map(|row| Ok((row.get(0), decode(row.get::<_, &[u8]>(1))?)))
-        .collect()
+    rows.into_iter().map(|row| decode_row(&row)).collect()
+}
+
+fn decode_row(row: &tokio_postgres::Row) -> Result<(i64, OutboxRecord), StoreError> {
+    let mut record: OutboxRecord = decode(row.get::<_, &[u8]>(1))?;
+    let attempts: i32 = row.get(2);
+    record.attempts = record.attempts.max(u32::try_from(attempts).unwrap_or(0));
+    record.not_before = uint(row.get(3));
+    Ok((row.get(0), record))
 }
 
 #[async_trait]
@@ -639,7 +732,7 @@ impl GameStore for PgStore {
         // other message of the lane claimed, and not being delivered or deferred right now.
         let statement = tx
             .prepare_cached(
-                "SELECT o.id, o.record FROM outbox o \
+                "SELECT o.id, o.record, o.attempts, o.not_before FROM outbox o \
                  WHERE o.id = ANY($1) AND o.not_before <= $2 \
                    AND (o.claimed_until IS NULL OR o.claimed_until <= $2) \
                    AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane AND p.id <> o.id \
@@ -672,7 +765,9 @@ impl GameStore for PgStore {
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
         let client = self.client().await?;
         let statement = client
-            .prepare_cached("SELECT id, record FROM outbox ORDER BY id LIMIT $1")
+            .prepare_cached(
+                "SELECT id, record, attempts, not_before FROM outbox ORDER BY id LIMIT $1",
+            )
             .await
             .map_err(backend)?;
         let rows = client
@@ -685,7 +780,7 @@ impl GameStore for PgStore {
     async fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError> {
         let client = self.client().await?;
         let statement = client
-            .prepare_cached("SELECT record FROM outbox WHERE id = $1")
+            .prepare_cached("SELECT id, record, attempts, not_before FROM outbox WHERE id = $1")
             .await
             .map_err(backend)?;
         match client
@@ -693,7 +788,7 @@ impl GameStore for PgStore {
             .await
             .map_err(backend)?
         {
-            Some(row) => decode(row.get::<_, &[u8]>(0)).map(Some),
+            Some(row) => decode_row(&row).map(|(_, record)| Some(record)),
             None => Ok(None),
         }
     }
@@ -722,20 +817,19 @@ impl GameStore for PgStore {
         if change.is_empty() {
             return Ok(());
         }
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(commit_error)?;
-        if !change.durable {
-            // Delivery bookkeeping: a crash may lose the last moments of it, which resends.
-            tx.batch_execute("SET LOCAL synchronous_commit TO OFF")
-                .await
-                .map_err(commit_error)?;
-        }
-        match apply(&tx, &change).await {
-            Ok(()) => tx.commit().await.map_err(commit_error),
-            Err(e) => {
-                // A failed rollback leaves nothing behind either: the transaction is dropped.
-                let _ = tx.rollback().await;
-                Err(e)
+        let client = self.client().await?;
+        match commit_in_one_flight(client, &change).await {
+            Ok(()) => Ok(()),
+            Err(Refusal::Failed(e)) => Err(e),
+            Err(Refusal::Answered) => {
+                let Some((key, _)) = &change.request else {
+                    return Err(CommitError::Conflict);
+                };
+                match self.answer(key).await? {
+                    Some(earlier) => Err(CommitError::Duplicate(earlier)),
+                    // Pruned in between: the caller may try again.
+                    None => Err(CommitError::Conflict),
+                }
             }
         }
     }

@@ -13,7 +13,10 @@ use crate::backend;
 const MIGRATION_LOCK_CLASS: i32 = 0x6a71_0001;
 
 /// The migrations, oldest first: (version, SQL).
-const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("migrations/0001_initial.sql"))];
+const MIGRATIONS: &[(u32, &str)] = &[
+    (1, include_str!("migrations/0001_initial.sql")),
+    (2, include_str!("migrations/0002_pipelined_commit.sql")),
+];
 
 /// The newest schema version this binary knows.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].0;

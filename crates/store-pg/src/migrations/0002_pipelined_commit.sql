@@ -1,0 +1,20 @@
+-- Commits go to the server in one flight (pipelined): BEGIN, every statement and COMMIT are
+-- sent together, without waiting for each answer. A statement that must touch exactly one
+-- row (a record written over the revision it was read at, a new request key) therefore
+-- checks that itself and raises, which aborts the transaction so that the COMMIT behind it
+-- rolls back. SQLSTATE JQ409 means "changed meanwhile". (The count is not called `found`:
+-- that is PL/pgSQL's own variable.)
+CREATE FUNCTION expect_rows(touched bigint, wanted bigint) RETURNS bigint
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF touched <> wanted THEN
+        RAISE EXCEPTION 'a record changed meanwhile (% rows instead of %)', touched, wanted
+            USING ERRCODE = 'JQ409';
+    END IF;
+    RETURN touched;
+END
+$$;
+
+-- A failed delivery round sets these without rewriting the record (one statement, no read
+-- first); they override the record's own fields of the same names.
+ALTER TABLE outbox ADD COLUMN attempts integer NOT NULL DEFAULT 0;

@@ -1,7 +1,8 @@
 //! Moves through the service: parse, validate, apply, durable commit and the public board
 //! picture, with 64 games played at once, on each store: sled (one process), PostgreSQL (one
-//! process) and PostgreSQL shared by two services (two "processes": each its own runtime,
-//! connection pool and caches, in one benchmark process).
+//! process) and PostgreSQL shared by two processes (this benchmark binary started twice more
+//! as workers, each with its own service, runtime and connection pool; the run is timed from
+//! the parent, which starts both at once).
 //!
 //! `TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test cargo bench -p jieqi-service
 //! --bench moves` prints, besides criterion's figures, the moves per second and latency
@@ -39,7 +40,12 @@ struct Table {
 
 fn request(user: &User, chat: &ChatId, text: &str, mentioned: Vec<User>) -> Request {
     Request {
-        key: IdempotencyKey(KEYS.fetch_add(1, Ordering::Relaxed).to_string()),
+        // Unique across the worker processes of the two-process run too.
+        key: IdempotencyKey(format!(
+            "{}:{}",
+            std::process::id(),
+            KEYS.fetch_add(1, Ordering::Relaxed)
+        )),
         chat: chat.clone(),
         is_private_chat: false,
         is_admin: false,
@@ -293,15 +299,37 @@ async fn paced(fleet: &mut Fleet, rate: f64, count: usize) -> (Vec<Duration>, Du
 
 /// CPU time this process has used (all threads), from /proc (Linux).
 fn cpu_time() -> Duration {
-    let ticks = std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|stat| {
-            // Fields after the command name (which is in parentheses): utime is the 12th, stime the 13th.
-            let rest = stat
-                .rsplit_once(')')?
-                .1
-                .split_whitespace()
-                .collect::<Vec<_>>();
+    cpu_time_in(&std::fs::read_to_string("/proc/self/stat").unwrap_or_default())
+}
+
+/// CPU time the PostgreSQL server's processes on this machine have used so far (those that
+/// are still running: the pools keep their connections open through a run).
+fn postgres_cpu_time() -> Duration {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Duration::ZERO;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter(|stat| stat.contains("(postgres)"))
+        .map(|stat| cpu_time_in(&stat))
+        .sum()
+}
+
+/// utime + stime of a /proc/<pid>/stat line.
+fn cpu_time_in(stat: &str) -> Duration {
+    let ticks = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| {
+            // Fields after the command name (which is in parentheses): utime is the 12th,
+            // stime the 13th.
+            let rest = rest.split_whitespace().collect::<Vec<_>>();
             Some(rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?)
         })
         .unwrap_or(0);
@@ -403,6 +431,7 @@ fn measure(name: &str, backend: &Backend, processes: usize) {
         .collect();
     let per_fleet_rate = |rate: f64| rate / processes as f64;
     // Saturation: every game of every fleet moves at once, round after round.
+    let cpu_before = (cpu_time(), postgres_cpu_time());
     let started = Instant::now();
     let results: Vec<Vec<Duration>> = std::thread::scope(|scope| {
         let handles: Vec<_> = fleets
@@ -435,6 +464,14 @@ fn measure(name: &str, backend: &Backend, processes: usize) {
         took,
         latencies.len() as f64 / took.as_secs_f64(),
         percentiles(&mut latencies),
+    );
+    // Where the time goes: CPU per move in this process and in the database server. With
+    // both on this 2-core machine, their sum bounds the moves per second.
+    let moves = latencies.len().max(1) as u32;
+    println!(
+        "{name}: CPU per move at saturation: {} µs in the bot, {} µs in the PostgreSQL server",
+        (cpu_time().saturating_sub(cpu_before.0) / moves).as_micros(),
+        (postgres_cpu_time().saturating_sub(cpu_before.1) / moves).as_micros(),
     );
     // Latency at a steady offered rate, as a bot would see it.
     for rate in [500.0, 1000.0] {
@@ -544,6 +581,193 @@ fn measure(name: &str, backend: &Backend, processes: usize) {
     }
 }
 
+/// Set in a worker process of the two-process run: `<database url>|<schema>|<prefix>`.
+const WORKER: &str = "JIEQI_BENCH_WORKER";
+
+/// One bot process of the two-process run: a service with its own fleet of games on the
+/// shared schema, doing what the parent says on stdin, one command per line, and answering
+/// on stdout: `saturate <moves>` and `paced <rate> <moves>` answer the latencies in
+/// microseconds and the CPU time used; `prepare` ends the running games and starts fresh ones.
+fn worker(spec: &str) {
+    use std::io::BufRead;
+    let mut parts = spec.split('|');
+    let (Some(url), Some(schema), Some(prefix)) = (parts.next(), parts.next(), parts.next()) else {
+        panic!("{WORKER} is <database url>|<schema>|<prefix>");
+    };
+    let prefix: u64 = prefix.parse().expect("prefix");
+    let rt = runtime();
+    let store = rt
+        .block_on(jieqi_store_pg::PgStore::connect_in_schema(url, schema))
+        .expect("the benchmark's schema");
+    let mut fleet = rt.block_on(fleet_with_games(Arc::new(store), prefix));
+    println!("ready");
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("a command");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let cpu = cpu_time();
+        let latencies = match words.as_slice() {
+            ["prepare"] => {
+                rt.block_on(async {
+                    fleet.deliver_all().await;
+                    for table in &mut fleet.tables {
+                        table.next = table.moves.len();
+                    }
+                    fleet.refill().await;
+                });
+                println!("ready");
+                continue;
+            }
+            ["saturate", count] => {
+                let count: usize = count.parse().expect("count");
+                rt.block_on(async {
+                    let mut latencies = Vec::new();
+                    while latencies.len() < count {
+                        fleet.refill().await;
+                        latencies.extend(fleet.round().await);
+                    }
+                    latencies
+                })
+            }
+            ["paced", rate, count] => {
+                let (rate, count) = (rate.parse().expect("rate"), count.parse().expect("count"));
+                rt.block_on(paced(&mut fleet, rate, count)).0
+            }
+            _ => return,
+        };
+        let micros: Vec<String> = latencies
+            .iter()
+            .map(|l| l.as_micros().to_string())
+            .collect();
+        println!("latencies {}", micros.join(","));
+        println!("cpu {}", cpu_time().saturating_sub(cpu).as_micros());
+    }
+}
+
+/// The worker processes of a run, and their answers.
+struct Workers {
+    children: Vec<std::process::Child>,
+    inputs: Vec<std::process::ChildStdin>,
+    outputs: Vec<std::io::Lines<std::io::BufReader<std::process::ChildStdout>>>,
+}
+
+impl Workers {
+    fn start(pg: &TestStore, processes: usize) -> Workers {
+        use std::io::BufRead;
+        let exe = std::env::current_exe().expect("this benchmark's path");
+        let mut workers = Workers {
+            children: Vec::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        };
+        for prefix in 0..processes {
+            let mut child = std::process::Command::new(&exe)
+                .args(std::env::args_os().skip(1))
+                .env(WORKER, format!("{}|{}|{prefix}", pg.url(), pg.schema()))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("a worker process");
+            workers
+                .inputs
+                .push(child.stdin.take().expect("the worker's stdin"));
+            workers.outputs.push(
+                std::io::BufReader::new(child.stdout.take().expect("the worker's stdout")).lines(),
+            );
+            workers.children.push(child);
+        }
+        workers.wait_ready();
+        workers
+    }
+
+    fn line(&mut self, worker: usize) -> String {
+        self.outputs[worker]
+            .next()
+            .expect("the worker answered")
+            .expect("a line")
+    }
+
+    fn wait_ready(&mut self) {
+        for worker in 0..self.outputs.len() {
+            while self.line(worker) != "ready" {}
+        }
+    }
+
+    fn tell(&mut self, command: &str) {
+        use std::io::Write;
+        for input in &mut self.inputs {
+            writeln!(input, "{command}").expect("the worker listens");
+        }
+    }
+
+    /// Runs `command` in every worker at once: the latencies of all, the wall time until
+    /// the last finished, and the CPU time the workers used.
+    fn run(&mut self, command: &str) -> (Vec<Duration>, Duration, Duration) {
+        let started = Instant::now();
+        self.tell(command);
+        let mut latencies = Vec::new();
+        let mut cpu = Duration::ZERO;
+        for worker in 0..self.outputs.len() {
+            loop {
+                let line = self.line(worker);
+                if let Some(list) = line.strip_prefix("latencies ") {
+                    latencies.extend(
+                        list.split(',')
+                            .filter_map(|l| l.parse().ok())
+                            .map(Duration::from_micros),
+                    );
+                } else if let Some(micros) = line.strip_prefix("cpu ") {
+                    cpu += Duration::from_micros(micros.parse().unwrap_or(0));
+                    break;
+                }
+            }
+        }
+        (latencies, started.elapsed(), cpu)
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.inputs.clear();
+        for child in &mut self.children {
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Saturation and paced load on `processes` worker processes sharing `pg`.
+fn measure_processes(name: &str, pg: &TestStore, processes: usize) {
+    let mut workers = Workers::start(pg, processes);
+    let server_before = postgres_cpu_time();
+    let (mut latencies, took, cpu) = workers.run(&format!("saturate {}", 3000 / processes));
+    let moves = latencies.len().max(1) as u32;
+    println!(
+        "{name}: saturation, {} games moving at once: {} moves in {took:.2?} = {:.0} moves/s; latency {}",
+        GAMES * processes,
+        latencies.len(),
+        latencies.len() as f64 / took.as_secs_f64(),
+        percentiles(&mut latencies),
+    );
+    println!(
+        "{name}: CPU per move at saturation: {} µs in the bots, {} µs in the PostgreSQL server",
+        (cpu / moves).as_micros(),
+        (postgres_cpu_time().saturating_sub(server_before) / moves).as_micros(),
+    );
+    for rate in [500.0, 1000.0] {
+        workers.tell("prepare");
+        workers.wait_ready();
+        let per_process = rate / processes as f64;
+        let (mut latencies, took, _) =
+            workers.run(&format!("paced {per_process} {}", 2000 / processes));
+        println!(
+            "{name}: offered {rate:.0} moves/s over {} games: {} moves in {took:.2?} = {:.0} moves/s; latency {}",
+            GAMES * processes,
+            latencies.len(),
+            latencies.len() as f64 / took.as_secs_f64(),
+            percentiles(&mut latencies),
+        );
+    }
+}
+
 fn report() {
     picture_cost();
     let cpu_before = cpu_time();
@@ -557,16 +781,20 @@ fn report() {
     match control.block_on(Backend::postgres()) {
         Some(pg) => {
             measure("PostgreSQL, one process", &pg, 1);
-            let two = control
-                .block_on(Backend::postgres())
-                .expect("a second schema");
-            measure("PostgreSQL, two processes", &two, 2);
+            let Some(two) = control.block_on(test_store()) else {
+                panic!("a second schema");
+            };
+            measure_processes("PostgreSQL, two processes", &two, 2);
         }
         None => println!("PostgreSQL: not measured (set TEST_DATABASE_URL)"),
     }
 }
 
 fn moves(c: &mut Criterion) {
+    if let Ok(spec) = std::env::var(WORKER) {
+        worker(&spec);
+        std::process::exit(0);
+    }
     report();
     let rt = runtime();
     let sled = Backend::sled();

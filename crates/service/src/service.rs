@@ -113,20 +113,24 @@ impl Service {
 
     async fn handle_inner(&self, request: &Request) -> Answer {
         let key = RequestKey::new(request.chat.platform, &request.key);
-        match self.inner.store.answer(&key).await {
-            Ok(Some(earlier)) => return self.repeat(earlier).await,
-            Ok(None) => {}
+        let mut first_read = match self.inner.store.answer_and_chat(&key, &request.chat).await {
+            Ok((Some(earlier), _)) => return self.repeat(earlier).await,
+            Ok((None, chat)) => Some(chat),
             Err(e) => return self.store_failure(request, &e).await,
-        }
+        };
         let command =
             match commands::parse(&request.input, self.inner.config.bot_username.as_deref()) {
                 Parsed::Command(command) => command,
                 Parsed::Ignore => return Answer::default(),
             };
         for _ in 0..ATTEMPTS {
-            let stored_chat = match self.inner.store.chat(&request.chat).await {
-                Ok(chat) => chat,
-                Err(e) => return self.store_failure(request, &e).await,
+            // A retry (the game changed meanwhile) reads the chat again.
+            let stored_chat = match first_read.take() {
+                Some(chat) => chat,
+                None => match self.inner.store.chat(&request.chat).await {
+                    Ok(chat) => chat,
+                    Err(e) => return self.store_failure(request, &e).await,
+                },
             };
             let mut ctx = Ctx::for_request(&self.inner, request, key.clone(), stored_chat);
             match command.apply(&mut ctx).await {

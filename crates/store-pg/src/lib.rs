@@ -56,6 +56,8 @@ const POOL_SIZE: usize = 16;
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a call waits for a free connection.
 const WAIT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Outbox ids a process reserves at a time.
+const ID_BLOCK: usize = 64;
 /// The advisory-lock class of delivery lanes (two-key form; the other key is the lane's hash).
 const LANE_LOCK_CLASS: i32 = 0x6a71_0002;
 
@@ -68,6 +70,8 @@ pub struct PgStore {
     config: Config,
     /// The schema the tables are in (scopes leadership locks).
     schema: String,
+    /// Outbox ids reserved by this process and not handed out yet.
+    reserved_ids: std::sync::Arc<tokio::sync::Mutex<std::collections::VecDeque<u64>>>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -169,6 +173,7 @@ impl PgStore {
             pool,
             config,
             schema,
+            reserved_ids: std::sync::Arc::default(),
         })
     }
 
@@ -643,6 +648,28 @@ impl GameStore for PgStore {
             .await
     }
 
+    async fn answer_and_chat(
+        &self,
+        key: &RequestKey,
+        chat: &ChatId,
+    ) -> Result<(Option<AnswerRecord>, Option<ChatRecord>), StoreError> {
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached(
+                "SELECT (SELECT record FROM answers WHERE key = $1), \
+                        (SELECT record FROM chats WHERE id = $2)",
+            )
+            .await
+            .map_err(backend)?;
+        let row = client
+            .query_one(&statement, &[&key.0, &chat.to_string()])
+            .await
+            .map_err(backend)?;
+        let answer = row.get::<_, Option<&[u8]>>(0).map(decode).transpose()?;
+        let chat = row.get::<_, Option<&[u8]>>(1).map(decode).transpose()?;
+        Ok((answer, chat))
+    }
+
     async fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError> {
         let client = self.client().await?;
         let statement = client
@@ -688,12 +715,12 @@ impl GameStore for PgStore {
         let statement = tx
             .prepare_cached(
                 "SELECT id, lane FROM ( \
-                     SELECT DISTINCT ON (lane) id, lane, not_before, claimed_until FROM outbox \
-                     WHERE $1::text IS NULL OR platform = $1 \
-                     ORDER BY lane, id \
+                     SELECT DISTINCT ON (lane) id, seq, lane, not_before, claimed_until \
+                     FROM outbox WHERE $1::text IS NULL OR platform = $1 \
+                     ORDER BY lane, seq \
                  ) heads \
                  WHERE not_before <= $2 AND (claimed_until IS NULL OR claimed_until <= $2) \
-                 ORDER BY id LIMIT $3",
+                 ORDER BY seq LIMIT $3",
             )
             .await
             .map_err(backend)?;
@@ -736,8 +763,8 @@ impl GameStore for PgStore {
                  WHERE o.id = ANY($1) AND o.not_before <= $2 \
                    AND (o.claimed_until IS NULL OR o.claimed_until <= $2) \
                    AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane AND p.id <> o.id \
-                                   AND (p.id < o.id OR p.claimed_until > $2)) \
-                 ORDER BY o.id \
+                                   AND (p.seq < o.seq OR p.claimed_until > $2)) \
+                 ORDER BY o.seq \
                  FOR UPDATE OF o SKIP LOCKED",
             )
             .await
@@ -766,7 +793,7 @@ impl GameStore for PgStore {
         let client = self.client().await?;
         let statement = client
             .prepare_cached(
-                "SELECT id, record, attempts, not_before FROM outbox ORDER BY id LIMIT $1",
+                "SELECT id, record, attempts, not_before FROM outbox ORDER BY seq LIMIT $1",
             )
             .await
             .map_err(backend)?;
@@ -797,18 +824,26 @@ impl GameStore for PgStore {
         if n == 0 {
             return Ok(Vec::new());
         }
-        let client = self.client().await?;
-        let statement = client
-            .prepare_cached("SELECT nextval('outbox_ids') FROM generate_series(1, $1::bigint)")
-            .await
-            .map_err(backend)?;
-        let mut ids: Vec<OutboxId> = client
-            .query(&statement, &[&int(n as u64)])
-            .await
-            .map_err(backend)?
-            .iter()
-            .map(|row| OutboxId(uint(row.get(0))))
-            .collect();
+        // From this process's block; one round trip reserves the next block when it runs
+        // out. Lanes are delivered in commit order (`seq`), not in id order.
+        let mut reserved = self.reserved_ids.lock().await;
+        if reserved.len() < n {
+            let client = self.client().await?;
+            let statement = client
+                .prepare_cached("SELECT nextval('outbox_ids') FROM generate_series(1, $1::bigint)")
+                .await
+                .map_err(backend)?;
+            let mut block: Vec<u64> = client
+                .query(&statement, &[&int(n.max(ID_BLOCK) as u64)])
+                .await
+                .map_err(backend)?
+                .iter()
+                .map(|row| uint(row.get(0)))
+                .collect();
+            block.sort_unstable();
+            reserved.extend(block);
+        }
+        let mut ids: Vec<OutboxId> = reserved.drain(..n).map(OutboxId).collect();
         ids.sort();
         Ok(ids)
     }

@@ -200,6 +200,23 @@ async fn a_request_key_answers_once_until_pruned() {
     );
     let key = jieqi_service::store::RequestKey("telegram:9".into());
     assert_eq!(store.answer(&key).await.unwrap(), Some(answer(5)));
+    // The first read of every request: the answer and the chat in one round trip.
+    assert_eq!(
+        store.answer_and_chat(&key, &room("room")).await.unwrap(),
+        (Some(answer(5)), None)
+    );
+    store
+        .commit(Change {
+            chats: vec![chat(1)],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    let other = jieqi_service::store::RequestKey("telegram:10".into());
+    assert_eq!(
+        store.answer_and_chat(&other, &room("room")).await.unwrap(),
+        (None, Some(chat(1)))
+    );
     assert_eq!(store.prune(5).await.unwrap(), 0);
     assert_eq!(store.prune(6).await.unwrap(), 1);
     assert_eq!(store.answer(&key).await.unwrap(), None);
@@ -311,17 +328,42 @@ async fn two_processes_committing_the_same_revision_one_wins() {
 }
 
 #[tokio::test]
-async fn outbox_ids_increase_across_processes() {
+async fn a_lane_keeps_commit_order_whichever_process_numbered_its_messages() {
     let first = store_or_skip!();
     let second = first.another().await;
+    // Each process numbers from a block of its own: the first's ids are the lower ones.
     let a = first.allocate_outbox_ids(3).await.unwrap();
     let b = second.allocate_outbox_ids(2).await.unwrap();
     assert!(a.windows(2).all(|w| w[0] < w[1]));
-    assert!(a[2] < b[0] && b[0] < b[1]);
+    assert!(b[0] < b[1]);
+    assert!(a.iter().all(|id| !b.contains(id)));
     assert!(first.allocate_outbox_ids(0).await.unwrap().is_empty());
+    // The second process queues first, with its higher id: its message goes first.
+    for (store, id, text) in [(&second, b[0], "earlier"), (&first, a[0], "later")] {
+        store
+            .commit(Change {
+                outbox: vec![(id, message("room", text))],
+                ..Change::default()
+            })
+            .await
+            .unwrap();
+    }
+    let head = first.claim(None, &claim("p1", 100, 200), 10).await.unwrap();
+    assert_eq!(ids_of(&head), vec![b[0]]);
+    first.commit(sent(b[0], Some("m-1"))).await.unwrap();
+    let next = first.claim(None, &claim("p1", 101, 200), 10).await.unwrap();
+    assert_eq!(ids_of(&next), vec![a[0]]);
+    let texts: Vec<String> = first
+        .pending(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.entry.message.text)
+        .collect();
+    assert_eq!(texts, vec!["later".to_owned()]);
     // An id taken already refuses the change.
     let taken = Change {
-        outbox: vec![(a[0], message("room", "one"))],
+        outbox: vec![(a[1], message("room", "one"))],
         ..Change::default()
     };
     first.commit(taken.clone()).await.unwrap();

@@ -215,6 +215,16 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     async fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError>;
     /// The answer given earlier to this request key.
     async fn answer(&self, key: &RequestKey) -> Result<Option<AnswerRecord>, StoreError>;
+    /// The answer given earlier to this request key, and the record of the chat it came
+    /// from: what every request reads first, in one go where a backend can (one round trip
+    /// instead of two on PostgreSQL).
+    async fn answer_and_chat(
+        &self,
+        key: &RequestKey,
+        chat: &ChatId,
+    ) -> Result<(Option<AnswerRecord>, Option<ChatRecord>), StoreError> {
+        Ok((self.answer(key).await?, self.chat(chat).await?))
+    }
     /// Games and challenges whose deadline is at or before `now`, oldest first.
     async fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError>;
     /// Claims, for `claim.holder` until `claim.until`, the oldest undelivered message of up to

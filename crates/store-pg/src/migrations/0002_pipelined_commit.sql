@@ -18,3 +18,20 @@ $$;
 -- A failed delivery round sets these without rewriting the record (one statement, no read
 -- first); they override the record's own fields of the same names.
 ALTER TABLE outbox ADD COLUMN attempts integer NOT NULL DEFAULT 0;
+
+-- Each process numbers its outbox messages from a block of ids it reserves now and then
+-- (one round trip per block instead of one per message), so ids no longer tell the order
+-- in which messages were queued. `seq` does: it is taken when the row is inserted, inside
+-- the commit, and a lane is delivered in `seq` order. Rows already queued keep their order.
+CREATE SEQUENCE outbox_order;
+SELECT setval('outbox_order', greatest(
+    (SELECT max(id) FROM outbox), (SELECT last_value FROM outbox_ids), 1));
+ALTER TABLE outbox ADD COLUMN seq bigint;
+UPDATE outbox SET seq = id;
+ALTER TABLE outbox
+    ALTER COLUMN seq SET DEFAULT nextval('outbox_order'),
+    ALTER COLUMN seq SET NOT NULL;
+DROP INDEX outbox_lane;
+DROP INDEX outbox_platform_lane;
+CREATE INDEX outbox_lane ON outbox (lane, seq);
+CREATE INDEX outbox_platform_lane ON outbox (platform, lane, seq);

@@ -44,6 +44,8 @@ pub enum Verdict {
     /// It solves the turn. `after` is the game after it (before any reply); `next` is where
     /// the learner goes on.
     Correct {
+        /// The move, as the rules print it (`c3c4`, Banqi `d2`).
+        mv: GameMove,
         /// The game right after the learner's move.
         after: Box<Game>,
         /// The move as played.
@@ -180,6 +182,7 @@ impl StepState {
             None => self.place.after_step(),
         };
         Verdict::Correct {
+            mv,
             after: Box::new(after),
             played,
             next,

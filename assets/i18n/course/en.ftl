@@ -4,6 +4,7 @@
 ## The course around the lessons
 
 learn-welcome = Welcome to the Jieqi course! Ten short lessons, each a task on the board. Answer with /move (for example /move b0c2). /learn list shows the lessons, /learn <number> jumps to one, /learn restart starts over, /learn stop pauses.
+command-learn = The rules course: short lessons answered with /move
 learn-resume = Welcome back: here is where you left off.
 learn-heading = Lesson { $number }/{ $total }: { $title } (step { $step }/{ $steps })
 learn-correct = ✅ { $explanation }

@@ -1,105 +1,106 @@
-# The rules course (/learn): lesson texts and the course's own messages.
-# Points are named as in /move: files a–i from Red's left, ranks 0–9 from Red's side.
+# Khóa học luật chơi (/learn): nội dung các bài và tin nhắn của khóa học.
+# Tên điểm như trong /move: cột a–i tính từ bên trái của Đỏ, hàng 0–9 tính từ phía Đỏ.
 
-## The course around the lessons
+## Khóa học
 
-learn-welcome = Welcome to the Jieqi course! Ten short lessons, each a task on the board. Answer with /move (for example /move b0c2). /learn list shows the lessons, /learn <number> jumps to one, /learn restart starts over, /learn stop pauses.
-learn-resume = Welcome back: here is where you left off.
-learn-heading = Lesson { $number }/{ $total }: { $title } (step { $step }/{ $steps })
+learn-welcome = Chào mừng đến với khóa học cờ úp! Mười bài ngắn, mỗi bài là một nhiệm vụ trên bàn cờ. Trả lời bằng /move (ví dụ /move b0c2). /learn list xem danh sách bài, /learn <số> chuyển đến một bài, /learn restart học lại từ đầu, /learn stop tạm dừng.
+command-learn = Khóa học luật chơi: các bài ngắn, trả lời bằng /move
+learn-resume = Chào mừng trở lại: đây là chỗ bạn đã dừng.
+learn-heading = Bài { $number }/{ $total }: { $title } (bước { $step }/{ $steps })
 learn-correct = ✅ { $explanation }
-learn-wrong = Not this one. { $hint } Try again with /move.
-learn-next-lesson = Lesson { $number } done!
-learn-finished = 🎓 You have finished the course! Challenge someone with /challenge, or play the engine with /play bot. /learn restart goes through it again.
-learn-finished-already = You have finished the course already. /learn restart goes through it again, /learn <number> opens one lesson.
-learn-list = The lessons (✓ done, ▶ where you are):
+learn-wrong = Chưa đúng. { $hint } Thử lại bằng /move.
+learn-next-lesson = Xong bài { $number }!
+learn-finished = 🎓 Bạn đã học xong cả khóa! Thách đấu ai đó bằng /challenge, hoặc chơi với máy bằng /play bot. /learn restart để học lại.
+learn-finished-already = Bạn đã học xong khóa học rồi. /learn restart để học lại, /learn <số> để mở một bài.
+learn-list = Các bài học (✓ đã xong, ▶ đang học):
     { $lessons }
-    Open one with /learn <number>.
-learn-stopped = Course paused. /learn picks it up where you left off.
-learn-not-started = You have not started the course yet: /learn starts it.
-refuse-learn-usage = Use /learn, /learn <number> (1 to { $total }), /learn list, /learn restart or /learn stop.
-refuse-learn-no-such-lesson = There is no lesson { $number }: choose 1 to { $total }.
+    Mở một bài bằng /learn <số>.
+learn-stopped = Đã tạm dừng khóa học. /learn sẽ tiếp tục từ chỗ bạn dừng.
+learn-not-started = Bạn chưa bắt đầu khóa học: gửi /learn để bắt đầu.
+refuse-learn-usage = Dùng /learn, /learn <số> (1 đến { $total }), /learn list, /learn restart hoặc /learn stop.
+refuse-learn-no-such-lesson = Không có bài { $number }: hãy chọn từ 1 đến { $total }.
 
-## Lesson 1: covered pieces
+## Bài 1: quân úp
 
-course-covered-title = A covered piece moves as the piece of its point
-course-covered-horse-task = In Jieqi every piece but the general starts face down, shuffled. A face-down piece moves as the piece whose start point it stands on. The one on b0 stands on a horse's point: jump it like a horse to c2.
-course-covered-horse-hint = The piece on b0 is on a horse's point, so it jumps like a horse: one step straight, one diagonally. Type /move b0c2.
-course-covered-horse-done = It jumped like a horse, and turned face up: it is really a chariot! Where it stands said how it could move; the deal decided what it is.
-course-covered-cannon-task = The face-down piece on h2 stands on a cannon's point, so it captures like a cannon: jumping over exactly one piece. Take the black chariot on h9.
-course-covered-cannon-hint = A cannon captures by jumping over one piece (here the soldier on h6) onto the piece behind it. Type /move h2h9.
-course-covered-cannon-done = It captured as a cannon and turned out to be an advisor. A face-down piece moves and captures as its point says, with that piece's limits.
+course-covered-title = Quân úp đi theo quân của vị trí nó đứng
+course-covered-horse-task = Trong cờ úp, mọi quân trừ Tướng đều bắt đầu úp mặt và bị xáo trộn. Quân úp đi như quân có vị trí xuất phát là điểm nó đang đứng. Quân trên b0 đứng ở vị trí của Mã: hãy nhảy nó như Mã đến c2.
+course-covered-horse-hint = Quân trên b0 đứng ở vị trí Mã nên nó nhảy như Mã: một bước thẳng, một bước chéo. Gõ /move b0c2.
+course-covered-horse-done = Nó nhảy như Mã và được lật lên: thật ra là một quân Xe! Vị trí quyết định cách nó đi; việc chia quân quyết định nó là quân gì.
+course-covered-cannon-task = Quân úp trên h2 đứng ở vị trí của Pháo nên nó ăn quân như Pháo: nhảy qua đúng một quân (ngòi). Hãy ăn Xe đen trên h9.
+course-covered-cannon-hint = Pháo ăn quân bằng cách nhảy qua một quân (ở đây là Tốt trên h6) để ăn quân phía sau. Gõ /move h2h9.
+course-covered-cannon-done = Nó ăn quân như Pháo và hóa ra là một quân Sĩ. Quân úp đi và ăn theo quân của vị trí nó đứng, kèm cả giới hạn của quân đó.
 
-## Lesson 2: the reveal
+## Bài 2: lật quân
 
-course-reveal-title = The reveal
-course-reveal-push-task = A face-down piece turns face up on its first move, and everyone sees what it is. Push the face-down piece on c3 (a soldier's point) one step forward.
-course-reveal-push-hint = The piece on c3 stands on a soldier's point, so it steps one point forward. Type /move c3c4.
-course-reveal-push-done = Surprise: it was a chariot! From now on it moves as what it really is. Black answered by moving the general to e8.
-course-reveal-use-task = Your new chariot goes any distance in a straight line. Take the black horse on c9 with it.
-course-reveal-use-hint = The chariot on c4 can run straight up the c-file. Type /move c4c9.
-course-reveal-use-done = Well played. A revealed piece moves as its true type, wherever it turned up.
+course-reveal-title = Lật quân
+course-reveal-push-task = Quân úp được lật lên ở nước đi đầu tiên của nó, và ai cũng thấy nó là quân gì. Đẩy quân úp trên c3 (vị trí của Tốt) lên một bước.
+course-reveal-push-hint = Quân trên c3 đứng ở vị trí Tốt nên nó tiến một bước. Gõ /move c3c4.
+course-reveal-push-done = Bất ngờ: đó là một quân Xe! Từ giờ nó đi theo đúng thân phận thật của nó. Đen đáp lại bằng cách đưa Tướng lên e8.
+course-reveal-use-task = Quân Xe mới của bạn đi thẳng bao xa cũng được. Hãy dùng nó ăn Mã đen trên c9.
+course-reveal-use-hint = Xe trên c4 có thể chạy thẳng lên theo cột c. Gõ /move c4c9.
+course-reveal-use-done = Hay lắm. Quân đã lật đi theo thân phận thật, dù nó được lật ở đâu.
 
-## Lesson 3: advisors and elephants set free
+## Bài 3: Sĩ và Tượng được tự do
 
-course-free-title = Revealed advisors and elephants are free
-course-free-elephant-task = Once revealed, an elephant may cross the river. It still goes two points diagonally, and a piece on the point between (the eye) still blocks it. Take the black horse on g6 with the elephant on e4.
-course-free-elephant-hint = The elephant on e4 goes two points diagonally; the eye f5 is free and the river no longer stops it. Type /move e4g6.
-course-free-elephant-done = Across the river! In plain Xiangqi an elephant never leaves its own half; in Jieqi a revealed one may.
-course-free-advisor-task = A revealed advisor may leave the palace: it steps one point diagonally, anywhere. Take the black soldier on c3 with the advisor on d2.
-course-free-advisor-hint = The advisor on d2 steps one point diagonally, even out of the palace. Type /move d2c3.
-course-free-advisor-done = Out of the palace! Only the general must stay inside. A face-down piece on an advisor's point still stays in the palace until it is revealed.
+course-free-title = Sĩ và Tượng đã lật được tự do
+course-free-elephant-task = Khi đã lật, Tượng được qua sông. Nó vẫn đi chéo hai điểm, và một quân đứng ở điểm giữa (mắt tượng) vẫn chặn nó. Dùng Tượng trên e4 ăn Mã đen trên g6.
+course-free-elephant-hint = Tượng trên e4 đi chéo hai điểm; mắt tượng f5 trống và sông không còn chặn nó. Gõ /move e4g6.
+course-free-elephant-done = Qua sông rồi! Trong cờ tướng thường, Tượng không bao giờ rời nửa bàn của mình; trong cờ úp, Tượng đã lật thì được.
+course-free-advisor-task = Sĩ đã lật được ra khỏi cung: nó đi chéo một điểm, ở đâu cũng được. Dùng Sĩ trên d2 ăn Tốt đen trên c3.
+course-free-advisor-hint = Sĩ trên d2 đi chéo một điểm, kể cả ra ngoài cung. Gõ /move d2c3.
+course-free-advisor-done = Ra khỏi cung rồi! Chỉ có Tướng phải ở trong cung. Quân úp đứng ở vị trí Sĩ vẫn phải ở trong cung cho đến khi được lật.
 
-## Lesson 4: the flying general
+## Bài 4: lộ mặt Tướng
 
-course-flying-title = The flying general
-course-flying-escape-task = The two generals may never face each other on a file with nothing between them. Black's chariot on e5 checks your general: get out of check.
-course-flying-escape-hint = Your general can step to d1 or f1 — but on d1 it would face the black general on d9. Type /move e1f1.
-course-flying-escape-done = Safe. A move that leaves the generals facing each other is illegal, so a general also guards its whole file.
+course-flying-title = Hai Tướng không được đối mặt
+course-flying-escape-task = Hai Tướng không bao giờ được đối mặt nhau trên một cột mà không có quân nào ở giữa. Xe đen trên e5 đang chiếu Tướng của bạn: hãy thoát chiếu.
+course-flying-escape-hint = Tướng của bạn có thể sang d1 hoặc f1 — nhưng ở d1 nó sẽ đối mặt với Tướng đen trên d9. Gõ /move e1f1.
+course-flying-escape-done = An toàn. Nước đi khiến hai Tướng đối mặt là không hợp lệ, nên Tướng cũng khống chế cả cột của nó.
 
-## Lesson 5: capturing covered pieces
+## Bài 5: ăn quân úp
 
-course-capture-title = Capturing a covered piece
-course-capture-covered-task = You may capture face-down pieces. Take the face-down piece on b9 with your chariot.
-course-capture-covered-hint = Your chariot on b4 runs straight up the b-file. Type /move b4b9.
-course-capture-covered-done = Captured! Only you learn what it was — a cannon: in a game it comes in a private message, and your picture shows it in the tray. Your opponent and the chat see just a face-down piece.
+course-capture-title = Ăn quân úp
+course-capture-covered-task = Bạn được ăn quân còn úp. Dùng Xe ăn quân úp trên b9.
+course-capture-covered-hint = Xe trên b4 chạy thẳng lên theo cột b. Gõ /move b4b9.
+course-capture-covered-done = Ăn rồi! Chỉ bạn biết đó là quân gì — một quân Pháo: trong ván đấu bạn được báo bằng tin nhắn riêng, và ảnh bàn cờ của bạn hiện nó trong khay quân bị ăn. Đối thủ và cả nhóm chỉ thấy một quân úp.
 
-## Lesson 6: check and mate
+## Bài 6: chiếu và chiếu hết
 
-course-mate-title = Check and mate
-course-mate-check-task = A check attacks the general. Give check with your chariot.
-course-mate-check-hint = Put the chariot on the general's rank or file with nothing between. Try /move b1b9.
-course-mate-check-done = Check! The general must get out of it: step away, block, or capture the checker. Here the general can step aside, so it is not mate.
-course-mate-mate-task = Now your other chariot on a8 guards rank 8. Give check so that the general has nowhere to go: checkmate.
-course-mate-mate-hint = The general cannot step up to rank 8 (the chariot on a8 holds it) nor sideways along rank 9. Type /move b1b9.
-course-mate-mate-done = Checkmate: you win! A side with no legal move at all loses too, in check or not.
+course-mate-title = Chiếu và chiếu hết
+course-mate-check-task = Chiếu là tấn công Tướng. Hãy chiếu bằng quân Xe.
+course-mate-check-hint = Đặt Xe lên hàng hoặc cột của Tướng đen, không có quân nào ở giữa. Thử /move b1b9.
+course-mate-check-done = Chiếu! Bên bị chiếu phải thoát: tránh đi, chặn lại, hoặc ăn quân đang chiếu. Ở đây Tướng đen tránh được, nên chưa phải chiếu hết.
+course-mate-mate-task = Giờ Xe thứ hai của bạn trên a8 khống chế hàng 8. Hãy chiếu sao cho Tướng không còn đường đi: chiếu hết.
+course-mate-mate-hint = Tướng không thể lên hàng 8 (Xe trên a8 giữ nó) cũng không thể đi ngang trên hàng 9. Gõ /move b1b9.
+course-mate-mate-done = Chiếu hết: bạn thắng! Bên không còn nước đi hợp lệ nào cũng thua, dù có bị chiếu hay không.
 
-## Lesson 7: repetition and no progress
+## Bài 7: lặp lại và hòa vì không ăn quân
 
-course-repetition-title = Repetition and the no-progress draw
-course-repetition-check-task = Black has checked you with every move, back and forth. Step your general to e2: the same position then stands for the third time.
-course-repetition-check-hint = e0 escapes too, but the lesson is the repetition: step to e2. Type /move e1e2.
-course-repetition-check-done = Third time: the rules judge the cycle, and the side that checked with every move loses — you win. Chasing a piece forever loses too; if neither side is to blame it is a draw. And 60 moves each without a capture is a draw (revealing does not reset the count).
+course-repetition-title = Lặp lại thế cờ và hòa vì không ăn quân
+course-repetition-check-task = Đen đã chiếu bạn ở mọi nước, qua lại liên tục. Đưa Tướng của bạn lên e2: khi đó cùng một thế cờ xuất hiện lần thứ ba.
+course-repetition-check-hint = Đi e0 cũng thoát chiếu, nhưng bài này nói về lặp lại: hãy lên e2. Gõ /move e1e2.
+course-repetition-check-done = Lần thứ ba: luật xét cả vòng lặp, và bên chiếu ở mọi nước (chiếu mãi) bị xử thua — bạn thắng. Đuổi mãi một quân cũng thua; nếu không bên nào phạm luật thì hòa. Ngoài ra, mỗi bên đi 60 nước mà không ăn quân nào thì hòa (lật quân không tính lại từ đầu).
 
-## Lesson 8: Banqi flips
+## Bài 8: Banqi, lật quân
 
-course-banqi-flip-title = Banqi: flips and colours
-course-banqi-flip-task = Banqi is played on half a board, with all 32 pieces face down in the squares. Nobody has a colour yet: flip any piece, for example /move d2.
-course-banqi-flip-hint = Flip a face-down piece by typing its square, such as /move d2.
-course-banqi-flip-done = The colour you turned up is yours, and your opponent plays the other. From now on a turn is one of: flip any face-down piece, move one of yours one square, or capture.
+course-banqi-flip-title = Banqi: lật quân và màu quân
+course-banqi-flip-task = Banqi (cờ lật) chơi trên nửa bàn cờ, cả 32 quân úp mặt trong các ô. Chưa ai có màu: hãy lật một quân bất kỳ, ví dụ /move d2.
+course-banqi-flip-hint = Lật một quân úp bằng cách gõ tên ô của nó, ví dụ /move d2.
+course-banqi-flip-done = Màu bạn lật ra là màu của bạn, đối thủ cầm màu còn lại. Từ giờ mỗi lượt chọn một: lật một quân úp bất kỳ, đi một quân của mình một ô, hoặc ăn quân.
 
-## Lesson 9: Banqi ranks
+## Bài 9: Banqi, quân nào ăn quân nào
 
-course-banqi-ranks-title = Banqi: who captures whom
-course-banqi-ranks-horse-task = Pieces capture by rank, onto a square next to them: general, advisor, elephant, chariot, horse, cannon, soldier. Your horse on c2 can take one of its neighbours: which one?
-course-banqi-ranks-horse-hint = A horse takes pieces of its own rank or lower: the cannon on d2, not the chariot on c3. Type /move c2d2.
-course-banqi-ranks-horse-done = Right: the horse outranks the cannon. Black flipped a piece in reply.
-course-banqi-ranks-soldier-task = The lowest piece has one surprise. Capture the black general.
-course-banqi-ranks-soldier-hint = Only a soldier can take a general (and the general cannot take soldiers). Type /move f2f3.
-course-banqi-ranks-soldier-done = The soldier takes the general! There is no check in Banqi: you win when your opponent has no move left, usually because all their pieces are gone.
+course-banqi-ranks-title = Banqi: ai ăn được ai
+course-banqi-ranks-horse-task = Quân ăn theo cấp bậc, sang ô bên cạnh: Tướng, Sĩ, Tượng, Xe, Mã, Pháo, Tốt. Mã của bạn trên c2 có thể ăn một quân bên cạnh: quân nào?
+course-banqi-ranks-horse-hint = Mã ăn được quân cùng cấp hoặc thấp hơn: Pháo trên d2, không phải Xe trên c3. Gõ /move c2d2.
+course-banqi-ranks-horse-done = Đúng: Mã cao hơn Pháo. Đen đáp lại bằng cách lật một quân.
+course-banqi-ranks-soldier-task = Quân thấp nhất có một bất ngờ. Hãy ăn Tướng đen.
+course-banqi-ranks-soldier-hint = Chỉ có Tốt ăn được Tướng (và Tướng không ăn được Tốt). Gõ /move f2f3.
+course-banqi-ranks-soldier-done = Tốt ăn Tướng! Banqi không có chiếu: bạn thắng khi đối thủ không còn nước đi, thường là vì hết quân.
 
-## Lesson 10: the Banqi cannon
+## Bài 10: Pháo trong Banqi
 
-course-banqi-cannon-title = Banqi: the cannon's jump
-course-banqi-cannon-task = The cannon moves one square like the others, but captures only by jumping over exactly one piece (face up or down) along a row or file, any distance. Take the black chariot on a4.
-course-banqi-cannon-hint = The cannon cannot take the horse next to it. Jump over the piece on a2 instead: /move a1a4.
-course-banqi-cannon-done = A cannon ignores rank when it jumps: it can take even a general. Face-down pieces can never be captured.
+course-banqi-cannon-title = Banqi: Pháo nhảy ăn
+course-banqi-cannon-task = Pháo đi một ô như các quân khác, nhưng chỉ ăn bằng cách nhảy qua đúng một quân (ngửa hay úp đều được) theo hàng hoặc cột, xa bao nhiêu cũng được. Hãy ăn Xe đen trên a4.
+course-banqi-cannon-hint = Pháo không ăn được Mã ngay cạnh. Hãy nhảy qua quân trên a2: /move a1a4.
+course-banqi-cannon-done = Khi nhảy ăn, Pháo không cần xét cấp bậc: ăn được cả Tướng. Quân úp thì không bao giờ bị ăn.

@@ -192,3 +192,16 @@ async fn learn_opens_lessons_by_number_lists_them_and_pauses() {
     assert!(texts(&restarted).contains("Lesson 1/10"), "{}", texts(&restarted));
     accepted(&h.say(&ann, &chat, "/move b0c2").await);
 }
+
+#[tokio::test]
+async fn discord_autocomplete_offers_the_lessons_moves_when_there_is_no_game() {
+    let mut h = Harness::new(DealSource::Seeded(8)).await;
+    let (ann, chat) = (user("ann"), group("-908"));
+    assert!(h.service.legal_move_texts(&chat, &ann.id).await.is_empty());
+    h.say(&ann, &chat, "/learn 4").await;
+    // The flying-general lesson has exactly one legal move.
+    assert_eq!(
+        h.service.legal_move_texts(&chat, &ann.id).await,
+        vec!["e1f1".to_owned()]
+    );
+}

@@ -79,7 +79,10 @@ course-mate-mate-done = Checkmate: you win! A side with no legal move at all los
 course-repetition-title = Repetition and the no-progress draw
 course-repetition-check-task = Black has checked you with every move, back and forth. Step your general to e2: the same position then stands for the third time.
 course-repetition-check-hint = e0 escapes too, but the lesson is the repetition: step to e2. Type /move e1e2.
-course-repetition-check-done = Third time: the rules judge the cycle, and the side that checked with every move loses — you win. Chasing a piece forever loses too; if neither side is to blame it is a draw. And 60 moves each without a capture is a draw (revealing does not reset the count).
+course-repetition-check-done = Third time: the rules judge the cycle, and the side that checked with every move loses — you win. Chasing a piece forever loses too; if neither side is to blame it is a draw.
+course-repetition-quiet-task = Nothing has been captured for 119 plies, almost 60 moves each. When 60 moves each (120 plies) pass without a capture the game is drawn, and revealing a piece does not reset the count. Keep the game alive: capture the soldier on b4.
+course-repetition-quiet-hint = Any move that captures nothing is now the 120th ply without a capture, and draws the game. Take the soldier: /move b0b4.
+course-repetition-quiet-done = The capture starts the count again, so the game goes on. That was the last Jieqi lesson: next comes Banqi.
 
 ## Lesson 8: Banqi flips
 

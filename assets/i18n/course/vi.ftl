@@ -79,7 +79,10 @@ course-mate-mate-done = Chiếu hết: bạn thắng! Bên không còn nước �
 course-repetition-title = Lặp lại thế cờ và hòa vì không ăn quân
 course-repetition-check-task = Đen đã chiếu bạn ở mọi nước, qua lại liên tục. Đưa Tướng của bạn lên e2: khi đó cùng một thế cờ xuất hiện lần thứ ba.
 course-repetition-check-hint = Đi e0 cũng thoát chiếu, nhưng bài này nói về lặp lại: hãy lên e2. Gõ /move e1e2.
-course-repetition-check-done = Lần thứ ba: luật xét cả vòng lặp, và bên chiếu ở mọi nước (chiếu mãi) bị xử thua — bạn thắng. Đuổi mãi một quân cũng thua; nếu không bên nào phạm luật thì hòa. Ngoài ra, mỗi bên đi 60 nước mà không ăn quân nào thì hòa (lật quân không tính lại từ đầu).
+course-repetition-check-done = Lần thứ ba: luật xét cả vòng lặp, và bên chiếu ở mọi nước (chiếu mãi) bị xử thua — bạn thắng. Đuổi mãi một quân cũng thua; nếu không bên nào phạm luật thì hòa.
+course-repetition-quiet-task = Đã 119 nửa nước không có quân nào bị ăn, gần 60 nước mỗi bên. Khi mỗi bên đi 60 nước (120 nửa nước) mà không ăn quân thì ván cờ hòa, và lật quân không làm tính lại từ đầu. Hãy giữ ván cờ tiếp tục: ăn Tốt trên b4.
+course-repetition-quiet-hint = Giờ bất kỳ nước nào không ăn quân đều là nửa nước thứ 120 không ăn quân, và ván cờ hòa. Ăn Tốt đi: /move b0b4.
+course-repetition-quiet-done = Ăn quân thì bắt đầu đếm lại, nên ván cờ tiếp tục. Đó là bài cờ úp cuối cùng: tiếp theo là Banqi.
 
 ## Bài 8: Banqi, lật quân
 

@@ -79,7 +79,10 @@ course-mate-mate-done = 将死：你赢了！一方无子可走也算输，不�
 course-repetition-title = 重复局面与无吃子和棋
 course-repetition-check-task = 黑方每一步都在将军，来回反复。把帅走到 e2：同一个局面就第三次出现了。
 course-repetition-check-hint = 走 e0 也能应将，但这一课讲的是重复局面：走到 e2。输入 /move e1e2。
-course-repetition-check-done = 第三次出现：规则会判定这一循环，每一步都将军的一方（长将）判负——你赢了。长捉同样判负；双方都不违规则判和。另外，双方各走 60 步都没有吃子也判和（翻开暗子不会重新计数）。
+course-repetition-check-done = 第三次出现：规则会判定这一循环，每一步都将军的一方（长将）判负——你赢了。长捉同样判负；双方都不违规则判和。
+course-repetition-quiet-task = 已经 119 个半回合没有吃子了，差不多双方各走了 60 步。双方各走 60 步（120 个半回合）没有吃子就判和，翻开暗子不会重新计数。让棋局继续：吃掉 b4 的卒。
+course-repetition-quiet-hint = 现在任何不吃子的走法都是第 120 个没有吃子的半回合，棋局就会判和。吃掉那个卒：/move b0b4。
+course-repetition-quiet-done = 吃子后重新计数，棋局继续。揭棋的课程到此结束，接下来是暗棋。
 
 ## 第 8 课：暗棋的翻子
 

@@ -140,7 +140,7 @@ impl Step {
     /// the lesson's game, with the prelude played.
     pub fn start(&self, lesson: &Lesson) -> Result<Game, GameError> {
         let mut game = Game::from_fen(Rules::new(lesson.variant, Preset::Standard), self.fen)?;
-        for text in self.prelude {
+        for text in self.prelude.split_whitespace() {
             game.play_text(text)?;
         }
         Ok(game)
@@ -177,7 +177,10 @@ impl StepState {
             Some(reply) => {
                 let mut moves = self.place.moves.clone();
                 moves.extend([mv.to_string(), (*reply).to_owned()]);
-                Place { moves, ..self.place.clone() }
+                Place {
+                    moves,
+                    ..self.place.clone()
+                }
             }
             None => self.place.after_step(),
         };

@@ -19,7 +19,7 @@ pub static COURSE: &[Lesson] = &[
             // be a chariot.
             Step {
                 fen: "x3k4/9/9/2x6/9/9/4X4/7X1/9/1X2K4 w - - 0 1 prPHR",
-                prelude: &[],
+                prelude: "",
                 learner: Side::Red,
                 turns: &[Turn {
                     task: "course-covered-horse-task",
@@ -33,7 +33,7 @@ pub static COURSE: &[Lesson] = &[
             // screen, and turns out to be an advisor.
             Step {
                 fen: "x3k2r1/9/9/7p1/9/9/4X4/7X1/9/4K4 w - - 0 1 pPA",
-                prelude: &[],
+                prelude: "",
                 learner: Side::Red,
                 turns: &[Turn {
                     task: "course-covered-cannon-task",
@@ -52,7 +52,7 @@ pub static COURSE: &[Lesson] = &[
         steps: &[Step {
             // The covered soldier on c3 is really a chariot: reveal it, then use it.
             fen: "2h1k4/9/9/6x2/9/9/2X1X1X2/9/9/4K4 w - - 0 1 pRPH",
-            prelude: &[],
+            prelude: "",
             learner: Side::Red,
             turns: &[
                 Turn {
@@ -80,7 +80,7 @@ pub static COURSE: &[Lesson] = &[
             // A revealed elephant crosses the river (the eye on f5 is free).
             Step {
                 fen: "x3k4/9/9/6h2/9/4E4/4X4/9/9/4K4 w - - 0 1 rP",
-                prelude: &[],
+                prelude: "",
                 learner: Side::Red,
                 turns: &[Turn {
                     task: "course-free-elephant-task",
@@ -93,7 +93,7 @@ pub static COURSE: &[Lesson] = &[
             // A revealed advisor steps out of the palace.
             Step {
                 fen: "x3k4/9/9/9/9/9/2p1X4/3A5/9/4K4 w - - 0 1 rP",
-                prelude: &[],
+                prelude: "",
                 learner: Side::Red,
                 turns: &[Turn {
                     task: "course-free-advisor-task",
@@ -112,7 +112,7 @@ pub static COURSE: &[Lesson] = &[
         // The chariot on e5 checks; d1 would face the general on d9, so f1 is the only way.
         steps: &[Step {
             fen: "x2k5/9/9/9/4r4/9/X7X/9/4K4/9 w - - 0 1 cPP",
-            prelude: &[],
+            prelude: "",
             learner: Side::Red,
             turns: &[Turn {
                 task: "course-flying-escape-task",
@@ -130,7 +130,7 @@ pub static COURSE: &[Lesson] = &[
         // The covered piece on b9 is really a cannon: only the capturer learns it.
         steps: &[Step {
             fen: "1x2k2x1/9/9/9/9/1R7/4X4/9/9/4K4 w - - 0 1 crP",
-            prelude: &[],
+            prelude: "",
             learner: Side::Red,
             turns: &[Turn {
                 task: "course-capture-covered-task",
@@ -149,7 +149,7 @@ pub static COURSE: &[Lesson] = &[
             // A check the general walks out of.
             Step {
                 fen: "4k2x1/9/9/9/9/9/9/9/1R7/5K3 w - - 0 1 a",
-                prelude: &[],
+                prelude: "",
                 learner: Side::Red,
                 turns: &[Turn {
                     task: "course-mate-check-task",
@@ -162,7 +162,7 @@ pub static COURSE: &[Lesson] = &[
             // The chariot on a8 shuts rank 8; the other mates on rank 9.
             Step {
                 fen: "4k2x1/R8/9/9/9/9/9/9/1R7/5K3 w - - 0 1 a",
-                prelude: &[],
+                prelude: "",
                 learner: Side::Red,
                 turns: &[Turn {
                     task: "course-mate-mate-task",
@@ -178,20 +178,37 @@ pub static COURSE: &[Lesson] = &[
         id: "repetition",
         variant: Variant::Jieqi,
         title: "course-repetition-title",
-        // Black has checked with every move since the first position; the learner's move
-        // brings it back a third time, and the perpetual checker loses.
-        steps: &[Step {
-            fen: "5k2x/9/9/9/9/9/9/4K4/r8/9 b - - 0 1 h",
-            prelude: &["a1a2", "e2e1", "a2a1", "e1e2", "a1a2", "e2e1", "a2a1"],
-            learner: Side::Red,
-            turns: &[Turn {
-                task: "course-repetition-check-task",
-                solution: Solution::Moves(&["e1e2"]),
-                reply: None,
-                explanation: "course-repetition-check-done",
-                hint: "course-repetition-check-hint",
-            }],
-        }],
+        steps: &[
+            // Black has checked with every move since the first position; the learner's move
+            // brings it back a third time, and the perpetual checker loses.
+            Step {
+                fen: "5k2x/9/9/9/9/9/9/4K4/r8/9 b - - 0 1 h",
+                prelude: "a1a2 e2e1 a2a1 e1e2 a1a2 e2e1 a2a1",
+                learner: Side::Red,
+                turns: &[Turn {
+                    task: "course-repetition-check-task",
+                    solution: Solution::Moves(&["e1e2"]),
+                    reply: None,
+                    explanation: "course-repetition-check-done",
+                    hint: "course-repetition-check-hint",
+                }],
+            },
+            // 119 plies without a capture: the chariots walk two cycles (12 and 10 points
+            // long, so no position comes back a third time). The 120th ply draws unless it
+            // captures.
+            Step {
+                fen: "5k3/9/9/8x/6r2/1p7/8X/9/9/R2K5 b - - 0 1 pP",
+                prelude: NO_PROGRESS_PRELUDE,
+                learner: Side::Red,
+                turns: &[Turn {
+                    task: "course-repetition-quiet-task",
+                    solution: Solution::Moves(&["b0b4"]),
+                    reply: None,
+                    explanation: "course-repetition-quiet-done",
+                    hint: "course-repetition-quiet-hint",
+                }],
+            },
+        ],
     },
     Lesson {
         id: "banqi-flip",
@@ -199,7 +216,7 @@ pub static COURSE: &[Lesson] = &[
         title: "course-banqi-flip-title",
         steps: &[Step {
             fen: "????????/????????/????????/???????? - 0 1",
-            prelude: &[],
+            prelude: "",
             learner: Side::Red,
             turns: &[Turn {
                 task: "course-banqi-flip-task",
@@ -217,7 +234,7 @@ pub static COURSE: &[Lesson] = &[
         // The horse outranks the cannon but not the chariot; the soldier takes the general.
         steps: &[Step {
             fen: "????????/??r??k??/??Hc?P??/???????? w 0 10",
-            prelude: &[],
+            prelude: "",
             learner: Side::Red,
             turns: &[
                 Turn {
@@ -245,7 +262,7 @@ pub static COURSE: &[Lesson] = &[
         // horse beside it is out of its reach.
         steps: &[Step {
             fen: "r???????/1???????/????????/Ch??????[P1] w 0 10",
-            prelude: &[],
+            prelude: "",
             learner: Side::Red,
             turns: &[Turn {
                 task: "course-banqi-cannon-task",
@@ -257,3 +274,8 @@ pub static COURSE: &[Lesson] = &[
         }],
     },
 ];
+
+/// Black's chariot round g5-g9-h9-h5, Red's round a0-a3-c3-c0-b0, one point a move, Black
+/// first: 119 plies, and no position stands three times (the cycles' lengths, 10 and 12,
+/// only meet again after 60 moves each).
+const NO_PROGRESS_PRELUDE: &str = "g5g6 a0a1 g6g7 a1a2 g7g8 a2a3 g8g9 a3b3 g9h9 b3c3 h9h8 c3c2 h8h7 c2b2 h7h6 b2b1 h6h5 b1c1 h5g5 c1c0 g5g6 c0b0 g6g7 b0a0 g7g8 a0a1 g8g9 a1a2 g9h9 a2a3 h9h8 a3b3 h8h7 b3c3 h7h6 c3c2 h6h5 c2b2 h5g5 b2b1 g5g6 b1c1 g6g7 c1c0 g7g8 c0b0 g8g9 b0a0 g9h9 a0a1 h9h8 a1a2 h8h7 a2a3 h7h6 a3b3 h6h5 b3c3 h5g5 c3c2 g5g6 c2b2 g6g7 b2b1 g7g8 b1c1 g8g9 c1c0 g9h9 c0b0 h9h8 b0a0 h8h7 a0a1 h7h6 a1a2 h6h5 a2a3 h5g5 a3b3 g5g6 b3c3 g6g7 c3c2 g7g8 c2b2 g8g9 b2b1 g9h9 b1c1 h9h8 c1c0 h8h7 c0b0 h7h6 b0a0 h6h5 a0a1 h5g5 a1a2 g5g6 a2a3 g6g7 a3b3 g7g8 b3c3 g8g9 c3c2 g9h9 c2b2 h9h8 b2b1 h8h7 b1c1 h7h6 c1c0 h6h5 c0b0 h5g5";

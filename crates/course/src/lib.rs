@@ -45,9 +45,9 @@ pub struct Step {
     /// Where the step starts: a full FEN (Xiangqi and Jieqi: with the deal as seventh field
     /// when pieces are covered; Banqi: with or without the deal field).
     pub fen: &'static str,
-    /// Moves played from the FEN before the learner's first turn (a history the rules judge,
-    /// as in the repetition lesson). Coordinates or Banqi squares.
-    pub prelude: &'static [&'static str],
+    /// Moves played from the FEN before the learner's first turn, separated by spaces: a
+    /// history the rules judge (repetition, no progress). Coordinates or Banqi squares.
+    pub prelude: &'static str,
     /// The side the learner plays (the picture is drawn from it).
     pub learner: Side,
     /// The learner's turns; never empty.

@@ -62,7 +62,11 @@ fn every_step_starts_from_a_legal_position_with_the_learner_to_move() {
             let game = step
                 .start(lesson)
                 .unwrap_or_else(|e| panic!("{} step {i}: {e}", lesson.id));
-            assert!(!step.turns.is_empty(), "{} step {i} has no turns", lesson.id);
+            assert!(
+                !step.turns.is_empty(),
+                "{} step {i} has no turns",
+                lesson.id
+            );
             assert_eq!(game.outcome(), None, "{} step {i} is over", lesson.id);
             if lesson.variant != Variant::Banqi || game.side_to_move().is_some() {
                 assert_eq!(
@@ -90,7 +94,11 @@ fn each_solution(mut check: impl FnMut(&Lesson, &Step, usize, &Game, &str)) {
                 .rebuild()
                 .unwrap_or_else(|e| panic!("{} step {si} turn {ti}: {e}", lesson.id));
                 let solutions = solving_moves(&turn.solution, &state.game);
-                assert!(!solutions.is_empty(), "{} turn {ti} has no solution", lesson.id);
+                assert!(
+                    !solutions.is_empty(),
+                    "{} turn {ti} has no solution",
+                    lesson.id
+                );
                 for text in &solutions {
                     let (after, _) = solved(&state, text);
                     check(lesson, step, ti, &after, text);
@@ -189,7 +197,10 @@ fn revealed_elephants_cross_the_river_and_revealed_advisors_leave_the_palace() {
     let (_, record) = solved(&elephant, "e4g6");
     let record = board_record(record);
     assert_eq!(record.mover.role, Role::Elephant);
-    assert!(!record.mv.to.on_home_half(Side::Red), "it crossed the river");
+    assert!(
+        !record.mv.to.on_home_half(Side::Red),
+        "it crossed the river"
+    );
     let advisor = state("free", 1, &[]);
     let (_, record) = solved(&advisor, "d2c3");
     let record = board_record(record);
@@ -264,10 +275,7 @@ fn the_repetition_step_is_a_third_occurrence_the_perpetual_checker_loses() {
     other.play_text("e1e0").expect("legal");
     assert_eq!(other.outcome(), None);
     assert!(matches!(step.judge("e1e0"), Verdict::Wrong { .. }));
-    assert_ne!(
-        after.outcome(),
-        Some(Outcome::Draw(DrawReason::Repetition))
-    );
+    assert_ne!(after.outcome(), Some(Outcome::Draw(DrawReason::Repetition)));
 }
 
 #[test]
@@ -382,4 +390,24 @@ fn every_lesson_text_is_in_english_chinese_and_vietnamese() {
         assert!(missing.is_empty(), "{language}: missing {missing:?}");
         assert_eq!(have, english, "{language} and en have different keys");
     }
+}
+
+#[test]
+fn the_no_progress_step_draws_on_any_quiet_move_and_its_capture_keeps_the_game_going() {
+    let step = state("repetition", 1, &[]);
+    assert_eq!(step.game.ply(), 119, "119 plies without a capture");
+    assert_eq!(step.game.outcome(), None);
+    for quiet in ["b0a0", "d0e0", "i3i4"] {
+        let mut drawn = step.game.clone();
+        drawn.play_text(quiet).expect("a legal quiet move");
+        assert_eq!(
+            drawn.outcome(),
+            Some(Outcome::Draw(DrawReason::NoProgress)),
+            "{quiet}"
+        );
+        assert!(matches!(step.judge(quiet), Verdict::Wrong { .. }));
+    }
+    let (after, record) = solved(&step, "b0b4");
+    assert!(board_record(record).captured.is_some());
+    assert_eq!(after.outcome(), None, "the capture keeps the game going");
 }

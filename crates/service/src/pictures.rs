@@ -234,7 +234,14 @@ pub(crate) async fn redraw_recipe(
         } => {
             let lesson = usize::try_from(*lesson).unwrap_or(usize::MAX);
             let step = usize::try_from(*step).unwrap_or(usize::MAX);
-            Ok(lesson_picture(lesson, step, moves, *orientation, *style, *width))
+            Ok(lesson_picture(
+                lesson,
+                step,
+                moves,
+                *orientation,
+                *style,
+                *width,
+            ))
         }
         ImageRecipe::Animation {
             game,

@@ -52,7 +52,13 @@ fn line() -> impl Strategy<Value = String> {
 /// What a learner might type: the course's own answers, other moves, junk, `/learn` lines.
 fn lesson_line() -> impl Strategy<Value = String> {
     let word = prop_oneof![
-        prop::sample::select(&["b0c2", "h2h9", "c3c4", "c4c9", "e4g6", "d2c3", "e1f1", "e1d1", "b4b9", "b1b9", "e1e2", "d2", "c2d2", "c2c3", "f2f3", "a1a4", "a1b1"][..]).prop_map(str::to_owned),
+        prop::sample::select(
+            &[
+                "b0c2", "h2h9", "c3c4", "c4c9", "e4g6", "d2c3", "e1f1", "e1d1", "b4b9", "b1b9",
+                "e1e2", "d2", "c2d2", "c2c3", "f2f3", "a1a4", "a1b1"
+            ][..]
+        )
+        .prop_map(str::to_owned),
         "[a-i][0-9][a-i][0-9]",
         "[a-h][1-4]",
         "\\PC{0,12}",

@@ -33,7 +33,10 @@ fn texts(answer: &Answer) -> String {
 /// Asserts the answer carries no refusal and every reply has its board picture.
 fn accepted(answer: &Answer) {
     assert!(
-        answer.replies.iter().all(|r| r.kind != MessageKind::Refusal),
+        answer
+            .replies
+            .iter()
+            .all(|r| r.kind != MessageKind::Refusal),
         "refused: {}",
         texts(answer)
     );
@@ -45,7 +48,11 @@ async fn a_newcomer_goes_through_the_whole_course_by_its_solving_moves_and_finis
     let (ann, chat) = (user("ann"), group("-900"));
     let start = h.say(&ann, &chat, "/learn").await;
     accepted(&start);
-    assert!(texts(&start).contains("Welcome to the Jieqi course"), "{}", texts(&start));
+    assert!(
+        texts(&start).contains("Welcome to the Jieqi course"),
+        "{}",
+        texts(&start)
+    );
     assert!(texts(&start).contains("Lesson 1/10"), "{}", texts(&start));
     assert!(start.replies[0].image.is_some(), "the lesson has its board");
     let moves = solutions();
@@ -58,7 +65,10 @@ async fn a_newcomer_goes_through_the_whole_course_by_its_solving_moves_and_finis
             texts(&answer)
         );
         assert!(
-            answer.replies.iter().all(|r| r.image.is_some() || i + 1 == moves.len()),
+            answer
+                .replies
+                .iter()
+                .all(|r| r.image.is_some() || i + 1 == moves.len()),
             "{mv}: a reply without its board"
         );
     }
@@ -70,9 +80,20 @@ async fn a_newcomer_goes_through_the_whole_course_by_its_solving_moves_and_finis
     );
     // The course is closed: /move is about games again.
     let after = h.say(&ann, &chat, "/move h2e2").await;
-    assert!(refusal(&after).contains("No game of yours"), "{}", texts(&after));
-    assert!(h.deliver().await.is_empty(), "the course posts nothing to the chat");
-    assert!(jieqi_service::i18n::missing_keys().is_empty(), "{:?}", jieqi_service::i18n::missing_keys());
+    assert!(
+        refusal(&after).contains("No game of yours"),
+        "{}",
+        texts(&after)
+    );
+    assert!(
+        h.deliver().await.is_empty(),
+        "the course posts nothing to the chat"
+    );
+    assert!(
+        jieqi_service::i18n::missing_keys().is_empty(),
+        "{:?}",
+        jieqi_service::i18n::missing_keys()
+    );
 }
 
 #[tokio::test]
@@ -82,15 +103,30 @@ async fn a_wrong_move_gets_the_hint_and_an_illegal_one_the_reason_and_both_may_t
     h.say(&ann, &chat, "/learn").await;
     let wrong = h.say(&ann, &chat, "/move e0d0").await;
     let hint = refusal(&wrong);
-    assert!(hint.contains("Not this one") && hint.contains("/move b0c2"), "{hint}");
+    assert!(
+        hint.contains("Not this one") && hint.contains("/move b0c2"),
+        "{hint}"
+    );
     let illegal = h.say(&ann, &chat, "/move b0b1").await;
-    assert!(refusal(&illegal).contains("not allowed"), "{}", refusal(&illegal));
+    assert!(
+        refusal(&illegal).contains("not allowed"),
+        "{}",
+        refusal(&illegal)
+    );
     let unreadable = h.say(&ann, &chat, "/move hello").await;
-    assert!(refusal(&unreadable).contains("cannot read"), "{}", refusal(&unreadable));
+    assert!(
+        refusal(&unreadable).contains("cannot read"),
+        "{}",
+        refusal(&unreadable)
+    );
     // WXF for the same jump is the right answer.
     let right = h.say(&ann, &chat, "/move H8+7").await;
     accepted(&right);
-    assert!(texts(&right).contains("really a chariot"), "{}", texts(&right));
+    assert!(
+        texts(&right).contains("really a chariot"),
+        "{}",
+        texts(&right)
+    );
 }
 
 #[tokio::test]
@@ -104,7 +140,10 @@ async fn progress_survives_a_restart_and_learn_resumes_at_the_step_left() {
     accepted(&resumed);
     let text = texts(&resumed);
     assert!(text.contains("Welcome back"), "{text}");
-    assert!(text.contains("(step 2/2)") && text.contains("cannon's point"), "{text}");
+    assert!(
+        text.contains("(step 2/2)") && text.contains("cannon's point"),
+        "{text}"
+    );
     accepted(&h.say(&ann, &chat, "/move h2h9").await);
     // In the middle of a step: the revealed chariot is still there after a restart.
     accepted(&h.say(&ann, &chat, "/move c3c4").await);
@@ -123,7 +162,10 @@ async fn a_repeated_update_is_answered_once_with_the_same_pictures() {
     let first = h.service.handle(request.clone()).await;
     accepted(&first);
     let again = h.service.handle(request).await;
-    assert_eq!(again, first, "the same answer, drawn again from its recipes");
+    assert_eq!(
+        again, first,
+        "the same answer, drawn again from its recipes"
+    );
     // The step moved on once: the next step's move is the right answer now.
     accepted(&h.say(&ann, &chat, "/move h2h9").await);
 }
@@ -146,7 +188,11 @@ async fn the_lessons_speak_the_chats_language() {
     assert!(texts(&vi).contains("Bài 1/10"), "{}", texts(&vi));
     let done = h.say(&vi_user, &dm, "/move b0c2").await;
     assert!(texts(&done).contains("Xe"), "{}", texts(&done));
-    assert!(jieqi_service::i18n::missing_keys().is_empty(), "{:?}", jieqi_service::i18n::missing_keys());
+    assert!(
+        jieqi_service::i18n::missing_keys().is_empty(),
+        "{:?}",
+        jieqi_service::i18n::missing_keys()
+    );
 }
 
 #[tokio::test]
@@ -155,8 +201,13 @@ async fn a_game_in_the_chat_takes_the_move_before_the_lesson() {
     let (ann, bob) = (user("ann"), user("bob"));
     let (chat, quiet) = (group("-905"), group("-906"));
     h.say(&ann, &quiet, "/learn").await;
-    h.say_mentioning(&ann, &chat, "/challenge @bob xiangqi red", vec![bob.clone()])
-        .await;
+    h.say_mentioning(
+        &ann,
+        &chat,
+        "/challenge @bob xiangqi red",
+        vec![bob.clone()],
+    )
+    .await;
     h.say(&bob, &chat, "/accept").await;
     h.deliver().await;
     let played = h.say(&ann, &chat, "/move h2e2").await;
@@ -170,7 +221,11 @@ async fn a_game_in_the_chat_takes_the_move_before_the_lesson() {
     // Where ann has no game, the lesson takes it.
     let lesson = h.say(&ann, &quiet, "/move b0c2").await;
     accepted(&lesson);
-    assert!(texts(&lesson).contains("really a chariot"), "{}", texts(&lesson));
+    assert!(
+        texts(&lesson).contains("really a chariot"),
+        "{}",
+        texts(&lesson)
+    );
 }
 
 #[tokio::test]
@@ -178,7 +233,11 @@ async fn learn_opens_lessons_by_number_lists_them_and_pauses() {
     let mut h = Harness::new(DealSource::Seeded(7)).await;
     let (ann, chat) = (user("ann"), group("-907"));
     let not_started = h.say(&ann, &chat, "/learn stop").await;
-    assert!(texts(&not_started).contains("not started"), "{}", texts(&not_started));
+    assert!(
+        texts(&not_started).contains("not started"),
+        "{}",
+        texts(&not_started)
+    );
     let banqi = h.say(&ann, &chat, "/learn 10").await;
     accepted(&banqi);
     assert!(texts(&banqi).contains("Lesson 10/10"), "{}", texts(&banqi));
@@ -187,9 +246,17 @@ async fn learn_opens_lessons_by_number_lists_them_and_pauses() {
     assert!(refusal(&h.say(&ann, &chat, "/learn 11").await).contains("no lesson 11"));
     h.say(&ann, &chat, "/learn stop").await;
     let paused = h.say(&ann, &chat, "/move a1a4").await;
-    assert!(refusal(&paused).contains("No game of yours"), "{}", texts(&paused));
+    assert!(
+        refusal(&paused).contains("No game of yours"),
+        "{}",
+        texts(&paused)
+    );
     let restarted = h.say(&ann, &chat, "/learn restart").await;
-    assert!(texts(&restarted).contains("Lesson 1/10"), "{}", texts(&restarted));
+    assert!(
+        texts(&restarted).contains("Lesson 1/10"),
+        "{}",
+        texts(&restarted)
+    );
     accepted(&h.say(&ann, &chat, "/move b0c2").await);
 }
 

@@ -155,7 +155,8 @@ pub(crate) async fn answer(ctx: &mut Ctx<'_>, text: &str) -> Step {
         let next_state = rebuild_or_restart(&mut player.course)?;
         let mut text = String::new();
         if next.lesson != state.place.lesson {
-            text = ctx.say(&Sentence::new("learn-next-lesson").arg("number", state.place.lesson + 1))
+            text = ctx
+                .say(&Sentence::new("learn-next-lesson").arg("number", state.place.lesson + 1))
                 + "\n\n";
         }
         show_step(ctx, &player, &next_state, text).await?;
@@ -264,7 +265,11 @@ fn lesson_list(ctx: &Ctx<'_>, course: &CourseProgress) -> String {
             } else {
                 "▶"
             };
-            format!("{mark} {}. {}", i + 1, ctx.say(&Sentence::new(lesson.title)))
+            format!(
+                "{mark} {}. {}",
+                i + 1,
+                ctx.say(&Sentence::new(lesson.title))
+            )
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -292,6 +297,9 @@ mod tests {
             "refuse-learn-usage"
         );
         assert_eq!(Learn::parse(&["RESTART"]).unwrap().action, Action::Restart);
-        assert_eq!(Learn::parse(&["a", "b"]).unwrap_err().key, "refuse-learn-usage");
+        assert_eq!(
+            Learn::parse(&["a", "b"]).unwrap_err().key,
+            "refuse-learn-usage"
+        );
     }
 }

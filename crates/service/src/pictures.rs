@@ -61,10 +61,7 @@ pub(crate) fn draw(
         plies: u32::try_from(plies).unwrap_or(u32::MAX),
         ended: loaded.game.outcome().is_some(),
         viewer,
-        orientation: match orientation {
-            Side::Red => Orientation::Red,
-            Side::Black => Orientation::Black,
-        },
+        orientation: Orientation::of(orientation),
         style: settings.style,
         width,
         file_name: format!("{}-{plies}{suffix}.png", loaded.record.id),

@@ -218,10 +218,9 @@ async fn reply_with_board(
 ) -> Step {
     let personal = personal_settings(ctx, &player.user).await?;
     let style = personal.style.unwrap_or(ctx.settings().style);
-    let orientation = personal.orientation.unwrap_or(match state.step.learner {
-        jieqi_rules::Side::Red => Orientation::Red,
-        jieqi_rules::Side::Black => Orientation::Black,
-    });
+    let orientation = personal
+        .orientation
+        .unwrap_or(Orientation::of(state.step.learner));
     let width = ctx.inner.config.board_width;
     let image = lesson_picture(
         state.place.lesson,

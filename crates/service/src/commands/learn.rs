@@ -7,7 +7,6 @@
 
 use jieqi_course::{COURSE, Place, StepState, Verdict};
 
-use crate::announce::personal_settings;
 use crate::context::{Ctx, Halt, Sentence, Step, refuse};
 use crate::message::{Destination, Message, MessageKind};
 use crate::pictures::lesson_picture;
@@ -108,7 +107,7 @@ impl Learn {
         if let Some(key) = intro {
             text = ctx.say(&Sentence::new(key)) + "\n\n";
         }
-        show_step(ctx, &player, &state, text).await?;
+        show_step(ctx, &player, &state, text)?;
         ctx.save_player(player);
         Ok(())
     }
@@ -145,7 +144,7 @@ pub(crate) async fn answer(ctx: &mut Ctx<'_>, text: &str) -> Step {
     moves.push(mv.to_string());
     let explanation = ctx.say(&Sentence::new(state.turn.explanation));
     let explanation = ctx.say(&Sentence::new("learn-correct").arg("explanation", explanation));
-    reply_with_board(ctx, &player, &state, moves, explanation).await?;
+    reply_with_board(ctx, &player, &state, moves, explanation)?;
 
     player.course.go_to(&next);
     if next.is_finished() {
@@ -159,7 +158,7 @@ pub(crate) async fn answer(ctx: &mut Ctx<'_>, text: &str) -> Step {
                 .say(&Sentence::new("learn-next-lesson").arg("number", state.place.lesson + 1))
                 + "\n\n";
         }
-        show_step(ctx, &player, &next_state, text).await?;
+        show_step(ctx, &player, &next_state, text)?;
     }
     ctx.save_player(player);
     Ok(())
@@ -186,7 +185,7 @@ fn rebuild_or_restart(course: &mut CourseProgress) -> Step<StepState> {
 }
 
 /// Replies with the step's heading and task over its board.
-async fn show_step(
+fn show_step(
     ctx: &mut Ctx<'_>,
     player: &PlayerRecord,
     state: &StepState,
@@ -204,19 +203,19 @@ async fn show_step(
     );
     text.push('\n');
     text += &ctx.say(&Sentence::new(state.turn.task));
-    reply_with_board(ctx, player, state, state.place.moves.clone(), text).await
+    reply_with_board(ctx, player, state, state.place.moves.clone(), text)
 }
 
 /// Replies with `text` over the step's board after `moves`, drawn as the learner's own
 /// pictures are (their style and orientation choices, else the chat's style and their side).
-async fn reply_with_board(
+fn reply_with_board(
     ctx: &mut Ctx<'_>,
     player: &PlayerRecord,
     state: &StepState,
     moves: Vec<String>,
     text: String,
 ) -> Step {
-    let personal = personal_settings(ctx, &player.user).await?;
+    let personal = player.personal;
     let style = personal.style.unwrap_or(ctx.settings().style);
     let orientation = personal
         .orientation

@@ -107,7 +107,7 @@ impl Learn {
         if let Some(key) = intro {
             text = ctx.say(&Sentence::new(key)) + "\n\n";
         }
-        show_step(ctx, &player, &state, text)?;
+        show_step(ctx, &player, &state, text);
         ctx.save_player(player);
         Ok(())
     }
@@ -144,7 +144,7 @@ pub(crate) async fn answer(ctx: &mut Ctx<'_>, text: &str) -> Step {
     moves.push(mv.to_string());
     let explanation = ctx.say(&Sentence::new(state.turn.explanation));
     let explanation = ctx.say(&Sentence::new("learn-correct").arg("explanation", explanation));
-    reply_with_board(ctx, &player, &state, moves, explanation)?;
+    reply_with_board(ctx, &player, &state, moves, explanation);
 
     player.course.go_to(&next);
     if next.is_finished() {
@@ -158,7 +158,7 @@ pub(crate) async fn answer(ctx: &mut Ctx<'_>, text: &str) -> Step {
                 .say(&Sentence::new("learn-next-lesson").arg("number", state.place.lesson + 1))
                 + "\n\n";
         }
-        show_step(ctx, &player, &next_state, text)?;
+        show_step(ctx, &player, &next_state, text);
     }
     ctx.save_player(player);
     Ok(())
@@ -185,12 +185,7 @@ fn rebuild_or_restart(course: &mut CourseProgress) -> Step<StepState> {
 }
 
 /// Replies with the step's heading and task over its board.
-fn show_step(
-    ctx: &mut Ctx<'_>,
-    player: &PlayerRecord,
-    state: &StepState,
-    mut text: String,
-) -> Step {
+fn show_step(ctx: &mut Ctx<'_>, player: &PlayerRecord, state: &StepState, mut text: String) {
     let lesson = state.lesson;
     let title = ctx.say(&Sentence::new(lesson.title));
     text += &ctx.say(
@@ -203,7 +198,7 @@ fn show_step(
     );
     text.push('\n');
     text += &ctx.say(&Sentence::new(state.turn.task));
-    reply_with_board(ctx, player, state, state.place.moves.clone(), text)
+    reply_with_board(ctx, player, state, state.place.moves.clone(), text);
 }
 
 /// Replies with `text` over the step's board after `moves`, drawn as the learner's own
@@ -214,7 +209,7 @@ fn reply_with_board(
     state: &StepState,
     moves: Vec<String>,
     text: String,
-) -> Step {
+) {
     let personal = player.personal;
     let style = personal.style.unwrap_or(ctx.settings().style);
     let orientation = personal
@@ -246,7 +241,6 @@ fn reply_with_board(
         image,
         recipe,
     );
-    Ok(())
 }
 
 /// "✓ 1. title" lines: done, where they are, still to come.

@@ -160,6 +160,7 @@ help-text = Commands:
     /watch <id>, /unwatch: follow a game of another chat.
     /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant]: ratings.
     /settings: language, piece style, orientation, notation, board messages.
+    /learn: the rules course, lesson by lesson, answered with /move (/learn list, /learn <number>, /learn restart, /learn stop).
 start-greeting = Hello! I referee Jieqi, Xiangqi and Banqi games in group chats, and I will send you your private reveals here. Add me to a group and send /challenge there. /help lists the commands.
 rules-xiangqi = Xiangqi (Chinese chess): capture the enemy general. The general and advisors stay in the palace, elephants stay on their side of the river and are blocked by a piece on their eye, a horse is blocked by a piece next to it, a cannon captures by jumping over exactly one piece, soldiers move sideways once across the river. The generals may never face each other on an open file. A side with no legal move loses.
 rules-jieqi = Jieqi: Xiangqi with covered pieces. Apart from the generals, every piece starts face down and shuffled on its side's start points. A covered piece moves as the piece of the point it stands on; its first move turns it face up, and from then on it moves as what it really is (revealed advisors and elephants may go anywhere on the board). If you capture a covered piece, only you learn what it was, in a private message. When the game ends the whole deal is shown, with a proof that it never changed.

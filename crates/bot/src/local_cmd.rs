@@ -39,7 +39,7 @@ const BATCH: usize = 32;
 /// The first line printed: the input format, so that the screen does not start blank.
 const BANNER: &str = "type one message a line as `name: text`, e.g. `alice: /challenge @bob`; \
                       `dm alice: /peek` writes in private, `bob: [button] acc_…` presses a button, \
-                      `alice: /help` lists the commands";
+                      `alice: /help` lists the commands, `alice: /learn` starts the rules course";
 
 #[derive(Debug, clap::Args)]
 pub struct LocalArgs {

@@ -157,7 +157,7 @@ const COMMANDS: &[(&str, &str, &[Opt])] = &[
     ("cancel", "Withdraw your challenge", &[CHALLENGE]),
     (
         "move",
-        "Play a move in your game in this channel",
+        "Play a move in your game in this channel (or in your /learn lesson)",
         &[
             Opt {
                 required: true,
@@ -234,6 +234,15 @@ const COMMANDS: &[(&str, &str, &[Opt])] = &[
         &[opt("user", "Whose (default: yours)", Kind::User)],
     ),
     ("leaderboard", "This chat's ratings table", &[]),
+    (
+        "learn",
+        "The rules course: short lessons, each answered with /move",
+        &[opt(
+            "lesson",
+            "A lesson number, or list, restart or stop (nothing: go on)",
+            Kind::Text,
+        )],
+    ),
 ];
 
 /// The commands to register.

@@ -1,4 +1,5 @@
-//! Translations: every sentence the bot says comes from `assets/i18n/<lang>.ftl` (Fluent).
+//! Translations: every sentence the bot says comes from `assets/i18n/<lang>.ftl` (Fluent), and
+//! the rules course's lessons from `assets/i18n/course/<lang>.ftl`, in the same bundle.
 //!
 //! English is complete; Chinese (简体) and Vietnamese have the same keys (a test checks the
 //! key sets are equal). The files are compiled in, so a deployed binary cannot lose them.
@@ -14,10 +15,30 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use unic_langid::LanguageIdentifier;
 
-const SOURCES: [(Language, &str); 3] = [
-    (Language::En, include_str!("../../../assets/i18n/en.ftl")),
-    (Language::Zh, include_str!("../../../assets/i18n/zh.ftl")),
-    (Language::Vi, include_str!("../../../assets/i18n/vi.ftl")),
+/// Each language's files, loaded into one bundle: the bot's sentences, then the rules
+/// course's lessons (`/learn`), kept apart because they are long and change with the course.
+const SOURCES: [(Language, &[&str]); 3] = [
+    (
+        Language::En,
+        &[
+            include_str!("../../../assets/i18n/en.ftl"),
+            include_str!("../../../assets/i18n/course/en.ftl"),
+        ],
+    ),
+    (
+        Language::Zh,
+        &[
+            include_str!("../../../assets/i18n/zh.ftl"),
+            include_str!("../../../assets/i18n/course/zh.ftl"),
+        ],
+    ),
+    (
+        Language::Vi,
+        &[
+            include_str!("../../../assets/i18n/vi.ftl"),
+            include_str!("../../../assets/i18n/course/vi.ftl"),
+        ],
+    ),
 ];
 
 /// A language the bot speaks.
@@ -123,20 +144,22 @@ impl Translations {
     pub fn load() -> Translations {
         let bundles = SOURCES
             .iter()
-            .map(|(language, source)| {
-                let resource = match FluentResource::try_new((*source).to_owned()) {
-                    Ok(resource) => resource,
-                    Err((resource, errors)) => {
-                        tracing::error!(%language, ?errors, "translation file has errors");
-                        resource
-                    }
-                };
+            .map(|(language, sources)| {
                 let id: LanguageIdentifier = language.code().parse().unwrap_or_default();
                 let mut bundle = FluentBundle::new_concurrent(vec![id]);
                 // Chat clients show the isolation marks Fluent adds around arguments as junk.
                 bundle.set_use_isolating(false);
-                if let Err(errors) = bundle.add_resource(resource) {
-                    tracing::error!(%language, ?errors, "translation file has duplicate keys");
+                for source in *sources {
+                    let resource = match FluentResource::try_new((*source).to_owned()) {
+                        Ok(resource) => resource,
+                        Err((resource, errors)) => {
+                            tracing::error!(%language, ?errors, "translation file has errors");
+                            resource
+                        }
+                    };
+                    if let Err(errors) = bundle.add_resource(resource) {
+                        tracing::error!(%language, ?errors, "translation file has duplicate keys");
+                    }
                 }
                 bundle
             })
@@ -184,22 +207,23 @@ impl Translations {
 
     /// The ids of every message in `language`'s file.
     pub fn keys(language: Language) -> BTreeSet<String> {
-        let source = SOURCES
+        let sources = SOURCES
             .iter()
             .find(|(l, _)| *l == language)
             .map(|(_, s)| *s)
             .unwrap_or_default();
-        let resource = match FluentResource::try_new(source.to_owned()) {
-            Ok(r) => r,
-            Err((r, _)) => r,
-        };
-        resource
-            .entries()
-            .filter_map(|entry| match entry {
+        let mut keys = BTreeSet::new();
+        for source in sources {
+            let resource = match FluentResource::try_new((*source).to_owned()) {
+                Ok(r) => r,
+                Err((r, _)) => r,
+            };
+            keys.extend(resource.entries().filter_map(|entry| match entry {
                 fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_owned()),
                 _ => None,
-            })
-            .collect()
+            }));
+        }
+        keys
     }
 }
 
@@ -278,11 +302,13 @@ mod tests {
 
     #[test]
     fn translation_files_parse_without_errors() {
-        for (language, source) in SOURCES {
-            assert!(
-                FluentResource::try_new(source.to_owned()).is_ok(),
-                "{language}.ftl has syntax errors"
-            );
+        for (language, sources) in SOURCES {
+            for source in sources {
+                assert!(
+                    FluentResource::try_new((*source).to_owned()).is_ok(),
+                    "a {language} translation file has syntax errors"
+                );
+            }
         }
     }
 

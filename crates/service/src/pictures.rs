@@ -61,10 +61,7 @@ pub(crate) fn draw(
         plies: u32::try_from(plies).unwrap_or(u32::MAX),
         ended: loaded.game.outcome().is_some(),
         viewer,
-        orientation: match orientation {
-            Side::Red => Orientation::Red,
-            Side::Black => Orientation::Black,
-        },
+        orientation: Orientation::of(orientation),
         style: settings.style,
         width,
         file_name: format!("{}-{plies}{suffix}.png", loaded.record.id),
@@ -129,6 +126,42 @@ pub(crate) fn start_position(
     })
 }
 
+/// A position of the rules course as its learner sees it: step `step` of lesson `lesson` with
+/// `moves` played. `None` if that no longer fits the course.
+pub(crate) fn lesson_picture(
+    lesson: usize,
+    step: usize,
+    moves: &[String],
+    orientation: Orientation,
+    style: Style,
+    width: u32,
+) -> Option<Image> {
+    let number = step + 1;
+    let lesson = jieqi_course::COURSE.get(lesson)?;
+    let step = lesson.steps.get(step)?;
+    let mut game = step.start(lesson).ok()?;
+    for text in moves {
+        game.play_text(text).ok()?;
+    }
+    // The learner sees what their side knows: the covered pieces they captured, say.
+    let viewer = match lesson.variant {
+        jieqi_rules::Variant::Banqi => Viewer::Public,
+        _ => Viewer::Player(step.learner),
+    };
+    let options = RenderOptions {
+        width,
+        orientation: orientation.side(),
+        style: style.piece_style(),
+    };
+    let bytes = jieqi_render::render(&game.view(viewer), &options)
+        .map_err(|e| tracing::warn!(error = %e, "a lesson picture could not be drawn"))
+        .ok()?;
+    Some(Image {
+        bytes,
+        file_name: format!("lesson-{}-{number}-{}.png", lesson.id, moves.len()),
+    })
+}
+
 /// The public view after each ply of a game (the last with its ending applied).
 fn public_views(record: &GameRecord) -> Option<Vec<jieqi_rules::View>> {
     let deal = GameDeal::from_letters(record.variant, &record.deal).ok()?;
@@ -188,6 +221,25 @@ pub(crate) async fn redraw_recipe(
             style,
             width,
         } => Ok(start_position(*variant, *orientation, *style, *width)),
+        ImageRecipe::Lesson {
+            lesson,
+            step,
+            moves,
+            orientation,
+            style,
+            width,
+        } => {
+            let lesson = usize::try_from(*lesson).unwrap_or(usize::MAX);
+            let step = usize::try_from(*step).unwrap_or(usize::MAX);
+            Ok(lesson_picture(
+                lesson,
+                step,
+                moves,
+                *orientation,
+                *style,
+                *width,
+            ))
+        }
         ImageRecipe::Animation {
             game,
             orientation,

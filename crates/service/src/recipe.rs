@@ -88,6 +88,22 @@ pub enum ImageRecipe {
         /// Width in pixels.
         width: u32,
     },
+    /// A position of the rules course (`/learn`), as its learner sees it. Last, so stored
+    /// answers keep the variant numbers they were written with.
+    Lesson {
+        /// The lesson's index in the course.
+        lesson: u32,
+        /// The step's index in the lesson.
+        step: u32,
+        /// The moves played in the step up to the picture.
+        moves: Vec<String>,
+        /// Which side is at the bottom.
+        orientation: crate::settings::Orientation,
+        /// Piece pictures.
+        style: crate::settings::Style,
+        /// Width in pixels.
+        width: u32,
+    },
 }
 
 /// A variant stored by its name (`jieqi`), which outlives any reordering of the enum.

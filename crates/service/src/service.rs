@@ -30,7 +30,7 @@ pub(crate) const ATTEMPTS: usize = 8;
 pub(crate) const MAX_DELIVERY_ROUNDS: u32 = 12;
 
 /// The commands a chat client lists, with their description keys.
-const COMMAND_MENU: [(&str, &str); 19] = [
+const COMMAND_MENU: [(&str, &str); 20] = [
     ("challenge", "command-challenge"),
     ("accept", "command-accept"),
     ("decline", "command-decline"),
@@ -50,6 +50,7 @@ const COMMAND_MENU: [(&str, &str); 19] = [
     ("stats", "command-stats"),
     ("leaderboard", "command-leaderboard"),
     ("settings", "command-settings"),
+    ("learn", "command-learn"),
 ];
 
 /// The bot without a platform. Cheap to clone.
@@ -266,20 +267,26 @@ impl Service {
     }
 
     /// The legal moves (as typed: coordinates, Banqi squares) of the caller's game in this
-    /// chat when it is their turn; empty otherwise. For Discord's autocomplete.
+    /// chat when it is their turn; with no game of theirs here, those of their open lesson
+    /// (`/learn`); empty otherwise. For Discord's autocomplete.
     pub async fn legal_move_texts(&self, chat: &ChatId, user: &UserId) -> Vec<String> {
         let store = &self.inner.store;
-        let Ok(Some(chat)) = store.chat(chat).await else {
-            return Vec::new();
+        let games = match store.chat(chat).await {
+            Ok(Some(chat)) => chat.games,
+            Ok(None) => Vec::new(),
+            Err(_) => return Vec::new(),
         };
         let mut mine = Vec::new();
-        for id in &chat.games {
+        for id in &games {
             if let Ok(Some(g)) = store.game(id).await
                 && g.is_active()
                 && g.seat_of(user).is_some()
             {
                 mine.push(g);
             }
+        }
+        if mine.is_empty() {
+            return self.lesson_move_texts(user).await;
         }
         // Only when exactly one game of theirs is here is it clear which moves to offer.
         let Ok([record]) = <[GameRecord; 1]>::try_from(mine) else {
@@ -297,6 +304,20 @@ impl Service {
             return Vec::new();
         }
         game.legal_move_texts()
+    }
+
+    /// The legal moves of `user`'s open lesson, if they have one.
+    async fn lesson_move_texts(&self, user: &UserId) -> Vec<String> {
+        let Ok(Some(player)) = self.inner.store.player(user).await else {
+            return Vec::new();
+        };
+        if !player.course.open {
+            return Vec::new();
+        }
+        match player.course.place().rebuild() {
+            Ok(state) => state.game.legal_move_texts(),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// Takes `role` for this process if no other process holds it (one Telegram poller

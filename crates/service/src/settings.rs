@@ -109,6 +109,14 @@ impl Style {
 }
 
 impl Orientation {
+    /// With `side` at the bottom.
+    pub(crate) fn of(side: Side) -> Orientation {
+        match side {
+            Side::Red => Orientation::Red,
+            Side::Black => Orientation::Black,
+        }
+    }
+
     pub(crate) fn side(self) -> Side {
         match self {
             Orientation::Red => Side::Red,

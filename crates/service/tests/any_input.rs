@@ -7,7 +7,7 @@ use common::*;
 use jieqi_service::{ButtonAction, DealSource, Input, MessageKind, Platform, User, UserId};
 use proptest::prelude::*;
 
-const COMMANDS: [&str; 20] = [
+const COMMANDS: [&str; 21] = [
     "challenge",
     "accept",
     "decline",
@@ -27,6 +27,7 @@ const COMMANDS: [&str; 20] = [
     "start",
     "stats",
     "leaderboard",
+    "learn",
     "nonsense",
 ];
 
@@ -37,6 +38,8 @@ fn line() -> impl Strategy<Value = String> {
         Just("jieqi".to_owned()),
         Just("h2e2".to_owned()),
         Just("炮二平五".to_owned()),
+        Just("restart".to_owned()),
+        Just("3".to_owned()),
         "\\PC{0,20}",
     ];
     (
@@ -44,6 +47,24 @@ fn line() -> impl Strategy<Value = String> {
         prop::collection::vec(word, 0..4),
     )
         .prop_map(|(command, words)| format!("/{command} {}", words.join(" ")))
+}
+
+/// What a learner might type: the course's own answers, other moves, junk, `/learn` lines.
+fn lesson_line() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        prop::sample::select(
+            &[
+                "b0c2", "h2h9", "c3c4", "c4c9", "e4g6", "d2c3", "e1f1", "e1d1", "b4b9", "b1b9",
+                "e1e2", "d2", "c2d2", "c2c3", "f2f3", "a1a4", "a1b1"
+            ][..]
+        )
+        .prop_map(str::to_owned),
+        "[a-i][0-9][a-i][0-9]",
+        "[a-h][1-4]",
+        "\\PC{0,12}",
+    ];
+    (prop::sample::select(&["move", "m", "learn"][..]), word)
+        .prop_map(|(command, word)| format!("/{command} {word}"))
 }
 
 /// Text with a good share of what must never come back: controls, bidi overrides, length.
@@ -129,6 +150,27 @@ proptest! {
                     prop_assert!(out.is_empty(), "{text}: a refusal queued {out:#?}");
                     prop_assert!(answer.replies.iter().all(|r| !r.text.is_empty()));
                 }
+            }
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn any_move_or_learn_line_in_a_lesson_gets_an_answer_and_refusals_change_nothing(
+        lesson in 1..=jieqi_course::COURSE.len(),
+        lines in prop::collection::vec(lesson_line(), 1..10),
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let mut h = Harness::new(DealSource::Seeded(33)).await;
+            let (carol, chat) = (user("carol"), group("-804"));
+            let opened = h.say(&carol, &chat, &format!("/learn {lesson}")).await;
+            prop_assert!(opened.replies.iter().all(|r| r.kind != MessageKind::Refusal));
+            for text in &lines {
+                let answer = h.say(&carol, &chat, text).await;
+                prop_assert!(!answer.replies.is_empty(), "{text}: no answer");
+                prop_assert!(answer.replies.iter().all(|r| !r.text.is_empty()));
+                prop_assert!(h.deliver().await.is_empty(), "{text}: the course posted to the chat");
             }
             Ok(())
         })?;

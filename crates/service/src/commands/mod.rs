@@ -12,6 +12,7 @@ mod games;
 mod help;
 mod history;
 mod leaderboard;
+mod learn;
 mod r#move;
 mod peek;
 mod play;
@@ -55,6 +56,7 @@ pub(crate) enum Command {
     Start(start::Start),
     Stats(stats::Stats),
     Leaderboard(leaderboard::Leaderboard),
+    Learn(learn::Learn),
     /// Understood as a command but not valid: refuse with this sentence.
     Invalid(Sentence),
 }
@@ -112,6 +114,7 @@ pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
         "start" => start::Start::parse(&args).map(Command::Start),
         "stats" => stats::Stats::parse(&args).map(Command::Stats),
         "leaderboard" | "top" => leaderboard::Leaderboard::parse(&args).map(Command::Leaderboard),
+        "learn" => learn::Learn::parse(&args).map(Command::Learn),
         _ => {
             Err(Sentence::new("refuse-unknown-command").arg("command", shown(&format!("/{name}"))))
         }
@@ -165,6 +168,7 @@ impl Command {
             Command::Start(c) => c.apply(ctx).await,
             Command::Stats(c) => c.apply(ctx).await,
             Command::Leaderboard(c) => c.apply(ctx).await,
+            Command::Learn(c) => c.apply(ctx).await,
             Command::Invalid(sentence) => Err(Halt::Refuse(sentence.clone())),
         }
     }

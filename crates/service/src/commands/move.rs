@@ -1,14 +1,15 @@
 //! `/move [id] <move>`: plays a move in the caller's game. Coordinates (`h2e2`), WXF
 //! (`C2.5`) and Chinese (`炮二平五`) are read by the rules crate; Banqi takes `c3` (flip) and
-//! `c3c4` (move). An id is needed only when the caller has several games here.
+//! `c3c4` (move). An id is needed only when the caller has several games here. A caller with
+//! no game here but an open lesson of the rules course answers the lesson (`learn.rs`).
 
 use jieqi_rules::banqi::BanqiError;
 use jieqi_rules::notation::MoveInputError;
 use jieqi_rules::{GameError, Variant};
 
-use super::my_running_game;
+use super::{my_game, my_running_game};
 use crate::announce::{our_seat, player_label};
-use crate::context::{Ctx, Sentence, Step, refuse};
+use crate::context::{Ctx, Halt, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::lifecycle::{after_move, settle_draw_offer};
 
@@ -22,6 +23,9 @@ pub(crate) struct Move {
 }
 
 const USAGE: &str = "/move <id> h2e2";
+
+/// The refusals of [`my_game`] that mean the caller plays no game here.
+const NO_GAME: [&str; 2] = ["refuse-no-game-here", "refuse-not-a-player-here"];
 
 /// True for a whole coordinate move (`h2e2`, `h2-e2`, `b9c7c`, Banqi `c3c4`): a word that
 /// needs nothing after it.
@@ -70,7 +74,20 @@ impl Move {
         {
             return refuse(extra_words(id.as_str(), extra));
         }
-        let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), USAGE, true).await?;
+        // The caller's game here comes first; with none, their open lesson takes the move.
+        let game = match &self.game {
+            Some(id) => id.clone(),
+            None => match my_game(ctx, None, USAGE, true).await {
+                Ok(record) => record.id,
+                Err(Halt::Refuse(refusal))
+                    if NO_GAME.contains(&refusal.key) && super::learn::is_open(ctx).await? =>
+                {
+                    return super::learn::answer(ctx, &self.text).await;
+                }
+                Err(halt) => return Err(halt),
+            },
+        };
+        let (mut loaded, seat) = my_running_game(ctx, Some(&game), USAGE, true).await?;
         let to_move = our_seat(loaded.game.seat_to_move());
         if to_move != seat {
             let lang = ctx.lang();
@@ -111,7 +128,7 @@ fn extra_words(mv: &str, extra: &str) -> Sentence {
 }
 
 /// The refusal for a move the rules would not take.
-fn explain(error: &GameError, text: &str, variant: Variant) -> Sentence {
+pub(super) fn explain(error: &GameError, text: &str, variant: Variant) -> Sentence {
     let unknown = if variant == Variant::Banqi {
         "refuse-unknown-notation-banqi"
     } else {

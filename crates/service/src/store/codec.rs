@@ -20,7 +20,8 @@ use super::records::{
 /// - 2 added `GameRecord::engine` as the record's last field.
 /// - 3 stores games compactly, answers with picture recipes instead of pictures, and
 ///   outbox entries with the time their lane may be tried again.
-pub const SCHEMA_VERSION: u8 = 3;
+/// - 4 added `PlayerRecord::course` (the rules course) as the record's last field.
+pub const SCHEMA_VERSION: u8 = 4;
 
 /// A record the store keeps: its current shape, and how to read its older ones.
 pub trait Record: Serialize + DeserializeOwned {
@@ -65,10 +66,15 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
 impl Record for ChallengeRecord {}
 impl Record for ChatRecord {}
 impl Record for PlayerRecord {
-    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
-        // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
+    fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
         let mut bytes = rest.to_vec();
-        bytes.extend([0, 0]);
+        // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
+        if version < 3 {
+            bytes.extend([0, 0]);
+        }
+        // Schemas 1 to 3 lack `course` after it: five zero bytes (lesson, step, no moves,
+        // closed, never started) read as a course not begun.
+        bytes.extend([0; 5]);
         postcard_read(&bytes)
     }
 }
@@ -251,15 +257,35 @@ mod tests {
         );
         let player = PlayerRecord::new(&user);
         let mut bytes = encode(&player).unwrap();
-        // Schema 2 wrote the same fields without `personal` (two `None` bytes here).
-        assert!(bytes.ends_with(&[0, 0]));
+        // Schema 3 wrote the same fields without `course` (five zero bytes here), schema 2
+        // also without `personal` (two `None` bytes before them).
+        assert!(bytes.ends_with(&[0; 7]));
+        bytes.truncate(bytes.len() - 5);
+        bytes[0] = 3;
+        assert_eq!(decode::<PlayerRecord>(&bytes).unwrap(), player);
         bytes.truncate(bytes.len() - 2);
         bytes[0] = 2;
         assert_eq!(decode::<PlayerRecord>(&bytes).unwrap(), player);
         bytes[0] = SCHEMA_VERSION;
         assert!(
             decode::<PlayerRecord>(&bytes).is_err(),
-            "schema 3 has the field"
+            "schema 4 has the fields"
         );
+    }
+
+    #[test]
+    fn players_of_schema_three_keep_their_choices_and_start_no_course() {
+        let user = crate::ids::User::new(
+            crate::ids::UserId::new(crate::ids::Platform::Local, "bea"),
+            "bea",
+        );
+        let mut player = PlayerRecord::new(&user);
+        player.personal.style = Some(crate::settings::Style::Symbols);
+        let mut bytes = encode(&player).unwrap();
+        bytes.truncate(bytes.len() - 5);
+        bytes[0] = 3;
+        let read = decode::<PlayerRecord>(&bytes).unwrap();
+        assert_eq!(read.personal.style, Some(crate::settings::Style::Symbols));
+        assert!(!read.course.started);
     }
 }

@@ -325,6 +325,43 @@ pub struct PlayerRecord {
     pub stats: [VariantStats; 3],
     /// Their own choices for the pictures only they see (`/settings my-style`, ...).
     pub personal: PersonalSettings,
+    /// Where they are in the rules course (`/learn`). Last: records of older schemas read
+    /// with no course started (see `codec`).
+    pub course: CourseProgress,
+}
+
+/// A person's place in the rules course: the lesson, the step, and the moves played in the
+/// step (their solving moves and the scripted replies); the course crate rebuilds the rest.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CourseProgress {
+    /// The lesson's index in the course (the number of lessons once finished).
+    pub lesson: u32,
+    /// The step's index in the lesson.
+    pub step: u32,
+    /// The moves played in the step, as the rules print them (`c3c4`, Banqi `a4`).
+    pub moves: Vec<String>,
+    /// Whether `/move` answers the course (started or resumed, not paused or finished).
+    pub open: bool,
+    /// Whether they ever started it.
+    pub started: bool,
+}
+
+impl CourseProgress {
+    /// The course's own form of the place.
+    pub fn place(&self) -> jieqi_course::Place {
+        jieqi_course::Place {
+            lesson: usize::try_from(self.lesson).unwrap_or(usize::MAX),
+            step: usize::try_from(self.step).unwrap_or(usize::MAX),
+            moves: self.moves.clone(),
+        }
+    }
+
+    /// Moves to `place`, keeping whether it is open.
+    pub fn go_to(&mut self, place: &jieqi_course::Place) {
+        self.lesson = u32::try_from(place.lesson).unwrap_or(u32::MAX);
+        self.step = u32::try_from(place.step).unwrap_or(u32::MAX);
+        self.moves = place.moves.clone();
+    }
 }
 
 impl PlayerRecord {
@@ -337,6 +374,7 @@ impl PlayerRecord {
             games: Vec::new(),
             stats: [VariantStats::default(); 3],
             personal: PersonalSettings::default(),
+            course: CourseProgress::default(),
         }
     }
 

@@ -47,6 +47,39 @@ const MOVE_TIMES: Choices = &[
     ("7 days", "7d"),
 ];
 
+/// The hours a daily puzzle may be set to (UTC), and off: 25 choices, Discord's limit.
+const DAILY_HOURS: Choices = &[
+    ("Off", "off"),
+    ("00:00 UTC", "0"),
+    ("01:00 UTC", "1"),
+    ("02:00 UTC", "2"),
+    ("03:00 UTC", "3"),
+    ("04:00 UTC", "4"),
+    ("05:00 UTC", "5"),
+    ("06:00 UTC", "6"),
+    ("07:00 UTC", "7"),
+    ("08:00 UTC", "8"),
+    ("09:00 UTC", "9"),
+    ("10:00 UTC", "10"),
+    ("11:00 UTC", "11"),
+    ("12:00 UTC", "12"),
+    ("13:00 UTC", "13"),
+    ("14:00 UTC", "14"),
+    ("15:00 UTC", "15"),
+    ("16:00 UTC", "16"),
+    ("17:00 UTC", "17"),
+    ("18:00 UTC", "18"),
+    ("19:00 UTC", "19"),
+    ("20:00 UTC", "20"),
+    ("21:00 UTC", "21"),
+    ("22:00 UTC", "22"),
+    ("23:00 UTC", "23"),
+];
+
+/// Subcommands that only group options on Discord and are not words of the command line:
+/// `/settings show` is `/settings`, `/puzzle new banqi` is `/puzzle banqi`.
+const SILENT_SUBCOMMANDS: [&str; 2] = ["show", "new"];
+
 /// `/settings` subcommands and the values each takes.
 const SETTINGS: &[(&str, &str, Choices)] = &[
     (
@@ -157,7 +190,7 @@ const COMMANDS: &[(&str, &str, &[Opt])] = &[
     ("cancel", "Withdraw your challenge", &[CHALLENGE]),
     (
         "move",
-        "Play a move in your game in this channel",
+        "Play a move in your game in this channel, or answer its puzzle",
         &[
             Opt {
                 required: true,
@@ -267,7 +300,36 @@ pub(crate) fn definitions() -> Vec<CreateCommand> {
         },
     );
     commands.push(settings);
+    commands.push(puzzle_definition());
     commands
+}
+
+/// `/puzzle new [variant]` and `/puzzle daily [hour]` (admins; no hour: show the setting).
+fn puzzle_definition() -> CreateCommand {
+    let variant = opt("variant", "Which game (default Jieqi)", Kind::Choice(VARIANTS));
+    let hour = opt(
+        "hour",
+        "The hour (UTC), or off; leave it out to see the setting",
+        Kind::Choice(DAILY_HOURS),
+    );
+    CreateCommand::new("puzzle")
+        .description("A puzzle at your puzzle rating, answered with /move")
+        .add_option(
+            CreateCommandOption::new(
+                CommandOptionType::SubCommand,
+                "new",
+                "A puzzle at your puzzle rating (anyone here may answer)",
+            )
+            .add_sub_option(option_definition(&variant)),
+        )
+        .add_option(
+            CreateCommandOption::new(
+                CommandOptionType::SubCommand,
+                "daily",
+                "Admins: one puzzle a day in this channel at an hour you choose",
+            )
+            .add_sub_option(option_definition(&hour)),
+        )
 }
 
 fn option_definition(option: &Opt) -> CreateCommandOption {
@@ -306,7 +368,7 @@ pub(crate) fn command_line(data: &CommandData) -> CommandLine {
             // `/settings language vi`: the subcommand is the first argument.
             CommandDataOptionValue::SubCommand(inner)
             | CommandDataOptionValue::SubCommandGroup(inner) => {
-                if option.name != "show" {
+                if !SILENT_SUBCOMMANDS.contains(&option.name.as_str()) {
                     words.push(word(&option.name));
                 }
                 options.extend(inner);

@@ -30,7 +30,7 @@ pub(crate) const ATTEMPTS: usize = 8;
 pub(crate) const MAX_DELIVERY_ROUNDS: u32 = 12;
 
 /// The commands a chat client lists, with their description keys.
-const COMMAND_MENU: [(&str, &str); 19] = [
+const COMMAND_MENU: [(&str, &str); 20] = [
     ("challenge", "command-challenge"),
     ("accept", "command-accept"),
     ("decline", "command-decline"),
@@ -45,6 +45,7 @@ const COMMAND_MENU: [(&str, &str); 19] = [
     ("history", "command-history"),
     ("peek", "command-peek"),
     ("play", "command-play"),
+    ("puzzle", "command-puzzle"),
     ("rules", "command-rules"),
     ("help", "command-help"),
     ("stats", "command-stats"),
@@ -262,7 +263,8 @@ impl Service {
     }
 
     /// The legal moves (as typed: coordinates, Banqi squares) of the caller's game in this
-    /// chat when it is their turn; empty otherwise. For Discord's autocomplete.
+    /// chat when it is their turn, or of the chat's open puzzle when they have no game here;
+    /// empty otherwise. For Discord's autocomplete.
     pub async fn legal_move_texts(&self, chat: &ChatId, user: &UserId) -> Vec<String> {
         let store = &self.inner.store;
         let Ok(Some(chat)) = store.chat(chat).await else {
@@ -276,6 +278,10 @@ impl Service {
             {
                 mine.push(g);
             }
+        }
+        // With no game of theirs here, `/move` answers the chat's puzzle: offer its moves.
+        if mine.is_empty() {
+            return crate::puzzle_play::legal_move_texts(&chat);
         }
         // Only when exactly one game of theirs is here is it clear which moves to offer.
         let Ok([record]) = <[GameRecord; 1]>::try_from(mine) else {

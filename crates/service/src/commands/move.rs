@@ -1,6 +1,7 @@
 //! `/move [id] <move>`: plays a move in the caller's game. Coordinates (`h2e2`), WXF
 //! (`C2.5`) and Chinese (`炮二平五`) are read by the rules crate; Banqi takes `c3` (flip) and
-//! `c3c4` (move). An id is needed only when the caller has several games here.
+//! `c3c4` (move). An id is needed only when the caller has several games here. Someone with
+//! no game in this chat answers the chat's open puzzle instead (see `puzzle_play`).
 
 use jieqi_rules::banqi::BanqiError;
 use jieqi_rules::notation::MoveInputError;
@@ -11,6 +12,7 @@ use crate::announce::{our_seat, player_label};
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::lifecycle::{after_move, settle_draw_offer};
+use crate::puzzle_play;
 
 #[derive(Debug)]
 pub(crate) struct Move {
@@ -70,6 +72,29 @@ impl Move {
         {
             return refuse(extra_words(id.as_str(), extra));
         }
+        if self.game.is_none() && !has_game_in_this_chat(ctx).await? {
+            let request = ctx.req()?;
+            let chat = ctx.chat_record(&request.chat).await?;
+            if chat.puzzles.open.is_some() {
+                // No game of theirs here: the move answers the chat's puzzle. The chat is
+                // locked so that two answers are judged one after the other.
+                ctx.lock_chat(&request.chat).await;
+                let chat = ctx.chat_record(&request.chat).await?;
+                return puzzle_play::answer(
+                    ctx,
+                    chat,
+                    &request.user,
+                    request.is_private_chat,
+                    &self.text,
+                )
+                .await;
+            }
+            if let Some(ended) = &chat.puzzles.ended
+                && !has_game_anywhere(ctx).await?
+            {
+                return refuse(Sentence::new("refuse-puzzle-over").arg("id", ended.as_str()));
+            }
+        }
         let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), USAGE, true).await?;
         let to_move = our_seat(loaded.game.seat_to_move());
         if to_move != seat {
@@ -101,6 +126,39 @@ impl Move {
         }
         after_move(ctx, loaded).await
     }
+}
+
+/// True when the caller plays a running game whose home is this chat: their moves here go
+/// to it before any puzzle.
+async fn has_game_in_this_chat(ctx: &Ctx<'_>) -> Step<bool> {
+    let request = ctx.req()?;
+    let chat = ctx.chat_record(&request.chat).await?;
+    for id in &chat.games {
+        if let Some(record) = ctx.game_record(id).await?
+            && record.is_active()
+            && record.seat_of(&request.user.id).is_some()
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// True when the caller plays a running game anywhere (a private chat's `/move` reaches it).
+async fn has_game_anywhere(ctx: &Ctx<'_>) -> Step<bool> {
+    let request = ctx.req()?;
+    if !request.is_private_chat {
+        return Ok(false);
+    }
+    let player = ctx.player_record(&request.user).await?;
+    for id in &player.games {
+        if let Some(record) = ctx.game_record(id).await?
+            && record.is_active()
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The refusal for words after a whole move.

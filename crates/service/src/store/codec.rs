@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 
 use super::StoreError;
 use super::records::{
-    AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord, SentRecord,
-    StoredReply,
+    AnswerRecord, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
+    PuzzleStats, SentRecord, StoredReply,
 };
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
@@ -20,7 +20,8 @@ use super::records::{
 /// - 2 added `GameRecord::engine` as the record's last field.
 /// - 3 stores games compactly, answers with picture recipes instead of pictures, and
 ///   outbox entries with the time their lane may be tried again.
-pub const SCHEMA_VERSION: u8 = 3;
+/// - 4 added `ChatRecord::puzzles` and `PlayerRecord::puzzle` as their records' last fields.
+pub const SCHEMA_VERSION: u8 = 4;
 
 /// A record the store keeps: its current shape, and how to read its older ones.
 pub trait Record: Serialize + DeserializeOwned {
@@ -63,13 +64,28 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
 }
 
 impl Record for ChallengeRecord {}
-impl Record for ChatRecord {}
-impl Record for PlayerRecord {
+/// `rest` followed by the stored form of `value`: an older record whose shape lacks only
+/// fields at its end, completed with their defaults.
+fn completed<T: Serialize>(rest: &[u8], value: &T) -> Result<Vec<u8>, StoreError> {
+    postcard::to_extend(value, rest.to_vec())
+        .map_err(|e| StoreError::Corrupt(format!("cannot encode a record: {e}")))
+}
+
+impl Record for ChatRecord {
     fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
-        // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
+        // Schemas 1 to 3 lack `puzzles` at the end: no puzzle open, no daily puzzle.
+        postcard_read(&completed(rest, &ChatPuzzles::default())?)
+    }
+}
+impl Record for PlayerRecord {
+    fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
         let mut bytes = rest.to_vec();
-        bytes.extend([0, 0]);
-        postcard_read(&bytes)
+        // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
+        if version < 3 {
+            bytes.extend([0, 0]);
+        }
+        // Schemas 1 to 3 lack `puzzle`: a fresh puzzle rating.
+        postcard_read(&completed(&bytes, &PuzzleStats::default())?)
     }
 }
 impl Record for SentRecord {}
@@ -251,7 +267,10 @@ mod tests {
         );
         let player = PlayerRecord::new(&user);
         let mut bytes = encode(&player).unwrap();
-        // Schema 2 wrote the same fields without `personal` (two `None` bytes here).
+        // Schema 2 wrote the same fields without `personal` (two `None` bytes here) and
+        // without `puzzle`.
+        let puzzle = postcard::to_allocvec(&PuzzleStats::default()).unwrap();
+        bytes.truncate(bytes.len() - puzzle.len());
         assert!(bytes.ends_with(&[0, 0]));
         bytes.truncate(bytes.len() - 2);
         bytes[0] = 2;
@@ -259,7 +278,35 @@ mod tests {
         bytes[0] = SCHEMA_VERSION;
         assert!(
             decode::<PlayerRecord>(&bytes).is_err(),
-            "schema 3 has the field"
+            "schema 4 has the fields"
         );
+    }
+
+    #[test]
+    fn players_of_schema_three_read_with_a_fresh_puzzle_rating() {
+        let user = crate::ids::User::new(
+            crate::ids::UserId::new(crate::ids::Platform::Local, "ann"),
+            "ann",
+        );
+        let mut player = PlayerRecord::new(&user);
+        player.name = "Ann".to_owned();
+        let mut bytes = encode(&player).unwrap();
+        let puzzle = postcard::to_allocvec(&PuzzleStats::default()).unwrap();
+        bytes.truncate(bytes.len() - puzzle.len());
+        bytes[0] = 3;
+        assert_eq!(decode::<PlayerRecord>(&bytes).unwrap(), player);
+    }
+
+    #[test]
+    fn chats_of_schema_three_read_with_no_puzzle() {
+        let chat = ChatRecord::new(
+            crate::ids::ChatId::new(crate::ids::Platform::Local, "room"),
+            crate::settings::ChatSettings::for_language(crate::i18n::Language::Zh),
+        );
+        let mut bytes = encode(&chat).unwrap();
+        let puzzles = postcard::to_allocvec(&ChatPuzzles::default()).unwrap();
+        bytes.truncate(bytes.len() - puzzles.len());
+        bytes[0] = 3;
+        assert_eq!(decode::<ChatRecord>(&bytes).unwrap(), chat);
     }
 }

@@ -493,10 +493,35 @@ mod tests {
     }
 
     #[test]
+    fn puzzle_subcommands_become_the_lines_the_service_reads() {
+        let new = data(json!({
+            "id": "1", "name": "puzzle", "type": 1,
+            "options": [{"name": "new", "type": 1, "options": [{"name": "variant", "type": 3, "value": "banqi"}]}]
+        }));
+        assert_eq!(command_line(&new).text, "/puzzle banqi");
+        let plain = data(json!({
+            "id": "1", "name": "puzzle", "type": 1,
+            "options": [{"name": "new", "type": 1, "options": []}]
+        }));
+        assert_eq!(command_line(&plain).text, "/puzzle");
+        let daily = data(json!({
+            "id": "1", "name": "puzzle", "type": 1,
+            "options": [{"name": "daily", "type": 1, "options": [{"name": "hour", "type": 3, "value": "18"}]}]
+        }));
+        assert_eq!(command_line(&daily).text, "/puzzle daily 18");
+        let hours = serde_json::to_value(puzzle_definition()).expect("serialisable");
+        let choices = hours["options"][1]["options"][0]["choices"]
+            .as_array()
+            .map(Vec::len);
+        assert_eq!(choices, Some(25), "off and every hour, Discord's most");
+    }
+
+    #[test]
     fn every_command_has_a_valid_name_and_description() {
         let definitions = serde_json::to_value(definitions()).expect("serialisable");
         let list = definitions.as_array().expect("a list");
-        assert_eq!(list.len(), COMMANDS.len() + 1);
+        // Every command of the list, `/settings` and `/puzzle`.
+        assert_eq!(list.len(), COMMANDS.len() + 2);
         for command in list {
             let name = command["name"].as_str().unwrap_or_default();
             let description = command["description"].as_str().unwrap_or_default();

@@ -306,7 +306,11 @@ pub(crate) fn definitions() -> Vec<CreateCommand> {
 
 /// `/puzzle new [variant]` and `/puzzle daily [hour]` (admins; no hour: show the setting).
 fn puzzle_definition() -> CreateCommand {
-    let variant = opt("variant", "Which game (default Jieqi)", Kind::Choice(VARIANTS));
+    let variant = opt(
+        "variant",
+        "Which game (default Jieqi)",
+        Kind::Choice(VARIANTS),
+    );
     let hour = opt(
         "hour",
         "The hour (UTC), or off; leave it out to see the setting",

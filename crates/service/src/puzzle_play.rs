@@ -166,11 +166,13 @@ pub(crate) async fn open(
     let Some(solving) = resume(&puzzle.id, &[]) else {
         return refuse(Sentence::new("refuse-puzzle-unavailable"));
     };
+    // An example of how to write a move here, never the answer itself.
+    let answer = puzzle.solution.first().map(|m| typed(puzzle.variant, m));
     let example = solving
         .game
         .legal_move_texts()
         .into_iter()
-        .next()
+        .find(|m| Some(m.as_str()) != answer)
         .unwrap_or_default();
     let text = ctx.say_in(
         lang,
@@ -188,6 +190,14 @@ pub(crate) async fn open(
         .arg("task", task_text(ctx, lang, puzzle.task()))
         .arg("example", example),
     );
+    let text = if puzzle.variant == Variant::Xiangqi {
+        text
+    } else {
+        format!(
+            "{text}\n{}",
+            ctx.say_in(lang, &Sentence::new("puzzle-covered"))
+        )
+    };
     let image = picture(ctx, &solving, &chat.settings);
     let message = Message::text(
         Destination::Chat(chat.chat.clone()),
@@ -205,7 +215,7 @@ pub(crate) async fn open(
         daily,
     });
     chat.puzzles.ended = None;
-    if !chat.puzzles.seen.iter().any(|s| *s == puzzle.id) {
+    if !chat.puzzles.seen.contains(&puzzle.id) {
         chat.puzzles.seen.push(puzzle.id.clone());
         let extra = chat.puzzles.seen.len().saturating_sub(CHAT_REMEMBERS);
         chat.puzzles.seen.drain(..extra);
@@ -352,7 +362,11 @@ pub(crate) async fn answer(
                 .unwrap_or_default();
             for stored in [&played, &reply] {
                 // The attempt played both under the real deal; the picture's game follows.
-                if solving.game.play_text(typed(puzzle.variant, stored)).is_err() {
+                if solving
+                    .game
+                    .play_text(typed(puzzle.variant, stored))
+                    .is_err()
+                {
                     return refuse(Sentence::new("refuse-puzzle-unavailable"));
                 }
             }
@@ -365,7 +379,10 @@ pub(crate) async fn answer(
                     .arg("player", &user.name)
                     .arg("move", played)
                     .arg("reply", reply)
-                    .arg("task", task_text(ctx, lang, puzzle.task())),
+                    .arg(
+                        "side",
+                        ctx.say_in(lang, &Sentence::new(side_key(puzzle.side_to_move()))),
+                    ),
             );
             let image = picture(ctx, &solving, &chat.settings);
             ctx.post(
@@ -419,7 +436,10 @@ pub(crate) fn next_daily(now: UnixTime, hour: u8) -> UnixTime {
 /// Sets `chat`'s daily puzzle to `hour` (or off): the chat's record and the schedule record.
 pub(crate) async fn set_daily(ctx: &mut Ctx<'_>, chat: &mut ChatRecord, hour: Option<u8>) -> Step {
     let mut schedule = ctx.chat_record(&schedule_chat()).await?;
-    schedule.puzzles.schedule.retain(|slot| slot.chat != chat.chat);
+    schedule
+        .puzzles
+        .schedule
+        .retain(|slot| slot.chat != chat.chat);
     if let Some(hour) = hour {
         schedule.puzzles.schedule.push(DailySlot {
             chat: chat.chat.clone(),
@@ -463,7 +483,10 @@ pub(crate) async fn post_daily(ctx: &mut Ctx<'_>, chat_id: &ChatId) -> Step {
     let mut chat = ctx.chat_record(chat_id).await?;
     let Some(hour) = chat.puzzles.daily_hour else {
         // Turned off since: drop the slot.
-        schedule.puzzles.schedule.retain(|slot| slot.chat != *chat_id);
+        schedule
+            .puzzles
+            .schedule
+            .retain(|slot| slot.chat != *chat_id);
         ctx.save_chat(schedule);
         return Ok(());
     };

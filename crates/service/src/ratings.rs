@@ -101,11 +101,17 @@ mod tests {
         let (solved, easier) = puzzle_update(&start, &puzzle, true);
         assert!(solved.rating.rating > start.rating.rating);
         assert!(easier.rating < puzzle.rating);
-        assert_eq!((solved.streak, solved.best_streak, solved.rating.wins), (1, 1, 1));
+        assert_eq!(
+            (solved.streak, solved.best_streak, solved.rating.wins),
+            (1, 1, 1)
+        );
         let (failed, harder) = puzzle_update(&solved, &easier, false);
         assert!(failed.rating.rating < solved.rating.rating);
         assert!(harder.rating > easier.rating);
-        assert_eq!((failed.streak, failed.best_streak, failed.rating.losses), (0, 1, 1));
+        assert_eq!(
+            (failed.streak, failed.best_streak, failed.rating.losses),
+            (0, 1, 1)
+        );
     }
 
     #[test]

@@ -8,10 +8,10 @@ use std::time::SystemTime;
 use crate::announce::{clock_text, time_left_text};
 use crate::context::{Ctx, Halt, LoadedGame, Sentence, Step, unix};
 use crate::ids::{ChallengeId, ChatId, GameId};
-use crate::puzzle_play::{due_daily, post_daily};
-use crate::puzzle_set::schedule_chat;
 use crate::lifecycle::{apply_ending, finish_game, is_engine_seat};
 use crate::message::{Destination, Message, MessageKind};
+use crate::puzzle_play::{due_daily, post_daily};
+use crate::puzzle_set::schedule_chat;
 use crate::service::{ATTEMPTS, Service};
 use crate::store::{CommitError, Due, Ending, Seat, StoreError, UnixTime};
 

@@ -11,8 +11,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "model",
         &[
-            "ids", "i18n", "metrics", "request", "message", "settings", "config", "fairness",
-            "recipe", "puzzle_set",
+            "ids",
+            "i18n",
+            "metrics",
+            "request",
+            "message",
+            "settings",
+            "config",
+            "fairness",
+            "recipe",
+            "puzzle_set",
         ],
     ),
     ("store", &["store"]),

@@ -6,8 +6,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::*;
 use common::puzzles::{dm, posted_puzzle, shipped, typed};
+use common::*;
 use jieqi_puzzles::Puzzle;
 use jieqi_service::{ChatId, DealSource, Destination, Input, Message, MessageKind, OutboxEntry};
 
@@ -25,9 +25,14 @@ async fn play_solution(
 ) -> Vec<OutboxEntry> {
     let mut delivered = Vec::new();
     for mv in puzzle.solution.iter().step_by(2) {
-        let answer = h.say(who, chat, &format!("/move {}", typed(puzzle, mv))).await;
+        let answer = h
+            .say(who, chat, &format!("/move {}", typed(puzzle, mv)))
+            .await;
         assert!(
-            answer.replies.iter().all(|r| r.kind != MessageKind::Refusal),
+            answer
+                .replies
+                .iter()
+                .all(|r| r.kind != MessageKind::Refusal),
             "{answer:#?}"
         );
         delivered.extend(h.deliver().await);
@@ -53,14 +58,22 @@ async fn a_puzzle_is_posted_from_the_solvers_side_and_solved_with_moves() {
     assert_eq!(puzzle.variant, jieqi_rules::Variant::Xiangqi);
     let board = &posted[0].message;
     assert_eq!(board.to, Destination::Chat(chat.clone()));
-    assert!(board.text.contains(&puzzle.task().to_string()), "{}", board.text);
+    assert!(
+        board.text.contains(&puzzle.task().to_string()),
+        "{}",
+        board.text
+    );
     let png = &board.image.as_ref().expect("a picture").bytes;
     assert!(png.starts_with(b"\x89PNG"));
 
     let delivered = play_solution(&mut h, &ann, &chat, puzzle).await;
     let result = results(&delivered);
     assert_eq!(result.len(), 1, "{delivered:#?}");
-    assert!(result[0].text.contains("solved puzzle"), "{}", result[0].text);
+    assert!(
+        result[0].text.contains("solved puzzle"),
+        "{}",
+        result[0].text
+    );
     let whole: Vec<String> = puzzle.solution.clone();
     assert!(
         whole.iter().all(|m| result[0].text.contains(m.as_str())),
@@ -68,7 +81,10 @@ async fn a_puzzle_is_posted_from_the_solvers_side_and_solved_with_moves() {
         result[0].text
     );
     let stats = stats_text(&mut h, &ann, &chat).await;
-    assert!(stats.contains("1 solved, 0 failed; streak 1, best 1"), "{stats}");
+    assert!(
+        stats.contains("1 solved, 0 failed; streak 1, best 1"),
+        "{stats}"
+    );
 
     // The puzzle is over: another move says so.
     let late = h.say(&ann, &chat, "/move h2e2").await;
@@ -86,8 +102,14 @@ async fn a_wrong_move_fails_the_puzzle_naming_the_expected_move() {
     let puzzle = posted_puzzle(&set, &posted);
     let expected = typed(puzzle, &puzzle.solution[0]);
     let legal = h.service.legal_move_texts(&chat, &bob.id).await;
-    assert!(legal.contains(&expected), "autocomplete offers the puzzle's moves");
-    let wrong = legal.iter().find(|m| **m != expected).expect("another move");
+    assert!(
+        legal.contains(&expected),
+        "autocomplete offers the puzzle's moves"
+    );
+    let wrong = legal
+        .iter()
+        .find(|m| **m != expected)
+        .expect("another move");
     h.say(&bob, &chat, &format!("/move {wrong}")).await;
     let delivered = h.deliver().await;
     let result = results(&delivered);
@@ -114,14 +136,22 @@ async fn bad_puzzle_input_is_refused_saying_what_is_wrong() {
     let cat = user("cat");
     let chat = group("g-bad");
     let none = h.say(&cat, &chat, "/move h2e2").await;
-    assert!(refusal(&none).contains("No game of yours"), "{}", refusal(&none));
+    assert!(
+        refusal(&none).contains("No game of yours"),
+        "{}",
+        refusal(&none)
+    );
     for (line, says) in [
         ("/puzzle chess", "do not understand “chess”"),
         ("/puzzle daily 25", "“25” is not an hour"),
         ("/puzzle jieqi now", "Write it like this"),
     ] {
         let answer = h.say(&cat, &chat, line).await;
-        assert!(refusal(&answer).contains(says), "{line}: {}", refusal(&answer));
+        assert!(
+            refusal(&answer).contains(says),
+            "{line}: {}",
+            refusal(&answer)
+        );
     }
     h.say(&cat, &chat, "/puzzle").await;
     h.deliver().await;
@@ -147,7 +177,10 @@ async fn in_a_group_a_wrong_answer_fails_only_its_author_and_the_first_right_lin
     let puzzle = posted_puzzle(&set, &posted);
     let expected = typed(puzzle, &puzzle.solution[0]);
     let legal = h.service.legal_move_texts(&chat, &bob.id).await;
-    let wrong = legal.iter().find(|m| **m != expected).expect("another move");
+    let wrong = legal
+        .iter()
+        .find(|m| **m != expected)
+        .expect("another move");
 
     let told = h.say(&bob, &chat, &format!("/move {wrong}")).await;
     assert_eq!(told.replies.len(), 1, "{told:#?}");
@@ -162,13 +195,21 @@ async fn in_a_group_a_wrong_answer_fails_only_its_author_and_the_first_right_lin
     );
     assert!(h.deliver().await.is_empty(), "the chat is not told");
     let again = h.say(&bob, &chat, &format!("/move {expected}")).await;
-    assert!(refusal(&again).contains("already wrong"), "{}", refusal(&again));
+    assert!(
+        refusal(&again).contains("already wrong"),
+        "{}",
+        refusal(&again)
+    );
 
     let delivered = play_solution(&mut h, &cat, &chat, puzzle).await;
     let result = results(&delivered);
     assert_eq!(result.len(), 1);
     assert_eq!(result[0].to, Destination::Chat(chat.clone()));
-    assert!(result[0].text.starts_with("cat solved puzzle"), "{}", result[0].text);
+    assert!(
+        result[0].text.starts_with("cat solved puzzle"),
+        "{}",
+        result[0].text
+    );
     assert!(stats_text(&mut h, &cat, &chat).await.contains("1 solved"));
     assert!(stats_text(&mut h, &bob, &chat).await.contains("1 failed"));
     assert!(
@@ -205,7 +246,9 @@ async fn a_puzzle_in_progress_survives_a_restart() {
     );
     h.restart().await;
     for mv in puzzle.solution.iter().skip(2).step_by(2) {
-        let answer = h.say(&dan, &chat, &format!("/move {}", typed(puzzle, mv))).await;
+        let answer = h
+            .say(&dan, &chat, &format!("/move {}", typed(puzzle, mv)))
+            .await;
         assert!(answer.replies.is_empty(), "{answer:#?}");
     }
     let delivered = h.deliver().await;
@@ -290,7 +333,8 @@ async fn only_admins_set_the_daily_puzzle_and_it_is_posted_once_a_day() {
     assert!(
         next_day
             .iter()
-            .any(|e| e.message.text.starts_with("Puzzle") && e.message.text.contains("ends unsolved")),
+            .any(|e| e.message.text.starts_with("Puzzle")
+                && e.message.text.contains("ends unsolved")),
         "yesterday's unsolved puzzle is closed with its solution"
     );
 
@@ -309,19 +353,33 @@ async fn a_move_in_a_chat_with_a_game_and_a_puzzle_goes_to_the_game() {
     .await;
     let (ann, bob) = (user("ann"), user("bob"));
     let chat = group("g-both");
-    h.say_mentioning(&ann, &chat, "/challenge @bob xiangqi red", vec![bob.clone()])
-        .await;
+    h.say_mentioning(
+        &ann,
+        &chat,
+        "/challenge @bob xiangqi red",
+        vec![bob.clone()],
+    )
+    .await;
     let challenge = h.deliver().await;
     let accept = challenge[0].message.buttons[0].action.clone();
     h.press(&bob, &chat, accept).await;
     h.say(&ann, &chat, "/puzzle").await;
     h.deliver().await;
     let answer = h.say(&ann, &chat, "/move h2e2").await;
-    assert!(answer.replies.iter().all(|r| r.kind != MessageKind::Refusal), "{answer:#?}");
+    assert!(
+        answer
+            .replies
+            .iter()
+            .all(|r| r.kind != MessageKind::Refusal),
+        "{answer:#?}"
+    );
     let delivered = h.deliver().await;
     assert!(
         delivered.iter().any(|e| e.message.game.is_some()),
         "the game moved: {delivered:#?}"
     );
-    assert!(results(&delivered).is_empty(), "the puzzle was not answered");
+    assert!(
+        results(&delivered).is_empty(),
+        "the puzzle was not answered"
+    );
 }

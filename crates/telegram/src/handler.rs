@@ -238,7 +238,14 @@ mod admin_tests {
         ] {
             assert!(needs_admin(line), "{line}");
         }
-        for line in ["/settings", "/puzzle", "/puzzle daily", "/puzzle banqi", "/move h2e2", ""] {
+        for line in [
+            "/settings",
+            "/puzzle",
+            "/puzzle daily",
+            "/puzzle banqi",
+            "/move h2e2",
+            "",
+        ] {
             assert!(!needs_admin(line), "{line}");
         }
     }

@@ -77,7 +77,10 @@ impl PuzzleCmd {
                 let sentence = match chat.puzzles.daily_hour {
                     Some(hour) => Sentence::new("puzzle-daily-is")
                         .arg("hour", format!("{hour:02}:00"))
-                        .arg("next", crate::announce::clock_text(next_daily(ctx.now, hour))),
+                        .arg(
+                            "next",
+                            crate::announce::clock_text(next_daily(ctx.now, hour)),
+                        ),
                     None => Sentence::new("puzzle-daily-none"),
                 };
                 ctx.reply_text(MessageKind::Notice, false, &sentence);

@@ -27,8 +27,8 @@ use crate::message::{Destination, OutboxEntry, OutboxId};
 
 pub use records::{
     AnswerRecord, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice, DailySlot,
-    DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle, OutboxRecord,
-    PlayerRecord, Prompts, PuzzleStats, Seat, SentRecord, StoredReply, UnixTime, VariantStats,
+    DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle, OutboxRecord, PlayerRecord,
+    Prompts, PuzzleStats, Seat, SentRecord, StoredReply, UnixTime, VariantStats,
 };
 pub use sled_store::SledStore;
 

@@ -381,7 +381,7 @@ pub struct PlayerRecord {
 
 /// A person's puzzle rating (Glicko-2, apart from game ratings; `wins` counts puzzles
 /// solved and `losses` puzzles failed), streaks, and the puzzles they saw lately.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PuzzleStats {
     /// The rating, with solved and failed counts.
     pub rating: VariantStats,
@@ -392,17 +392,6 @@ pub struct PuzzleStats {
     /// Ids of the puzzles they saw lately, oldest first (at most [`PuzzleStats::REMEMBERED`]):
     /// `/puzzle` offers none of these.
     pub seen: Vec<String>,
-}
-
-impl Default for PuzzleStats {
-    fn default() -> Self {
-        PuzzleStats {
-            rating: VariantStats::default(),
-            streak: 0,
-            best_streak: 0,
-            seen: Vec::new(),
-        }
-    }
 }
 
 impl PuzzleStats {

@@ -31,11 +31,8 @@ pub fn posted_puzzle<'s>(set: &'s PuzzleSet, entries: &[OutboxEntry]) -> &'s Puz
         .map(|e| &e.message)
         .rfind(|m| m.kind == MessageKind::Board && m.image.is_some())
         .expect("a puzzle board was posted");
-    let id = post
-        .text
+    post.text
         .split_whitespace()
         .find_map(|w| set.get(w.trim_matches(|c: char| !c.is_ascii_alphanumeric())))
-        .unwrap_or_else(|| panic!("no puzzle id in {:?}", post.text));
-    id
+        .unwrap_or_else(|| panic!("no puzzle id in {:?}", post.text))
 }
-

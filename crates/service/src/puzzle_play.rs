@@ -246,7 +246,8 @@ async fn rate(
     rater.puzzle.rating = learned;
     ctx.save_player(player);
     ctx.save_player(rater);
-    Ok((stats.clone(), stats.rating.rating - before))
+    let change = stats.rating.rating - before;
+    Ok((stats, change))
 }
 
 fn rating_args(sentence: Sentence, stats: &PuzzleStats, change: f64) -> Sentence {
@@ -400,6 +401,8 @@ pub(crate) async fn answer(
                 .get(open.line.len())
                 .cloned()
                 .unwrap_or_default();
+            // The final board shows the last move; should it not play (it always does: the
+            // attempt just played it), the board before it is still right to show.
             let _ = solving.game.play_text(typed(puzzle.variant, &played));
             let (stats, change) = rate(ctx, player, puzzle, true).await?;
             let sentence = rating_args(

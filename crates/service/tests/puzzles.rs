@@ -85,6 +85,17 @@ async fn a_puzzle_is_posted_from_the_solvers_side_and_solved_with_moves() {
         stats.contains("1 solved, 0 failed; streak 1, best 1"),
         "{stats}"
     );
+    // The puzzle learned from the solve: it now rates a little easier than its estimate.
+    let learned = h
+        .store
+        .player(&jieqi_service::UserId::new(
+            jieqi_service::Platform::Local,
+            format!("~puzzle:{}", puzzle.id),
+        ))
+        .await
+        .expect("the store")
+        .expect("the puzzle's rating record");
+    assert!(learned.puzzle.rating.rating < f64::from(puzzle.rating));
 
     // The puzzle is over: another move says so.
     let late = h.say(&ann, &chat, "/move h2e2").await;

@@ -157,6 +157,7 @@ help-text = Commands:
     /resign, /draw: resign; offer a draw or accept one.
     /peek: your own view, privately. /games: the games here and yours.
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]: a game against me, the built-in engine (not rated).
+    /puzzle [jieqi|xiangqi|banqi]: a puzzle at your puzzle rating; answer with /move. In a group anyone may answer. /puzzle daily 18 (admins): a puzzle every day at 18:00 UTC; /puzzle daily off stops it.
     /watch <id>, /unwatch: follow a game of another chat.
     /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant]: ratings.
     /settings: language, piece style, orientation, notation, board messages.
@@ -271,3 +272,35 @@ challenge-colour-banqi-first = the first flip decides colours; { $challenger } f
 challenge-colour-banqi-second = the first flip decides colours; { $challenger } flips second
 challenge-colour-banqi-random = the first flip decides colours; a coin toss decides who flips first
 refuse-xiangqi-move-suffix = In Xiangqi nothing is covered, so a move is only its two points, like h2e2; “{ $text }” has more after them.
+
+## Puzzles
+
+command-puzzle = A puzzle at your puzzle rating, answered with /move (admins: /puzzle daily 18)
+stats-puzzles = Puzzles: { $rating } ± { $deviation } ({ $solved } solved, { $failed } failed; streak { $streak }, best { $best })
+puzzle-task-mate = { $side } to move: mate in { $moves }
+puzzle-task-material = { $side } to move and win material
+puzzle-task-reveal = { $side } to move and win material, whatever the covered pieces are
+puzzle-task-defence = { $side } to move: find the only move that holds
+puzzle-posted = Puzzle { $id } ({ $variant }, rated { $rating }): { $task }. Answer with /move, for example /move { $example }.
+puzzle-covered = Covered pieces stay covered: nobody knows them yet, and the answer works whatever they are.
+puzzle-posted-daily = Today's puzzle { $id } ({ $variant }, rated { $rating }): { $task }. Anyone may answer with /move, for example /move { $example }; the first right line solves it.
+puzzle-replaced = Puzzle { $id } ends unsolved. Solution: { $solution }
+puzzle-continue = { $player } played { $move }: right! I answer { $reply }. { $side } to move again.
+puzzle-solved = { $player } solved puzzle { $id } with { $move }! Solution: { $solution }. Puzzle rating of { $player }: { $rating } ({ $change }), streak { $streak }.
+puzzle-failed = { $move } is not it: the move was { $expected }. Solution of puzzle { $id }: { $solution }. Your puzzle rating: { $rating } ({ $change }). /puzzle for another.
+puzzle-failed-off-line = { $move } does not finish the task. Solution of puzzle { $id }: { $solution }. Your puzzle rating: { $rating } ({ $change }). /puzzle for another.
+puzzle-wrong-in-group = { $move } is not it, so puzzle { $id } counts as failed for you: your puzzle rating is { $rating } ({ $change }). The others may still solve it; you will see the solution when it ends.
+puzzle-daily-is = This chat gets a daily puzzle at { $hour } UTC (next: { $next }). /puzzle daily off stops it.
+puzzle-daily-none = This chat gets no daily puzzle. An admin can start one with /puzzle daily 18 (the hour in UTC).
+puzzle-daily-set = This chat now gets a puzzle every day at { $hour } UTC; the first comes at { $next }.
+puzzle-daily-off = No more daily puzzles here.
+refuse-puzzle-daily-hour = “{ $hour }” is not an hour: write /puzzle daily with an hour from 0 to 23 (UTC), like /puzzle daily 18, or /puzzle daily off.
+refuse-puzzle-option = I do not understand “{ $option }” in /puzzle. Write /puzzle, or /puzzle jieqi, /puzzle xiangqi, /puzzle banqi.
+refuse-puzzle-unavailable = I have no puzzle of that kind to give right now. Try another variant, like /puzzle xiangqi.
+refuse-no-puzzle = There is no puzzle open here. /puzzle gives you one.
+refuse-puzzle-failed-already = Your answer to puzzle { $id } was already wrong, so you cannot answer it again. Wait for the others, or ask for your own with /puzzle in a private chat with me.
+refuse-puzzle-over = You have no game here, and puzzle { $id } is over. /puzzle gives you a new one; /challenge starts a game.
+refuse-puzzle-reveal-typed = Write the move without what the covered piece is (nobody knows it yet): /move { $move }
+refuse-puzzle-not-a-move = “{ $text }” is not a move in this puzzle ({ $reason }). Write coordinates like h2e2, WXF like C2.5, or Chinese like 炮二平五.
+refuse-puzzle-not-a-move-banqi = “{ $text }” is not a move in this puzzle ({ $reason }). Write a square to flip it, like c3, or two squares to move or capture, like c3c4.
+refuse-puzzle-daily-admin = Only the chat's admins can set the daily puzzle. /puzzle gives you a puzzle now.

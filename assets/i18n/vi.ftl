@@ -142,6 +142,7 @@ help-text = Các lệnh:
     /resign, /draw: đầu hàng; cầu hòa hoặc đồng ý hòa.
     /peek: xem riêng góc nhìn của bạn. /games: các ván ở đây và của bạn.
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]: chơi với tôi, máy cờ có sẵn (không tính hệ số).
+    /puzzle [jieqi|xiangqi|banqi]: một bài cờ theo hệ số giải đố của bạn; trả lời bằng /move. Trong nhóm ai cũng có thể trả lời. /puzzle daily 18 (quản trị viên): mỗi ngày một bài lúc 18:00 UTC; /puzzle daily off để dừng.
     /watch <mã>, /unwatch: theo dõi một ván của nhóm khác.
     /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể]: hệ số.
     /settings: ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu, tin nhắn bàn cờ.
@@ -255,3 +256,35 @@ challenge-colour-banqi-first = lần lật đầu tiên quyết định màu qu�
 challenge-colour-banqi-second = lần lật đầu tiên quyết định màu quân; { $challenger } lật sau
 challenge-colour-banqi-random = lần lật đầu tiên quyết định màu quân; tung đồng xu để chọn ai lật trước
 refuse-xiangqi-move-suffix = Cờ tướng không có quân úp, nên một nước đi chỉ gồm hai điểm, như h2e2; “{ $text }” còn thừa phía sau.
+
+## Bài cờ
+
+command-puzzle = Một bài cờ theo hệ số giải đố của bạn, trả lời bằng /move (quản trị viên: /puzzle daily 18)
+stats-puzzles = Bài cờ: { $rating } ± { $deviation } (giải được { $solved }, trượt { $failed }; chuỗi { $streak }, dài nhất { $best })
+puzzle-task-mate = { $side } đi: chiếu hết trong { $moves } nước
+puzzle-task-material = { $side } đi và ăn được quân
+puzzle-task-reveal = { $side } đi và ăn được quân, dù các quân úp là gì
+puzzle-task-defence = { $side } đi: tìm nước duy nhất giữ được thế cờ
+puzzle-posted = Bài cờ { $id } ({ $variant }, độ khó { $rating }): { $task }. Trả lời bằng /move, ví dụ /move { $example }.
+puzzle-covered = Quân úp vẫn úp: chưa ai biết chúng là gì, và lời giải đúng dù chúng là gì.
+puzzle-posted-daily = Bài cờ hôm nay { $id } ({ $variant }, độ khó { $rating }): { $task }. Ai cũng có thể trả lời bằng /move, ví dụ /move { $example }; người đầu tiên đi đúng cả đường giải sẽ giải được bài.
+puzzle-replaced = Bài cờ { $id } kết thúc mà chưa ai giải được. Lời giải: { $solution }
+puzzle-continue = { $player } đi { $move }: đúng! Tôi đáp { $reply }. { $side } đi tiếp.
+puzzle-solved = { $player } đã giải bài cờ { $id } bằng { $move }! Lời giải: { $solution }. Hệ số giải đố của { $player }: { $rating } ({ $change }), chuỗi { $streak }.
+puzzle-failed = { $move } chưa đúng: nước cần đi là { $expected }. Lời giải bài { $id }: { $solution }. Hệ số giải đố của bạn: { $rating } ({ $change }). Gửi /puzzle để có bài khác.
+puzzle-failed-off-line = { $move } không hoàn thành nhiệm vụ. Lời giải bài { $id }: { $solution }. Hệ số giải đố của bạn: { $rating } ({ $change }). Gửi /puzzle để có bài khác.
+puzzle-wrong-in-group = { $move } chưa đúng, nên bài { $id } tính là trượt với bạn: hệ số giải đố của bạn là { $rating } ({ $change }). Những người khác vẫn có thể giải; bạn sẽ thấy lời giải khi bài kết thúc.
+puzzle-daily-is = Nhóm này có bài cờ mỗi ngày lúc { $hour } UTC (bài tới: { $next }). /puzzle daily off để dừng.
+puzzle-daily-none = Nhóm này không có bài cờ mỗi ngày. Quản trị viên có thể bật bằng /puzzle daily 18 (giờ UTC).
+puzzle-daily-set = Từ nay nhóm này có một bài cờ mỗi ngày lúc { $hour } UTC; bài đầu tiên lúc { $next }.
+puzzle-daily-off = Nhóm này không còn bài cờ mỗi ngày.
+refuse-puzzle-daily-hour = “{ $hour }” không phải là giờ: hãy viết /puzzle daily với giờ từ 0 đến 23 (UTC), như /puzzle daily 18, hoặc /puzzle daily off.
+refuse-puzzle-option = Tôi không hiểu “{ $option }” trong /puzzle. Hãy viết /puzzle, hoặc /puzzle jieqi, /puzzle xiangqi, /puzzle banqi.
+refuse-puzzle-unavailable = Hiện tôi không có bài cờ loại đó. Hãy thử biến thể khác, như /puzzle xiangqi.
+refuse-no-puzzle = Không có bài cờ nào đang mở ở đây. Gửi /puzzle để nhận một bài.
+refuse-puzzle-failed-already = Câu trả lời của bạn cho bài { $id } đã sai, nên bạn không thể trả lời lại. Hãy chờ những người khác, hoặc gửi /puzzle trong tin nhắn riêng với tôi để có bài của riêng bạn.
+refuse-puzzle-over = Bạn không có ván nào ở đây, và bài cờ { $id } đã kết thúc. /puzzle cho bạn bài mới; /challenge để bắt đầu một ván.
+refuse-puzzle-reveal-typed = Hãy viết nước đi mà không ghi quân úp là gì (chưa ai biết): /move { $move }
+refuse-puzzle-not-a-move = “{ $text }” không phải là nước đi trong bài này ({ $reason }). Hãy viết tọa độ như h2e2, WXF như C2.5, hoặc chữ Hán như 炮二平五.
+refuse-puzzle-not-a-move-banqi = “{ $text }” không phải là nước đi trong bài này ({ $reason }). Viết một ô để lật quân, như c3, hoặc hai ô để đi hoặc ăn, như c3c4.
+refuse-puzzle-daily-admin = Chỉ quản trị viên của nhóm mới đặt được bài cờ mỗi ngày. Gửi /puzzle để có một bài ngay.

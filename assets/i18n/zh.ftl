@@ -142,6 +142,7 @@ help-text = 命令：
     /resign、/draw：认输；提和或同意和棋。
     /peek：私下查看你自己的视角。/games：本群和你的对局。
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]：与内置引擎（我）对弈（不计等级分）。
+    /puzzle [jieqi|xiangqi|banqi]：按你的解题等级分出一道题，用 /move 作答；群里任何人都可以作答。/puzzle daily 18（管理员）：每天 UTC 18:00 出一道题；/puzzle daily off 停止。
     /watch <编号>、/unwatch：关注其他群的对局。
     /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体]：等级分。
     /settings：语言、棋子样式、棋盘视角、记谱方式、棋盘消息。
@@ -255,3 +256,35 @@ challenge-colour-banqi-first = 第一次翻子决定颜色；{ $challenger } 先
 challenge-colour-banqi-second = 第一次翻子决定颜色；{ $challenger } 后翻
 challenge-colour-banqi-random = 第一次翻子决定颜色；由掷硬币决定谁先翻
 refuse-xiangqi-move-suffix = 象棋没有暗子，一步棋只写两个点，例如 h2e2；“{ $text }”在两个点后面多了内容。
+
+## 谜题
+
+command-puzzle = 按你的解题等级分出一道题，用 /move 作答（管理员：/puzzle daily 18）
+stats-puzzles = 谜题：{ $rating } ± { $deviation }（解出 { $solved }，失败 { $failed }；连胜 { $streak }，最佳 { $best }）
+puzzle-task-mate = { $side }走：{ $moves } 步杀
+puzzle-task-material = { $side }走，得子
+puzzle-task-reveal = { $side }走，无论暗子是什么都能得子
+puzzle-task-defence = { $side }走：找出唯一能守住的一步
+puzzle-posted = 谜题 { $id }（{ $variant }，难度 { $rating }）：{ $task }。用 /move 作答，例如 /move { $example }。
+puzzle-covered = 暗子保持盖着：现在谁也不知道它们是什么，答案无论它们是什么都成立。
+puzzle-posted-daily = 今日谜题 { $id }（{ $variant }，难度 { $rating }）：{ $task }。任何人都可以用 /move 作答，例如 /move { $example }；第一个走完正确着法的人解出此题。
+puzzle-replaced = 谜题 { $id } 未被解出就结束了。答案：{ $solution }
+puzzle-continue = { $player } 走了 { $move }：正确！我应 { $reply }。{ $side }继续走。
+puzzle-solved = { $player } 用 { $move } 解出了谜题 { $id }！答案：{ $solution }。{ $player } 的解题等级分：{ $rating }（{ $change }），连胜 { $streak }。
+puzzle-failed = { $move } 不对：正确的一步是 { $expected }。谜题 { $id } 的答案：{ $solution }。你的解题等级分：{ $rating }（{ $change }）。发送 /puzzle 再来一题。
+puzzle-failed-off-line = { $move } 没有完成任务。谜题 { $id } 的答案：{ $solution }。你的解题等级分：{ $rating }（{ $change }）。发送 /puzzle 再来一题。
+puzzle-wrong-in-group = { $move } 不对，所以谜题 { $id } 对你算作失败：你的解题等级分为 { $rating }（{ $change }）。其他人仍可解题；谜题结束时你会看到答案。
+puzzle-daily-is = 本群每天 UTC { $hour } 有一道每日谜题（下一道：{ $next }）。/puzzle daily off 停止。
+puzzle-daily-none = 本群没有每日谜题。管理员可以用 /puzzle daily 18（UTC 小时）开启。
+puzzle-daily-set = 本群今后每天 UTC { $hour } 有一道谜题；第一道在 { $next }。
+puzzle-daily-off = 本群不再有每日谜题。
+refuse-puzzle-daily-hour = “{ $hour }”不是一个小时数：请写 /puzzle daily 加 0 到 23 的小时（UTC），如 /puzzle daily 18，或 /puzzle daily off。
+refuse-puzzle-option = 我不明白 /puzzle 中的“{ $option }”。请写 /puzzle，或 /puzzle jieqi、/puzzle xiangqi、/puzzle banqi。
+refuse-puzzle-unavailable = 我现在没有这类谜题。换一种棋试试，例如 /puzzle xiangqi。
+refuse-no-puzzle = 这里没有进行中的谜题。发送 /puzzle 出一道。
+refuse-puzzle-failed-already = 你对谜题 { $id } 的回答已经错了，不能再答。请等其他人，或在与我的私聊中用 /puzzle 要一道自己的题。
+refuse-puzzle-over = 你在这里没有对局，谜题 { $id } 也已结束。/puzzle 出一道新题；/challenge 开始一局。
+refuse-puzzle-reveal-typed = 请不要写出暗子是什么（还没人知道）：/move { $move }
+refuse-puzzle-not-a-move = “{ $text }”不是这道谜题中的着法（{ $reason }）。请写坐标如 h2e2、WXF 如 C2.5，或中文如 炮二平五。
+refuse-puzzle-not-a-move-banqi = “{ $text }”不是这道谜题中的着法（{ $reason }）。写一个格子翻子，如 c3；写两个格子走子或吃子，如 c3c4。
+refuse-puzzle-daily-admin = 只有群管理员可以设置每日谜题。发送 /puzzle 现在就来一题。

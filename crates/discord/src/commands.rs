@@ -47,6 +47,39 @@ const MOVE_TIMES: Choices = &[
     ("7 days", "7d"),
 ];
 
+/// The hours a daily puzzle may be set to (UTC), and off: 25 choices, Discord's limit.
+const DAILY_HOURS: Choices = &[
+    ("Off", "off"),
+    ("00:00 UTC", "0"),
+    ("01:00 UTC", "1"),
+    ("02:00 UTC", "2"),
+    ("03:00 UTC", "3"),
+    ("04:00 UTC", "4"),
+    ("05:00 UTC", "5"),
+    ("06:00 UTC", "6"),
+    ("07:00 UTC", "7"),
+    ("08:00 UTC", "8"),
+    ("09:00 UTC", "9"),
+    ("10:00 UTC", "10"),
+    ("11:00 UTC", "11"),
+    ("12:00 UTC", "12"),
+    ("13:00 UTC", "13"),
+    ("14:00 UTC", "14"),
+    ("15:00 UTC", "15"),
+    ("16:00 UTC", "16"),
+    ("17:00 UTC", "17"),
+    ("18:00 UTC", "18"),
+    ("19:00 UTC", "19"),
+    ("20:00 UTC", "20"),
+    ("21:00 UTC", "21"),
+    ("22:00 UTC", "22"),
+    ("23:00 UTC", "23"),
+];
+
+/// Subcommands that only group options on Discord and are not words of the command line:
+/// `/settings show` is `/settings`, `/puzzle new banqi` is `/puzzle banqi`.
+const SILENT_SUBCOMMANDS: [&str; 2] = ["show", "new"];
+
 /// `/settings` subcommands and the values each takes.
 const SETTINGS: &[(&str, &str, Choices)] = &[
     (
@@ -157,7 +190,7 @@ const COMMANDS: &[(&str, &str, &[Opt])] = &[
     ("cancel", "Withdraw your challenge", &[CHALLENGE]),
     (
         "move",
-        "Play a move in your game in this channel (or in your /learn lesson)",
+        "Play a move in your game here, your /learn lesson or this channel's puzzle",
         &[
             Opt {
                 required: true,
@@ -276,7 +309,40 @@ pub(crate) fn definitions() -> Vec<CreateCommand> {
         },
     );
     commands.push(settings);
+    commands.push(puzzle_definition());
     commands
+}
+
+/// `/puzzle new [variant]` and `/puzzle daily [hour]` (admins; no hour: show the setting).
+fn puzzle_definition() -> CreateCommand {
+    let variant = opt(
+        "variant",
+        "Which game (default Jieqi)",
+        Kind::Choice(VARIANTS),
+    );
+    let hour = opt(
+        "hour",
+        "The hour (UTC), or off; leave it out to see the setting",
+        Kind::Choice(DAILY_HOURS),
+    );
+    CreateCommand::new("puzzle")
+        .description("A puzzle at your puzzle rating, answered with /move")
+        .add_option(
+            CreateCommandOption::new(
+                CommandOptionType::SubCommand,
+                "new",
+                "A puzzle at your puzzle rating (anyone here may answer)",
+            )
+            .add_sub_option(option_definition(&variant)),
+        )
+        .add_option(
+            CreateCommandOption::new(
+                CommandOptionType::SubCommand,
+                "daily",
+                "Admins: one puzzle a day in this channel at an hour you choose",
+            )
+            .add_sub_option(option_definition(&hour)),
+        )
 }
 
 fn option_definition(option: &Opt) -> CreateCommandOption {
@@ -315,7 +381,7 @@ pub(crate) fn command_line(data: &CommandData) -> CommandLine {
             // `/settings language vi`: the subcommand is the first argument.
             CommandDataOptionValue::SubCommand(inner)
             | CommandDataOptionValue::SubCommandGroup(inner) => {
-                if option.name != "show" {
+                if !SILENT_SUBCOMMANDS.contains(&option.name.as_str()) {
                     words.push(word(&option.name));
                 }
                 options.extend(inner);
@@ -440,10 +506,35 @@ mod tests {
     }
 
     #[test]
+    fn puzzle_subcommands_become_the_lines_the_service_reads() {
+        let new = data(json!({
+            "id": "1", "name": "puzzle", "type": 1,
+            "options": [{"name": "new", "type": 1, "options": [{"name": "variant", "type": 3, "value": "banqi"}]}]
+        }));
+        assert_eq!(command_line(&new).text, "/puzzle banqi");
+        let plain = data(json!({
+            "id": "1", "name": "puzzle", "type": 1,
+            "options": [{"name": "new", "type": 1, "options": []}]
+        }));
+        assert_eq!(command_line(&plain).text, "/puzzle");
+        let daily = data(json!({
+            "id": "1", "name": "puzzle", "type": 1,
+            "options": [{"name": "daily", "type": 1, "options": [{"name": "hour", "type": 3, "value": "18"}]}]
+        }));
+        assert_eq!(command_line(&daily).text, "/puzzle daily 18");
+        let hours = serde_json::to_value(puzzle_definition()).expect("serialisable");
+        let choices = hours["options"][1]["options"][0]["choices"]
+            .as_array()
+            .map(Vec::len);
+        assert_eq!(choices, Some(25), "off and every hour, Discord's most");
+    }
+
+    #[test]
     fn every_command_has_a_valid_name_and_description() {
         let definitions = serde_json::to_value(definitions()).expect("serialisable");
         let list = definitions.as_array().expect("a list");
-        assert_eq!(list.len(), COMMANDS.len() + 1);
+        // Every command of the list, `/settings` and `/puzzle`.
+        assert_eq!(list.len(), COMMANDS.len() + 2);
         for command in list {
             let name = command["name"].as_str().unwrap_or_default();
             let description = command["description"].as_str().unwrap_or_default();

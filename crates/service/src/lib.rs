@@ -12,10 +12,11 @@
 //!
 //! The modules form layers, each using only its own and the ones below (`tests/layers.rs`
 //! checks it), from the bottom: the model (`ids`, `message`, `request`, `settings`, `i18n`,
-//! `recipe`, ...), the [`store`], rebuilt games and their pictures (`replay`, [`pictures`]),
-//! the shared state (`state`), the request context (`context`), presentation (`announce`),
-//! game logic (`lifecycle`), `commands/`, and on top the service's API ([`Service`], split by
-//! concern over `service.rs`, `outbox.rs`, `delivery.rs`, `timers.rs`, `engine_play.rs`).
+//! `recipe`, `puzzle_set`, ...), the [`store`], rebuilt games and their pictures (`replay`,
+//! [`pictures`]), the shared state (`state`), the request context (`context`), presentation
+//! (`announce`), game logic (`lifecycle`, and `puzzle_play` for puzzles), `commands/`, and on
+//! top the service's API ([`Service`], split by concern over `service.rs`, `outbox.rs`,
+//! `delivery.rs`, `timers.rs`, `engine_play.rs`).
 //!
 //! Hidden information: public messages are built only from `Viewer::Public` views and texts,
 //! private ones from the receiving player's view. The deal and salt stay in the store until
@@ -40,6 +41,8 @@ pub mod message;
 pub mod metrics;
 mod outbox;
 pub mod pictures;
+mod puzzle_play;
+mod puzzle_set;
 pub mod ratings;
 pub mod recipe;
 mod replay;

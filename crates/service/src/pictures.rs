@@ -72,6 +72,30 @@ pub(crate) fn draw(
     }
 }
 
+/// A puzzle's board as its solver sees it (covered pieces stay covered), from the solver's
+/// side. Puzzle pictures are drawn once and sent with their message: a puzzle has no stored
+/// game to draw them again from.
+pub(crate) fn puzzle_board(
+    game: &Game,
+    solver: Side,
+    style: Style,
+    width: u32,
+    file_name: String,
+) -> Option<Image> {
+    let options = RenderOptions {
+        width,
+        orientation: solver,
+        style: style.piece_style(),
+    };
+    match jieqi_render::render(&game.view(Viewer::Player(solver)), &options) {
+        Ok(bytes) => Some(Image { bytes, file_name }),
+        Err(e) => {
+            tracing::warn!(error = %e, "a puzzle picture could not be drawn");
+            None
+        }
+    }
+}
+
 /// Draws a picture again from its recipe (the game is rebuilt from the store).
 pub(crate) async fn redraw(
     store: &dyn GameStore,

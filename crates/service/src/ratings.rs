@@ -1,10 +1,11 @@
 //! Glicko-2 ratings per variant, updated after every rated game (aborted games are not
-//! rated). The arithmetic is the `skillratings` crate's; this module keeps the record counts.
+//! rated), and puzzle ratings, where a puzzle is rated as the solver's opponent. The
+//! arithmetic is the `skillratings` crate's; this module keeps the record counts.
 
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
-use crate::store::VariantStats;
+use crate::store::{PuzzleStats, VariantStats};
 
 /// How the game went for the first player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,9 +60,59 @@ pub fn update(a: &VariantStats, b: &VariantStats, a_score: Score) -> (VariantSta
     (a, b)
 }
 
+/// How sure a puzzle's first rating is: its generator's estimate, firmer than a new
+/// player's (a puzzle's rating should move, but not by hundreds after one solve).
+const PUZZLE_START_DEVIATION: f64 = 150.0;
+
+/// A puzzle's rating before anyone solved it: its estimate from the set.
+pub fn puzzle_start(estimate: u16) -> VariantStats {
+    VariantStats {
+        rating: f64::from(estimate),
+        deviation: PUZZLE_START_DEVIATION,
+        ..VariantStats::default()
+    }
+}
+
+/// The solver's puzzle stats and the puzzle's rating after one attempt: a solve is a win
+/// against the puzzle, a failure a loss. Streaks count too.
+pub fn puzzle_update(
+    solver: &PuzzleStats,
+    puzzle: &VariantStats,
+    solved: bool,
+) -> (PuzzleStats, VariantStats) {
+    let score = if solved { Score::Win } else { Score::Loss };
+    let (rating, puzzle) = update(&solver.rating, puzzle, score);
+    let mut solver = PuzzleStats {
+        rating,
+        ..solver.clone()
+    };
+    solver.count(solved);
+    (solver, puzzle)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn solving_a_puzzle_raises_the_rating_and_the_streak_and_lowers_the_puzzle() {
+        let start = PuzzleStats::default();
+        let puzzle = puzzle_start(1500);
+        let (solved, easier) = puzzle_update(&start, &puzzle, true);
+        assert!(solved.rating.rating > start.rating.rating);
+        assert!(easier.rating < puzzle.rating);
+        assert_eq!(
+            (solved.streak, solved.best_streak, solved.rating.wins),
+            (1, 1, 1)
+        );
+        let (failed, harder) = puzzle_update(&solved, &easier, false);
+        assert!(failed.rating.rating < solved.rating.rating);
+        assert!(harder.rating > easier.rating);
+        assert_eq!(
+            (failed.streak, failed.best_streak, failed.rating.losses),
+            (0, 1, 1)
+        );
+    }
 
     #[test]
     fn the_winner_gains_what_the_loser_drops_and_records_count() {

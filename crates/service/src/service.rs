@@ -45,6 +45,7 @@ const COMMAND_MENU: [(&str, &str); 20] = [
     ("history", "command-history"),
     ("peek", "command-peek"),
     ("play", "command-play"),
+    ("puzzle", "command-puzzle"),
     ("rules", "command-rules"),
     ("help", "command-help"),
     ("stats", "command-stats"),
@@ -268,14 +269,14 @@ impl Service {
 
     /// The legal moves (as typed: coordinates, Banqi squares) of the caller's game in this
     /// chat when it is their turn; with no game of theirs here, those of their open lesson
-    /// (`/learn`); empty otherwise. For Discord's autocomplete.
+    /// (`/learn`) if they have one, else of the chat's open puzzle; empty otherwise. For
+    /// Discord's autocomplete.
     pub async fn legal_move_texts(&self, chat: &ChatId, user: &UserId) -> Vec<String> {
         let store = &self.inner.store;
-        let games = match store.chat(chat).await {
-            Ok(Some(chat)) => chat.games,
-            Ok(None) => Vec::new(),
-            Err(_) => return Vec::new(),
+        let Ok(chat) = store.chat(chat).await else {
+            return Vec::new();
         };
+        let games = chat.as_ref().map(|c| c.games.clone()).unwrap_or_default();
         let mut mine = Vec::new();
         for id in &games {
             if let Ok(Some(g)) = store.game(id).await
@@ -285,8 +286,15 @@ impl Service {
                 mine.push(g);
             }
         }
+        // With no game of theirs here, `/move` answers their lesson, else the chat's puzzle.
         if mine.is_empty() {
-            return self.lesson_move_texts(user).await;
+            let lesson = self.lesson_move_texts(user).await;
+            if !lesson.is_empty() {
+                return lesson;
+            }
+            return chat
+                .map(|c| crate::puzzle_play::legal_move_texts(&c))
+                .unwrap_or_default();
         }
         // Only when exactly one game of theirs is here is it clear which moves to offer.
         let Ok([record]) = <[GameRecord; 1]>::try_from(mine) else {

@@ -1,5 +1,5 @@
 //! Timers: players reminded to move when a tenth of their time is left, players who run out
-//! of time, and challenges nobody takes. Deadlines are stored
+//! of time, challenges nobody takes, and chats' daily puzzles. Deadlines are stored
 //! with the games and challenges, so they keep working across restarts and across several
 //! processes; [`Service::tick`] settles whatever is due, each in its own transaction.
 
@@ -7,9 +7,11 @@ use std::time::SystemTime;
 
 use crate::announce::{clock_text, time_left_text};
 use crate::context::{Ctx, Halt, LoadedGame, Sentence, Step, unix};
-use crate::ids::{ChallengeId, GameId};
+use crate::ids::{ChallengeId, ChatId, GameId};
 use crate::lifecycle::{apply_ending, finish_game, is_engine_seat};
 use crate::message::{Destination, Message, MessageKind};
+use crate::puzzle_play::{due_daily, post_daily};
+use crate::puzzle_set::schedule_chat;
 use crate::service::{ATTEMPTS, Service};
 use crate::store::{CommitError, Due, Ending, Seat, StoreError, UnixTime};
 
@@ -46,6 +48,7 @@ impl Service {
                 break;
             }
         }
+        self.post_daily_puzzles(now).await;
         if let Err(error) = self
             .inner
             .store
@@ -54,6 +57,49 @@ impl Service {
         {
             tracing::warn!(%error, "cannot prune old answers");
         }
+    }
+
+    /// Posts the daily puzzles that are due, each chat in its own transaction.
+    async fn post_daily_puzzles(&self, now: UnixTime) {
+        let schedule = match self.inner.store.chat(&schedule_chat()).await {
+            Ok(Some(schedule)) => schedule,
+            Ok(None) => return,
+            Err(error) => {
+                tracing::error!(%error, "cannot read the daily-puzzle schedule");
+                return;
+            }
+        };
+        for chat in due_daily(&schedule, now) {
+            if let Err(error) = self.run_daily(now, &chat).await {
+                tracing::error!(%error, %chat, "a daily puzzle failed");
+                return;
+            }
+        }
+    }
+
+    async fn run_daily(&self, now: UnixTime, chat: &ChatId) -> Result<(), StoreError> {
+        for _ in 0..ATTEMPTS {
+            let mut ctx = Ctx::for_timer(&self.inner, now);
+            match post_daily(&mut ctx, chat).await {
+                Ok(()) => {}
+                Err(Halt::Refuse(_)) => return Ok(()),
+                Err(Halt::Store(e)) => return Err(e),
+            }
+            let change = ctx.take_change();
+            if change.is_empty() {
+                return Ok(());
+            }
+            match self
+                .commit(change, ctx.events, ctx.loaded, ctx.pictures)
+                .await
+            {
+                Ok(()) => return Ok(()),
+                // Another process posted it, or the chat changed: look again.
+                Err(CommitError::Conflict | CommitError::Duplicate(_)) => continue,
+                Err(CommitError::Store(e)) => return Err(e),
+            }
+        }
+        Ok(())
     }
 
     async fn run_timer(&self, now: u64, due: &Due) -> Result<(), StoreError> {

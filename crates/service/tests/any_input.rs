@@ -7,7 +7,7 @@ use common::*;
 use jieqi_service::{ButtonAction, DealSource, Input, MessageKind, Platform, User, UserId};
 use proptest::prelude::*;
 
-const COMMANDS: [&str; 21] = [
+const COMMANDS: [&str; 22] = [
     "challenge",
     "accept",
     "decline",
@@ -28,6 +28,7 @@ const COMMANDS: [&str; 21] = [
     "stats",
     "leaderboard",
     "learn",
+    "puzzle",
     "nonsense",
 ];
 
@@ -65,6 +66,29 @@ fn lesson_line() -> impl Strategy<Value = String> {
     ];
     (prop::sample::select(&["move", "m", "learn"][..]), word)
         .prop_map(|(command, word)| format!("/{command} {word}"))
+}
+
+/// `/puzzle` and `/move` lines, well-formed and not: variants, daily hours, moves of
+/// every notation, junk.
+fn puzzle_line() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        Just("daily".to_owned()),
+        Just("off".to_owned()),
+        Just("jieqi".to_owned()),
+        Just("xiangqi".to_owned()),
+        Just("banqi".to_owned()),
+        "[0-9]{1,3}(:00|h)?",
+        "[a-i][0-9][a-i][0-9][a-z=]{0,2}",
+        "[a-d][1-8]([a-d][1-8])?",
+        Just("炮二平五".to_owned()),
+        Just("C2.5".to_owned()),
+        "\\PC{0,12}",
+    ];
+    (
+        prop::sample::select(&["puzzle", "puzzle", "move", "move", "m", "stats"][..]),
+        prop::collection::vec(word, 0..3),
+    )
+        .prop_map(|(command, words)| format!("/{command} {}", words.join(" ")))
 }
 
 /// Text with a good share of what must never come back: controls, bidi overrides, length.
@@ -171,6 +195,35 @@ proptest! {
                 prop_assert!(!answer.replies.is_empty(), "{text}: no answer");
                 prop_assert!(answer.replies.iter().all(|r| !r.text.is_empty()));
                 prop_assert!(h.deliver().await.is_empty(), "{text}: the course posted to the chat");
+            }
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn no_puzzle_or_move_line_panics_and_refusals_change_nothing(
+        lines in prop::collection::vec(puzzle_line(), 1..10),
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let mut h = Harness::new(DealSource::Seeded(33)).await;
+            let (alice, bob) = (user("alice"), user("bob"));
+            let (chat, dm) = (group("-804"), group("dm-alice"));
+            h.non_admins.push(bob.id.clone());
+            for (i, text) in lines.iter().enumerate() {
+                let (who, at) = match i % 3 {
+                    0 => (&alice, &chat),
+                    1 => (&bob, &chat),
+                    _ => (&alice, &dm),
+                };
+                let answer = h.say(who, at, text).await;
+                let out = h.deliver().await;
+                if answer.replies.iter().any(|r| r.kind == MessageKind::Refusal) {
+                    prop_assert!(out.is_empty(), "{text}: a refusal queued {out:#?}");
+                    prop_assert!(answer.replies.iter().all(|r| !r.text.is_empty()));
+                }
+                h.advance(std::time::Duration::from_secs(7 * 3600));
+                h.tick().await;
             }
             Ok(())
         })?;

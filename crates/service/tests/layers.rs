@@ -11,8 +11,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "model",
         &[
-            "ids", "i18n", "metrics", "request", "message", "settings", "config", "fairness",
+            "ids",
+            "i18n",
+            "metrics",
+            "request",
+            "message",
+            "settings",
+            "config",
+            "fairness",
             "recipe",
+            "puzzle_set",
         ],
     ),
     ("store", &["store"]),
@@ -20,7 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("shared state", &["state"]),
     ("request context", &["context"]),
     ("presentation", &["announce"]),
-    ("game logic", &["lifecycle"]),
+    ("game logic", &["lifecycle", "puzzle_play"]),
     ("commands", &["commands"]),
     // The service's API, one `impl Service` split by concern: these use each other.
     (

@@ -82,6 +82,25 @@ impl Handler {
     }
 }
 
+/// True for the commands only a group's admins may give: a `/settings` change and
+/// `/puzzle daily <hour|off>` (showing either is for everyone).
+fn needs_admin(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let command = words
+        .next()
+        .map(|head| head.split('@').next().unwrap_or(head));
+    match command {
+        Some("/settings") => words.next().is_some(),
+        Some("/puzzle") => {
+            words
+                .next()
+                .is_some_and(|word| word.eq_ignore_ascii_case("daily"))
+                && words.next().is_some()
+        }
+        _ => false,
+    }
+}
+
 fn refused(answer: &Answer) -> bool {
     answer
         .replies
@@ -90,18 +109,16 @@ fn refused(answer: &Answer) -> bool {
 }
 
 impl Handler {
-    /// Asks Telegram whether the sender administers the group, for the one request that
-    /// needs it (a `/settings` change); asking for every `/move` would cost a call each.
+    /// Asks Telegram whether the sender administers the group, for the requests that need it
+    /// (a `/settings` change, setting the daily puzzle); asking for every `/move` would cost
+    /// a call each.
     async fn check_admin(&self, inbound: &mut Inbound) {
         let request = &inbound.request;
-        let changes_settings = match &request.input {
-            Input::Text(line) => {
-                let mut words = line.split_whitespace();
-                words.next() == Some("/settings") && words.next().is_some()
-            }
+        let needs_admin = match &request.input {
+            Input::Text(line) => needs_admin(line),
             Input::Button(_) => false,
         };
-        if request.is_private_chat || !changes_settings {
+        if request.is_private_chat || !needs_admin {
             return;
         }
         let (Origin::Command { address, .. }, Ok(user)) =
@@ -204,5 +221,32 @@ pub(crate) fn chat_of(update: &Update) -> i64 {
             None => query.from.id.0.try_into().unwrap_or(i64::MAX),
         },
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod admin_tests {
+    use super::needs_admin;
+
+    #[test]
+    fn settings_changes_and_the_daily_puzzle_ask_for_admins_and_nothing_else_does() {
+        for line in [
+            "/settings language vi",
+            "/settings@jieqi_bot style symbols",
+            "/puzzle daily 18",
+            "/puzzle@jieqi_bot DAILY off",
+        ] {
+            assert!(needs_admin(line), "{line}");
+        }
+        for line in [
+            "/settings",
+            "/puzzle",
+            "/puzzle daily",
+            "/puzzle banqi",
+            "/move h2e2",
+            "",
+        ] {
+            assert!(!needs_admin(line), "{line}");
+        }
     }
 }

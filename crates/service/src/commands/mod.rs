@@ -16,6 +16,7 @@ mod learn;
 mod r#move;
 mod peek;
 mod play;
+mod puzzle;
 mod resign;
 mod rules;
 mod settings;
@@ -48,6 +49,7 @@ pub(crate) enum Command {
     History(history::History),
     Peek(peek::Peek),
     Play(play::Play),
+    Puzzle(puzzle::PuzzleCmd),
     Watch(watch::Watch),
     Unwatch(unwatch::Unwatch),
     Rules(rules::RulesCmd),
@@ -106,6 +108,7 @@ pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
         "history" => history::History::parse(&args).map(Command::History),
         "peek" => peek::Peek::parse(&args).map(Command::Peek),
         "play" => play::Play::parse(&args).map(Command::Play),
+        "puzzle" => puzzle::PuzzleCmd::parse(&args).map(Command::Puzzle),
         "watch" => watch::Watch::parse(&args).map(Command::Watch),
         "unwatch" => unwatch::Unwatch::parse(&args).map(Command::Unwatch),
         "rules" => rules::RulesCmd::parse(&args).map(Command::Rules),
@@ -160,6 +163,7 @@ impl Command {
             Command::History(c) => c.apply(ctx).await,
             Command::Peek(c) => c.apply(ctx).await,
             Command::Play(c) => c.apply(ctx).await,
+            Command::Puzzle(c) => c.apply(ctx).await,
             Command::Watch(c) => c.apply(ctx).await,
             Command::Unwatch(c) => c.apply(ctx).await,
             Command::Rules(c) => c.apply(ctx).await,

@@ -1,17 +1,19 @@
 //! `/move [id] <move>`: plays a move in the caller's game. Coordinates (`h2e2`), WXF
 //! (`C2.5`) and Chinese (`炮二平五`) are read by the rules crate; Banqi takes `c3` (flip) and
-//! `c3c4` (move). An id is needed only when the caller has several games here. A caller with
-//! no game here but an open lesson of the rules course answers the lesson (`learn.rs`).
+//! `c3c4` (move). An id is needed only when the caller has several games here. Someone with
+//! no game in this chat answers their open lesson of the rules course (`learn.rs`) if they
+//! have one, else the chat's open puzzle (see `puzzle_play`).
 
 use jieqi_rules::banqi::BanqiError;
 use jieqi_rules::notation::MoveInputError;
 use jieqi_rules::{GameError, Variant};
 
-use super::{my_game, my_running_game};
+use super::my_running_game;
 use crate::announce::{our_seat, player_label};
-use crate::context::{Ctx, Halt, Sentence, Step, refuse};
+use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::lifecycle::{after_move, settle_draw_offer};
+use crate::puzzle_play;
 
 #[derive(Debug)]
 pub(crate) struct Move {
@@ -23,9 +25,6 @@ pub(crate) struct Move {
 }
 
 const USAGE: &str = "/move <id> h2e2";
-
-/// The refusals of [`my_game`] that mean the caller plays no game here.
-const NO_GAME: [&str; 2] = ["refuse-no-game-here", "refuse-not-a-player-here"];
 
 /// True for a whole coordinate move (`h2e2`, `h2-e2`, `b9c7c`, Banqi `c3c4`): a word that
 /// needs nothing after it.
@@ -74,20 +73,34 @@ impl Move {
         {
             return refuse(extra_words(id.as_str(), extra));
         }
-        // The caller's game here comes first; with none, their open lesson takes the move.
-        let game = match &self.game {
-            Some(id) => id.clone(),
-            None => match my_game(ctx, None, USAGE, true).await {
-                Ok(record) => record.id,
-                Err(Halt::Refuse(refusal))
-                    if NO_GAME.contains(&refusal.key) && super::learn::is_open(ctx).await? =>
-                {
-                    return super::learn::answer(ctx, &self.text).await;
-                }
-                Err(halt) => return Err(halt),
-            },
-        };
-        let (mut loaded, seat) = my_running_game(ctx, Some(&game), USAGE, true).await?;
+        if self.game.is_none() && !has_game_in_this_chat(ctx).await? {
+            // Their own lesson first: a lesson's wrong move costs nothing, a puzzle's does.
+            if !has_game_anywhere(ctx).await? && super::learn::is_open(ctx).await? {
+                return super::learn::answer(ctx, &self.text).await;
+            }
+            let request = ctx.req()?;
+            let chat = ctx.chat_record(&request.chat).await?;
+            if chat.puzzles.open.is_some() {
+                // No game of theirs here: the move answers the chat's puzzle. The chat is
+                // locked so that two answers are judged one after the other.
+                ctx.lock_chat(&request.chat).await;
+                let chat = ctx.chat_record(&request.chat).await?;
+                return puzzle_play::answer(
+                    ctx,
+                    chat,
+                    &request.user,
+                    request.is_private_chat,
+                    &self.text,
+                )
+                .await;
+            }
+            if let Some(ended) = &chat.puzzles.ended
+                && !has_game_anywhere(ctx).await?
+            {
+                return refuse(Sentence::new("refuse-puzzle-over").arg("id", ended.as_str()));
+            }
+        }
+        let (mut loaded, seat) = my_running_game(ctx, self.game.as_ref(), USAGE, true).await?;
         let to_move = our_seat(loaded.game.seat_to_move());
         if to_move != seat {
             let lang = ctx.lang();
@@ -118,6 +131,39 @@ impl Move {
         }
         after_move(ctx, loaded).await
     }
+}
+
+/// True when the caller plays a running game whose home is this chat: their moves here go
+/// to it before any puzzle.
+async fn has_game_in_this_chat(ctx: &Ctx<'_>) -> Step<bool> {
+    let request = ctx.req()?;
+    let chat = ctx.chat_record(&request.chat).await?;
+    for id in &chat.games {
+        if let Some(record) = ctx.game_record(id).await?
+            && record.is_active()
+            && record.seat_of(&request.user.id).is_some()
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// True when the caller plays a running game anywhere (a private chat's `/move` reaches it).
+async fn has_game_anywhere(ctx: &Ctx<'_>) -> Step<bool> {
+    let request = ctx.req()?;
+    if !request.is_private_chat {
+        return Ok(false);
+    }
+    let player = ctx.player_record(&request.user).await?;
+    for id in &player.games {
+        if let Some(record) = ctx.game_record(id).await?
+            && record.is_active()
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The refusal for words after a whole move.

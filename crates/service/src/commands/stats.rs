@@ -1,4 +1,5 @@
-//! `/stats [@user]`: a player's Glicko-2 rating and record per variant.
+//! `/stats [@user]`: a player's Glicko-2 rating and record per variant, and their puzzle
+//! rating with the current and best streak of puzzles solved.
 
 use jieqi_rules::Variant;
 
@@ -48,6 +49,22 @@ impl Stats {
                         .arg("wins", u64::from(stats.wins))
                         .arg("losses", u64::from(stats.losses))
                         .arg("draws", u64::from(stats.draws)),
+                ),
+            );
+        }
+        let puzzles = &player.puzzle;
+        if puzzles.rating.games() > 0 {
+            any = true;
+            text.push('\n');
+            text.push_str(
+                &ctx.say(
+                    &Sentence::new("stats-puzzles")
+                        .arg("rating", format!("{:.0}", puzzles.rating.rating))
+                        .arg("deviation", format!("{:.0}", puzzles.rating.deviation))
+                        .arg("solved", u64::from(puzzles.rating.wins))
+                        .arg("failed", u64::from(puzzles.rating.losses))
+                        .arg("streak", u64::from(puzzles.streak))
+                        .arg("best", u64::from(puzzles.best_streak)),
                 ),
             );
         }

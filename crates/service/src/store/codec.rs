@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 
 use super::StoreError;
 use super::records::{
-    AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord, SentRecord,
-    StoredReply,
+    AnswerRecord, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
+    PuzzleStats, SentRecord, StoredReply,
 };
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
@@ -20,7 +20,8 @@ use super::records::{
 /// - 2 added `GameRecord::engine` as the record's last field.
 /// - 3 stores games compactly, answers with picture recipes instead of pictures, and
 ///   outbox entries with the time their lane may be tried again.
-/// - 4 added `PlayerRecord::course` (the rules course) as the record's last field.
+/// - 4 added `PlayerRecord::course` (the rules course) and `PlayerRecord::puzzle`, and
+///   `ChatRecord::puzzles`, as their records' last fields.
 pub const SCHEMA_VERSION: u8 = 4;
 
 /// A record the store keeps: its current shape, and how to read its older ones.
@@ -64,7 +65,19 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
 }
 
 impl Record for ChallengeRecord {}
-impl Record for ChatRecord {}
+/// `rest` followed by the stored form of `value`: an older record whose shape lacks only
+/// fields at its end, completed with their defaults.
+fn completed<T: Serialize>(rest: &[u8], value: &T) -> Result<Vec<u8>, StoreError> {
+    postcard::to_extend(value, rest.to_vec())
+        .map_err(|e| StoreError::Corrupt(format!("cannot encode a record: {e}")))
+}
+
+impl Record for ChatRecord {
+    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        // Schemas 1 to 3 lack `puzzles` at the end: no puzzle open, no daily puzzle.
+        postcard_read(&completed(rest, &ChatPuzzles::default())?)
+    }
+}
 impl Record for PlayerRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
         let mut bytes = rest.to_vec();
@@ -73,9 +86,10 @@ impl Record for PlayerRecord {
             bytes.extend([0, 0]);
         }
         // Schemas 1 to 3 lack `course` after it: five zero bytes (lesson, step, no moves,
-        // closed, never started) read as a course not begun.
+        // closed, never started) read as a course not begun; then `puzzle`, a fresh puzzle
+        // rating.
         bytes.extend([0; 5]);
-        postcard_read(&bytes)
+        postcard_read(&completed(&bytes, &PuzzleStats::default())?)
     }
 }
 impl Record for SentRecord {}
@@ -257,8 +271,10 @@ mod tests {
         );
         let player = PlayerRecord::new(&user);
         let mut bytes = encode(&player).unwrap();
-        // Schema 3 wrote the same fields without `course` (five zero bytes here), schema 2
-        // also without `personal` (two `None` bytes before them).
+        // Schema 3 wrote the same fields without `course` (five zero bytes) and `puzzle`;
+        // schema 2 also without `personal` (two `None` bytes before them).
+        let puzzle = postcard::to_allocvec(&PuzzleStats::default()).unwrap();
+        bytes.truncate(bytes.len() - puzzle.len());
         assert!(bytes.ends_with(&[0; 7]));
         bytes.truncate(bytes.len() - 5);
         bytes[0] = 3;
@@ -274,7 +290,7 @@ mod tests {
     }
 
     #[test]
-    fn players_of_schema_three_keep_their_choices_and_start_no_course() {
+    fn players_of_schema_three_keep_their_choices_start_no_course_and_a_fresh_puzzle_rating() {
         let user = crate::ids::User::new(
             crate::ids::UserId::new(crate::ids::Platform::Local, "bea"),
             "bea",
@@ -282,10 +298,25 @@ mod tests {
         let mut player = PlayerRecord::new(&user);
         player.personal.style = Some(crate::settings::Style::Symbols);
         let mut bytes = encode(&player).unwrap();
-        bytes.truncate(bytes.len() - 5);
+        let puzzle = postcard::to_allocvec(&PuzzleStats::default()).unwrap();
+        bytes.truncate(bytes.len() - puzzle.len() - 5);
         bytes[0] = 3;
         let read = decode::<PlayerRecord>(&bytes).unwrap();
         assert_eq!(read.personal.style, Some(crate::settings::Style::Symbols));
         assert!(!read.course.started);
+        assert_eq!(read, player);
+    }
+
+    #[test]
+    fn chats_of_schema_three_read_with_no_puzzle() {
+        let chat = ChatRecord::new(
+            crate::ids::ChatId::new(crate::ids::Platform::Local, "room"),
+            crate::settings::ChatSettings::for_language(crate::i18n::Language::Zh),
+        );
+        let mut bytes = encode(&chat).unwrap();
+        let puzzles = postcard::to_allocvec(&ChatPuzzles::default()).unwrap();
+        bytes.truncate(bytes.len() - puzzles.len());
+        bytes[0] = 3;
+        assert_eq!(decode::<ChatRecord>(&bytes).unwrap(), chat);
     }
 }

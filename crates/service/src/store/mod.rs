@@ -26,9 +26,10 @@ use crate::ids::{ChallengeId, ChatId, GameId, IdempotencyKey, Platform, UserId};
 use crate::message::{Destination, OutboxEntry, OutboxId};
 
 pub use records::{
-    AnswerRecord, BoardPost, ChallengeRecord, ChatRecord, ColourChoice, CourseProgress, DrawOffer,
-    Ending, EngineSeat, GameRecord, ImageRecipe, OutboxRecord, PlayerRecord, Prompts, Seat,
-    SentRecord, StoredReply, UnixTime, VariantStats,
+    AnswerRecord, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice,
+    CourseProgress, DailySlot, DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle,
+    OutboxRecord, PlayerRecord, Prompts, PuzzleStats, Seat, SentRecord, StoredReply, UnixTime,
+    VariantStats,
 };
 pub use sled_store::SledStore;
 

@@ -252,6 +252,9 @@ pub struct ChatRecord {
     pub players: Vec<UserId>,
     /// Recently finished games here, newest last (for `/history`).
     pub finished: Vec<GameId>,
+    /// The puzzle open here and the daily-puzzle schedule. Last, so older records read with
+    /// none (see `codec`).
+    pub puzzles: ChatPuzzles,
 }
 
 impl ChatRecord {
@@ -266,8 +269,54 @@ impl ChatRecord {
             watching: Vec::new(),
             players: Vec::new(),
             finished: Vec::new(),
+            puzzles: ChatPuzzles::default(),
         }
     }
+}
+
+/// A chat's puzzles: the one open here, the daily puzzle's hour, and (only in the
+/// schedule record, see [`DailySlot`]) when each chat's next daily puzzle is due.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatPuzzles {
+    /// The puzzle being solved here.
+    pub open: Option<OpenPuzzle>,
+    /// The puzzle that was open here last, once it is over: a late `/move` is told so.
+    pub ended: Option<String>,
+    /// Ids of the puzzles this chat had lately, oldest first: its daily puzzle skips them.
+    pub seen: Vec<String>,
+    /// The hour (UTC) of the chat's daily puzzle (`/puzzle daily 18`), if it gets one.
+    pub daily_hour: Option<u8>,
+    /// Every chat with a daily puzzle and when its next one is due. Kept only in the one
+    /// schedule record (the service's reserved chat), so a timer finds the due chats with one
+    /// read; its revision check posts each daily puzzle once, whichever process gets there.
+    pub schedule: Vec<DailySlot>,
+}
+
+/// A puzzle being solved in a chat. Only ids and moves: the puzzle itself comes from the
+/// shipped set, and the line is played again to rebuild the position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenPuzzle {
+    /// The puzzle's id in the shipped set.
+    pub id: String,
+    /// The moves played so far, both sides, in record notation (`b9c7c`, reveals included).
+    pub line: Vec<String>,
+    /// Who opened it (rated against it in a private chat; a group solves together).
+    pub opened_by: UserId,
+    /// When it was opened.
+    pub opened_at: UnixTime,
+    /// People whose answer was wrong: they cannot answer this puzzle again.
+    pub failed: Vec<UserId>,
+    /// Posted by the daily schedule rather than asked for.
+    pub daily: bool,
+}
+
+/// One chat's daily puzzle in the schedule record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DailySlot {
+    /// The chat.
+    pub chat: ChatId,
+    /// When its next daily puzzle is due.
+    pub next_at: UnixTime,
 }
 
 /// A rating and record in one variant.
@@ -325,9 +374,12 @@ pub struct PlayerRecord {
     pub stats: [VariantStats; 3],
     /// Their own choices for the pictures only they see (`/settings my-style`, ...).
     pub personal: PersonalSettings,
-    /// Where they are in the rules course (`/learn`). Last: records of older schemas read
-    /// with no course started (see `codec`).
+    /// Where they are in the rules course (`/learn`). Added by schema 4 (records of older
+    /// schemas read with no course started, see `codec`).
     pub course: CourseProgress,
+    /// Their puzzle rating, streaks and the puzzles they saw lately. Added by schema 4, last
+    /// (older records read with a fresh rating, see `codec`).
+    pub puzzle: PuzzleStats,
 }
 
 /// A person's place in the rules course: the lesson, the step, and the moves played in the
@@ -364,6 +416,47 @@ impl CourseProgress {
     }
 }
 
+/// A person's puzzle rating (Glicko-2, apart from game ratings; `wins` counts puzzles
+/// solved and `losses` puzzles failed), streaks, and the puzzles they saw lately.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleStats {
+    /// The rating, with solved and failed counts.
+    pub rating: VariantStats,
+    /// Puzzles solved in a row, up to now.
+    pub streak: u32,
+    /// The longest streak so far.
+    pub best_streak: u32,
+    /// Ids of the puzzles they saw lately, oldest first (at most [`PuzzleStats::REMEMBERED`]):
+    /// `/puzzle` offers none of these.
+    pub seen: Vec<String>,
+}
+
+impl PuzzleStats {
+    /// How many recent puzzles are remembered: enough not to repeat one for weeks of daily
+    /// solving, few enough to keep the player record small.
+    pub const REMEMBERED: usize = 200;
+
+    /// Remembers that they saw puzzle `id`.
+    pub fn saw(&mut self, id: &str) {
+        if self.seen.iter().any(|s| s == id) {
+            return;
+        }
+        self.seen.push(id.to_owned());
+        let extra = self.seen.len().saturating_sub(Self::REMEMBERED);
+        self.seen.drain(..extra);
+    }
+
+    /// Counts a solve or a failure in the streaks.
+    pub fn count(&mut self, solved: bool) {
+        if solved {
+            self.streak += 1;
+            self.best_streak = self.best_streak.max(self.streak);
+        } else {
+            self.streak = 0;
+        }
+    }
+}
+
 impl PlayerRecord {
     /// A player seen for the first time.
     pub fn new(user: &User) -> PlayerRecord {
@@ -375,6 +468,7 @@ impl PlayerRecord {
             stats: [VariantStats::default(); 3],
             personal: PersonalSettings::default(),
             course: CourseProgress::default(),
+            puzzle: PuzzleStats::default(),
         }
     }
 

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod puzzles;
+
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

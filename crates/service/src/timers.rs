@@ -54,6 +54,9 @@ impl Service {
         {
             tracing::warn!(%error, "cannot prune old answers");
         }
+        if let Err(error) = self.inner.store.reclaim().await {
+            tracing::warn!(%error, "cannot compact the store");
+        }
     }
 
     async fn run_timer(&self, now: u64, due: &Due) -> Result<(), StoreError> {

@@ -216,3 +216,218 @@ pub(super) fn allocated_bytes(path: &Path) -> u64 {
         .map(|entries| entries.flatten().map(|e| allocated_bytes(&e.path())).sum())
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::i18n::Language;
+    use crate::ids::{ChatId, Platform, User, UserId};
+    use crate::message::{Destination, Message, MessageKind};
+    use crate::settings::ChatSettings;
+    use crate::store::sled_store::CompactUntil;
+    use crate::store::{
+        AnswerRecord, Change, ChatRecord, GameStore, OutboxRecord, PlayerRecord, RequestKey,
+        SentRecord, SledStore,
+    };
+
+    /// Every record of the store, by key (the bookkeeping keys `m:` left out).
+    fn records(store: &SledStore) -> BTreeMap<Vec<u8>, Vec<u8>> {
+        store
+            .records()
+            .into_iter()
+            .filter(|(k, _)| !k.starts_with(b"m:"))
+            .collect()
+    }
+
+    /// Writes chats, players, answers and outbox messages, rewriting each many times (as moves
+    /// rewrite a game) and delivering most messages, so that sled leaves garbage behind.
+    async fn fill(store: &SledStore, from: usize, count: usize) {
+        for i in from..from + count {
+            let chat = ChatId::new(Platform::Telegram, format!("-{i}"));
+            let user = User::new(UserId::new(Platform::Telegram, i.to_string()), "ann");
+            for revision in 1..=8 {
+                let mut record =
+                    ChatRecord::new(chat.clone(), ChatSettings::for_language(Language::En));
+                record.revision = revision;
+                let mut player = PlayerRecord::new(&user);
+                player.revision = revision;
+                let ids = store.allocate_outbox_ids(1).await.unwrap();
+                store
+                    .commit(Change {
+                        request: Some((
+                            RequestKey(format!("telegram:{i}:{revision}")),
+                            AnswerRecord {
+                                at: 7,
+                                replies: Vec::new(),
+                            },
+                        )),
+                        chats: vec![record],
+                        players: vec![player],
+                        outbox: vec![(
+                            ids[0],
+                            OutboxRecord {
+                                message: Message::text(
+                                    Destination::Chat(chat.clone()),
+                                    MessageKind::Notice,
+                                    "a move",
+                                ),
+                                attempts: 0,
+                                created_at: 0,
+                                fallback_chat: None,
+                                picture: None,
+                                not_before: 0,
+                            },
+                        )],
+                        durable: true,
+                        ..Change::default()
+                    })
+                    .await
+                    .unwrap();
+                if revision < 8 {
+                    store
+                        .commit(Change {
+                            sent: vec![(
+                                ids[0],
+                                SentRecord {
+                                    platform_ref: Some(format!("{i}")),
+                                    at: 7,
+                                },
+                            )],
+                            ..Change::default()
+                        })
+                        .await
+                        .unwrap();
+                }
+            }
+        }
+        store.flush().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn compaction_keeps_every_record_and_gives_space_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        fill(&store, 0, 300).await;
+        let before = records(&store);
+        let bytes_before = allocated_bytes(dir.path());
+        store.compact().unwrap();
+        assert_eq!(records(&store), before, "the live store after compaction");
+        let bytes_after = allocated_bytes(dir.path());
+        assert!(
+            bytes_after < bytes_before,
+            "{bytes_after} bytes after, {bytes_before} before"
+        );
+        drop(store);
+        let store = SledStore::open(dir.path()).unwrap();
+        assert_eq!(records(&store), before, "reopened after compaction");
+        // Only the live database is left in the folder.
+        let mut names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["CURRENT", "LOCK", "gen-2"]);
+    }
+
+    #[tokio::test]
+    async fn a_compaction_cut_short_at_any_step_loses_nothing() {
+        for stop in [CompactUntil::Copied, CompactUntil::Switched] {
+            let dir = tempfile::tempdir().unwrap();
+            let store = SledStore::open(dir.path()).unwrap();
+            fill(&store, 0, 40).await;
+            store.compact_until(stop).unwrap();
+            // The store goes on working until the "crash".
+            fill(&store, 40, 10).await;
+            let expected = records(&store);
+            drop(store);
+            // What a crash mid-write would also leave: a half-written CURRENT.tmp.
+            fs::write(dir.path().join(CURRENT_TMP), "gen-").unwrap();
+            let store = SledStore::open(dir.path()).unwrap();
+            assert_eq!(records(&store), expected, "after stopping at {stop:?}");
+            let generations = fs::read_dir(dir.path())
+                .unwrap()
+                .filter(|e| {
+                    let name = e.as_ref().unwrap().file_name();
+                    parse_generation(&name.to_string_lossy()).is_some()
+                })
+                .count();
+            assert_eq!(generations, 1, "the other database was removed ({stop:?})");
+            assert!(!dir.path().join(CURRENT_TMP).exists());
+            // And it compacts again from there.
+            store.compact().unwrap();
+            assert_eq!(records(&store), expected);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_copy_left_half_written_is_discarded() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        fill(&store, 0, 20).await;
+        let expected = records(&store);
+        drop(store);
+        // A crash while copying: the next generation's folder holds part of a database.
+        let copy = dir.path().join("gen-2");
+        fs::create_dir(&copy).unwrap();
+        fs::write(copy.join("db"), [0xAB; 1000]).unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        assert_eq!(records(&store), expected);
+        assert!(!copy.exists());
+        store.compact().unwrap();
+        assert_eq!(records(&store), expected);
+    }
+
+    #[tokio::test]
+    async fn outbox_ids_keep_growing_across_compactions() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        let mut last = store.allocate_outbox_ids(3).await.unwrap()[2];
+        for _ in 0..3 {
+            store.compact().unwrap();
+            let next = store.allocate_outbox_ids(1).await.unwrap()[0];
+            assert!(next > last, "{next:?} after {last:?}");
+            last = next;
+            store.flush().await.unwrap();
+        }
+        drop(store);
+        let store = SledStore::open(dir.path()).unwrap();
+        assert!(store.allocate_outbox_ids(1).await.unwrap()[0] > last);
+    }
+
+    #[tokio::test]
+    async fn a_second_process_cannot_open_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let _first = SledStore::open(dir.path()).unwrap();
+        let second = SledStore::open(dir.path()).unwrap_err();
+        assert!(
+            second.to_string().contains("another bot process"),
+            "{second}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_folder_from_before_compaction_moves_into_its_first_generation() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            // sled's files directly in the folder, as every earlier version left them.
+            let db = sled::open(dir.path()).unwrap();
+            db.open_tree("jieqi").unwrap();
+            db.flush().unwrap();
+        }
+        let store = SledStore::open(dir.path()).unwrap();
+        fill(&store, 0, 20).await;
+        let expected = records(&store);
+        store.compact().unwrap();
+        drop(store);
+        for sled_file in SLED_FILES {
+            assert!(
+                !dir.path().join(sled_file).exists(),
+                "{sled_file} left over"
+            );
+        }
+        let store = SledStore::open(dir.path()).unwrap();
+        assert_eq!(records(&store), expected);
+    }
+}

@@ -513,6 +513,17 @@ impl SledStore {
         self.compact_until(CompactUntil::Done)
     }
 
+    /// Every key and value (tests).
+    #[cfg(test)]
+    pub(super) fn records(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
+        self.live()
+            .tree
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.to_vec(), v.to_vec()))
+            .collect()
+    }
+
     /// [`SledStore::compact`], stopping at `stop` as if the process had died there.
     pub(super) fn compact_until(&self, stop: CompactUntil) -> Result<(), StoreError> {
         let Some(folder) = &self.folder else {

@@ -145,6 +145,8 @@ pub(crate) fn storage(name: &str, subject: &Subject) {
     let mut fleet = rt.block_on(fleet_with_games(store, 0));
     let mut points: Vec<(usize, Footprint)> = Vec::new();
     let mut rounds = 0usize;
+    // How long each compaction held the writers up.
+    let mut pauses: Vec<Duration> = Vec::new();
     for target in checkpoints {
         rt.block_on(async {
             while fleet.finished < target {
@@ -156,7 +158,10 @@ pub(crate) fn storage(name: &str, subject: &Subject) {
                 if rounds.is_multiple_of(16) {
                     // What `Service::tick` does every few seconds.
                     fleet.store.prune(u64::MAX).await.expect("prune");
-                    fleet.store.reclaim().await.expect("reclaim");
+                    let t = Instant::now();
+                    if fleet.store.reclaim().await.expect("reclaim") {
+                        pauses.push(t.elapsed());
+                    }
                 }
             }
             settle(&fleet).await;
@@ -181,6 +186,13 @@ pub(crate) fn storage(name: &str, subject: &Subject) {
             "{name}: storage: marginal cost per finished game from {f0} to {f1} games: {}; total over games at {f1}: {}",
             kib((b1.bytes as f64 - b0.bytes as f64) / (f1 - f0) as f64),
             kib(b1.bytes as f64 / *f1 as f64),
+        );
+    }
+    if !pauses.is_empty() {
+        println!(
+            "{name}: storage: {} compactions while playing, each holding writers for {}",
+            pauses.len(),
+            percentiles(&mut pauses),
         );
     }
     // Running games: what a batch of fresh games, 30 plies into play, adds to the store.

@@ -216,7 +216,26 @@ pub(crate) fn storage(name: &str, subject: &Subject) {
         "{name}: storage: {running} running games (30 plies each) add {} per game",
         kib((after.bytes as f64 - before.bytes as f64) / running as f64),
     );
+    let finished = fleet.finished;
     history(name, subject, &rt, fleet);
+    // The least the store can take: sled compacted, PostgreSQL after VACUUM FULL (what a
+    // dump and restore would leave).
+    let least = match subject {
+        Subject::Sled(dir) => {
+            SledStore::open(dir.path())
+                .and_then(|store| store.compact())
+                .expect("compaction");
+            folder_footprint(dir.path()).0
+        }
+        Subject::Postgres(pg) => rt.block_on(async {
+            pg.execute("VACUUM FULL").await;
+            schema_bytes(pg).await
+        }),
+    };
+    println!(
+        "{name}: storage: compacted, {finished} finished games and {running} running take {least} B: {} per game",
+        kib(least as f64 / (finished + running) as f64),
+    );
     println!("{name}: storage section took {:.0?}", started.elapsed());
 }
 

@@ -488,8 +488,9 @@ pub(super) enum CompactUntil {
 }
 
 impl SledStore {
-    /// Compacts the store if its folder has grown to half as large again as after the last
-    /// compaction (and to at least [`COMPACT_FROM`]). Measured against the last compaction,
+    /// Compacts the store if its folder has grown by a quarter since the last compaction
+    /// (and to at least [`COMPACT_FROM`]): so the folder stays within 1.25 times its
+    /// compacted size. Measured against the last compaction,
     /// not the live data, so finding out is one walk of a few files, and copying costs at
     /// most a constant share of what was written. Returns whether it compacted.
     fn compact_if_grown(&self) -> Result<bool, StoreError> {
@@ -498,7 +499,7 @@ impl SledStore {
         };
         let now = allocated_bytes(folder.dir());
         let after_last = self.compacted.load(Ordering::SeqCst);
-        if now < COMPACT_FROM.max(after_last.saturating_mul(3) / 2) {
+        if now < COMPACT_FROM.max(after_last.saturating_mul(5) / 4) {
             return Ok(false);
         }
         self.compact()?;

@@ -4,7 +4,7 @@
 //! be told apart from the store's fixed overhead; what a running game adds; and the time to
 //! load and replay a finished game for `/history`.
 //!
-//! `JIEQI_BENCH_GAMES` sets how many games are finished (2000 by default).
+//! `JIEQI_BENCH_GAMES` sets how many games are finished (1000 by default: enough that fixed overhead does not dominate, and the whole bench stays near ten minutes).
 
 use std::os::unix::fs::MetadataExt;
 
@@ -129,7 +129,7 @@ pub(crate) fn storage(name: &str, subject: &Subject) {
     let games: usize = std::env::var("JIEQI_BENCH_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2000);
+        .unwrap_or(1000);
     let checkpoints = [games / 10, games / 4, games / 2, games];
     let rt = runtime();
     let started = Instant::now();

@@ -2,13 +2,16 @@
 //! picture, with 64 games played at once, on each store: sled (one process), PostgreSQL (one
 //! process) and PostgreSQL shared by two processes (this benchmark binary started twice more
 //! as workers, each with its own service, runtime and connection pool; the run is timed from
-//! the parent, which starts both at once).
+//! the parent, which starts both at once). Then what games cost in each store
+//! (`moves/storage.rs`).
 //!
 //! `TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test cargo bench -p jieqi-service
 //! --bench moves` prints, besides criterion's figures, the moves per second and latency
-//! percentiles of every timed move, the store's size per finished and per running game (outbox
-//! delivered and pruned, as in a running bot), and the time to load and replay a finished
-//! game for `/history`. Without `TEST_DATABASE_URL` only sled is measured.
+//! percentiles of every timed move; the store's size per finished game (in total and at the
+//! margin) and per running game, with the outbox delivered and answers pruned as in a running
+//! bot; and the time to load and replay a finished game for `/history`. Without
+//! `TEST_DATABASE_URL` only sled is measured. `JIEQI_BENCH=throughput` or
+//! `JIEQI_BENCH=storage` runs only that part.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,6 +28,9 @@ use jieqi_store_pg::testing::{TestStore, test_store};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tokio::runtime::Runtime;
+
+#[path = "moves/storage.rs"]
+mod storage;
 
 const GAMES: usize = 64;
 const PLIES: usize = 60;
@@ -64,7 +70,11 @@ fn deal(seed: u64) -> GameDeal {
 
 /// Up to `PLIES` random moves of game `seed`, none of them ending it.
 fn random_game(seed: u64) -> Vec<String> {
-    let deal = deal(seed);
+    random_moves(deal(seed), seed)
+}
+
+/// Up to `PLIES` random moves (chosen by `seed`) of a game dealt `deal`, none ending it.
+fn random_moves(deal: GameDeal, seed: u64) -> Vec<String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xFFFF);
     let mut game = Game::new(Rules::new(Variant::Jieqi, Preset::Standard), deal).expect("game");
     let mut moves = Vec::new();
@@ -119,7 +129,6 @@ impl Fleet {
         let seed = self.next_seed;
         let index = self.prefix * 1_000_000 + seed;
         self.next_seed += 1;
-        let moves = random_game(seed);
         let red = User::new(
             UserId::new(Platform::Local, format!("r{index}")),
             format!("red{index}"),
@@ -136,6 +145,20 @@ impl Fleet {
         self.service
             .handle(request(&black, &chat, "/accept", Vec::new()))
             .await;
+        // The moves follow the deal the game really got (not the scripted order, which a
+        // game that failed to start would shift).
+        let moves = match self.store.chat(&chat).await {
+            Ok(Some(record)) => match record.games.first() {
+                Some(id) => match self.store.game(id).await {
+                    Ok(Some(game)) => GameDeal::from_letters(game.variant, &game.deal)
+                        .map(|deal| random_moves(deal, seed))
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                },
+                None => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
         Table {
             chat,
             players: [red, black],
@@ -178,23 +201,35 @@ impl Fleet {
                 continue;
             }
             let table = self.tables.swap_remove(i);
-            let loser = &table.players[table.next % 2];
-            // Resigning asks once; the second /resign confirms.
-            for _ in 0..2 {
-                self.service
-                    .handle(request(loser, &table.chat, "/resign", Vec::new()))
-                    .await;
-            }
-            // Counted only if the game really ended (its chat has no running game left).
-            if let Ok(Some(chat)) = self.store.chat(&table.chat).await
-                && chat.games.is_empty()
-                && let Some(id) = chat.finished.last()
-            {
-                self.finished += 1;
-                self.finished_ids.push(id.clone());
-            }
+            self.resign(&table).await;
             let fresh = self.start().await;
             self.tables.push(fresh);
+        }
+    }
+
+    /// Ends every game (resign), starting none.
+    async fn finish_all(&mut self) {
+        for table in std::mem::take(&mut self.tables) {
+            self.resign(&table).await;
+        }
+    }
+
+    /// The player to move resigns `table`'s game.
+    async fn resign(&mut self, table: &Table) {
+        let loser = &table.players[table.next % 2];
+        // Resigning asks once; the second /resign confirms.
+        for _ in 0..2 {
+            self.service
+                .handle(request(loser, &table.chat, "/resign", Vec::new()))
+                .await;
+        }
+        // Counted only if the game really ended (its chat has no running game left).
+        if let Ok(Some(chat)) = self.store.chat(&table.chat).await
+            && chat.games.is_empty()
+            && let Some(id) = chat.finished.last()
+        {
+            self.finished += 1;
+            self.finished_ids.push(id.clone());
         }
     }
 
@@ -213,21 +248,6 @@ impl Fleet {
             }
         }
     }
-}
-
-fn folder_size(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| match e.metadata() {
-                    Ok(m) if m.is_dir() => folder_size(&e.path()),
-                    Ok(m) => m.len(),
-                    Err(_) => 0,
-                })
-                .sum()
-        })
-        .unwrap_or(0)
 }
 
 fn runtime() -> Runtime {
@@ -376,7 +396,11 @@ fn picture_cost() {
 
 /// The stores measured: sled in a temporary folder, and PostgreSQL when there is one.
 enum Backend {
-    Sled(tempfile::TempDir, Arc<SledStore>),
+    Sled {
+        store: Arc<SledStore>,
+        /// Removed when dropped, after the store.
+        _dir: tempfile::TempDir,
+    },
     Postgres(Box<TestStore>),
 }
 
@@ -384,7 +408,7 @@ impl Backend {
     fn sled() -> Backend {
         let dir = tempfile::tempdir().expect("dir");
         let store = Arc::new(SledStore::open(dir.path()).expect("store"));
-        Backend::Sled(dir, store)
+        Backend::Sled { store, _dir: dir }
     }
 
     async fn postgres() -> Option<Backend> {
@@ -394,25 +418,8 @@ impl Backend {
     /// A store handle: the same one for sled, a new pool (a new "process") for PostgreSQL.
     async fn store(&self) -> Arc<dyn GameStore> {
         match self {
-            Backend::Sled(_, store) => store.clone(),
+            Backend::Sled { store, .. } => store.clone(),
             Backend::Postgres(pg) => Arc::new(pg.another().await),
-        }
-    }
-
-    /// Bytes the store occupies: the data folder, or the schema's tables and indexes after
-    /// a full vacuum (what a dump and restore would leave).
-    async fn bytes(&self) -> u64 {
-        match self {
-            Backend::Sled(dir, _) => folder_size(dir.path()),
-            Backend::Postgres(pg) => {
-                pg.execute("VACUUM FULL").await;
-                pg.query_u64(
-                    "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint \
-                     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
-                     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')",
-                )
-                .await
-            }
         }
     }
 }
@@ -430,6 +437,21 @@ fn measure(name: &str, backend: &Backend, processes: usize) {
         })
         .collect();
     let per_fleet_rate = |rate: f64| rate / processes as f64;
+    // What `Service::tick` does besides timers: sled compacts itself when its folder has grown,
+    // and the moves measured wait for it as a bot's would.
+    let reclaiming: Vec<_> = fleets
+        .iter()
+        .zip(&runtimes)
+        .map(|(fleet, rt)| {
+            let store = fleet.store.clone();
+            rt.spawn(async move {
+                loop {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    store.reclaim().await.expect("reclaim");
+                }
+            })
+        })
+        .collect();
     // Saturation: every game of every fleet moves at once, round after round.
     let cpu_before = (cpu_time(), postgres_cpu_time());
     let started = Instant::now();
@@ -512,72 +534,8 @@ fn measure(name: &str, backend: &Backend, processes: usize) {
             percentiles(&mut latencies),
         );
     }
-    if processes > 1 {
-        return;
-    }
-    // Storage: every game finished, the outbox delivered, answers and sent references pruned
-    // (as the bot does after three days), then what remains per finished game.
-    let fleet = &mut fleets[0];
-    let rt = &runtimes[0];
-    rt.block_on(async {
-        fleet.deliver_all().await;
-        for table in &mut fleet.tables {
-            table.next = table.moves.len();
-        }
-        fleet.refill().await;
-        // The fresh games the refill started are the "running" ones; give each 30 plies.
-        for _ in 0..30 {
-            fleet.round().await;
-        }
-        fleet.deliver_all().await;
-        fleet.store.prune(u64::MAX).await.expect("prune");
-        fleet.service.shutdown().await.expect("flush");
-    });
-    let bytes = control.block_on(backend.bytes());
-    let running = fleet.tables.len();
-    let mut record_bytes = 0;
-    for table in &fleet.tables {
-        if let Ok(Some(chat)) = rt.block_on(fleet.store.chat(&table.chat))
-            && let Some(id) = chat.games.first()
-            && let Ok(Some(game)) = rt.block_on(fleet.store.game(id))
-        {
-            record_bytes += jieqi_service::store::codec::encode(&game)
-                .map(|b| b.len())
-                .unwrap_or(0);
-        }
-    }
-    println!(
-        "{name}: store after delivery and pruning: {} finished games and {running} running (30 plies each): {:.2} MiB, {:.0} bytes per finished game (the running games counted in); a running game's record {:.0} bytes",
-        fleet.finished,
-        bytes as f64 / 1048576.0,
-        bytes as f64 / fleet.finished.max(1) as f64,
-        record_bytes as f64 / running.max(1) as f64,
-    );
-    // `/history` of a finished game: load its record and replay it.
-    if let Some(id) = fleet.finished_ids.last().cloned() {
-        let started = Instant::now();
-        let rounds = 200;
-        for _ in 0..rounds {
-            let record = rt
-                .block_on(fleet.store.game(&id))
-                .expect("load")
-                .expect("the finished game");
-            let deal = GameDeal::from_letters(record.variant, &record.deal).expect("deal");
-            Game::replay(
-                Rules::new(record.variant, record.preset),
-                deal,
-                &record.moves,
-            )
-            .expect("replay");
-        }
-        println!(
-            "{name}: load and replay a finished game ({} plies) for /history: {:.2?}",
-            rt.block_on(fleet.store.game(&id))
-                .ok()
-                .flatten()
-                .map_or(0, |g| g.moves.len()),
-            started.elapsed() / rounds
-        );
+    for task in reclaiming {
+        task.abort();
     }
 }
 
@@ -768,25 +726,39 @@ fn measure_processes(name: &str, pg: &TestStore, processes: usize) {
     }
 }
 
+/// Whether to run `part` (`throughput` or `storage`): `JIEQI_BENCH` names one, or both run.
+fn wanted(part: &str) -> bool {
+    std::env::var("JIEQI_BENCH").map_or(true, |only| only == part)
+}
+
 fn report() {
-    picture_cost();
-    let cpu_before = cpu_time();
-    let sled = Backend::sled();
-    measure("sled, one process", &sled, 1);
-    println!(
-        "CPU used by the sled run: {:.2?}",
-        cpu_time().saturating_sub(cpu_before)
-    );
-    let control = runtime();
-    match control.block_on(Backend::postgres()) {
-        Some(pg) => {
-            measure("PostgreSQL, one process", &pg, 1);
-            let Some(two) = control.block_on(test_store()) else {
-                panic!("a second schema");
-            };
-            measure_processes("PostgreSQL, two processes", &two, 2);
+    if wanted("throughput") {
+        picture_cost();
+        let cpu_before = cpu_time();
+        let sled = Backend::sled();
+        measure("sled, one process", &sled, 1);
+        println!(
+            "CPU used by the sled run: {:.2?}",
+            cpu_time().saturating_sub(cpu_before)
+        );
+        let control = runtime();
+        match control.block_on(Backend::postgres()) {
+            Some(pg) => {
+                measure("PostgreSQL, one process", &pg, 1);
+                let Some(two) = control.block_on(test_store()) else {
+                    panic!("a second schema");
+                };
+                measure_processes("PostgreSQL, two processes", &two, 2);
+            }
+            None => println!("PostgreSQL: not measured (set TEST_DATABASE_URL)"),
         }
-        None => println!("PostgreSQL: not measured (set TEST_DATABASE_URL)"),
+    }
+    if wanted("storage") {
+        storage::storage("sled", &storage::Subject::sled());
+        match runtime().block_on(storage::Subject::postgres()) {
+            Some(pg) => storage::storage("PostgreSQL", &pg),
+            None => println!("PostgreSQL: storage not measured (set TEST_DATABASE_URL)"),
+        }
     }
 }
 
@@ -796,6 +768,9 @@ fn moves(c: &mut Criterion) {
         std::process::exit(0);
     }
     report();
+    if !wanted("throughput") {
+        return;
+    }
     let rt = runtime();
     let sled = Backend::sled();
     let store = rt.block_on(sled.store());

@@ -30,7 +30,7 @@ pub(crate) const ATTEMPTS: usize = 8;
 pub(crate) const MAX_DELIVERY_ROUNDS: u32 = 12;
 
 /// The commands a chat client lists, with their description keys.
-const COMMAND_MENU: [(&str, &str); 20] = [
+const COMMAND_MENU: [(&str, &str); 21] = [
     ("challenge", "command-challenge"),
     ("accept", "command-accept"),
     ("decline", "command-decline"),

@@ -57,6 +57,9 @@ impl Service {
         {
             tracing::warn!(%error, "cannot prune old answers");
         }
+        if let Err(error) = self.inner.store.reclaim().await {
+            tracing::warn!(%error, "cannot compact the store");
+        }
     }
 
     /// Posts the daily puzzles that are due, each chat in its own transaction.

@@ -1,12 +1,12 @@
 //! Restarts: the store closed and reopened mid-game loses nothing, deadlines keep working,
-//! and messages not yet delivered are still in the outbox.
+//! and messages not yet delivered are still in the outbox; nor does compacting the store.
 
 mod common;
 
 use std::time::Duration;
 
 use common::*;
-use jieqi_service::{DealSource, MessageKind};
+use jieqi_service::{DealSource, Input, MessageKind};
 
 #[tokio::test]
 async fn a_game_survives_closing_and_reopening_the_store() {
@@ -114,4 +114,48 @@ async fn time_outs_abort_early_games_and_challenges_expire() {
     // Ticking again changes nothing.
     h.tick().await;
     assert!(h.deliver().await.is_empty());
+}
+
+#[tokio::test]
+async fn games_answers_and_the_outbox_survive_compaction() {
+    let mut h = Harness::new(DealSource::Scripted {
+        seed: 2,
+        deals: vec![IDENTITY_DEAL.to_owned(), IDENTITY_DEAL.to_owned()],
+    })
+    .await;
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("-402");
+    h.say_mentioning(&alice, &chat, "/challenge @bob red", vec![bob.clone()])
+        .await;
+    h.say(&bob, &chat, "/accept").await;
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.say(&bob, &chat, "/move h9g7").await;
+    h.say(&alice, &chat, "/resign").await;
+    h.say(&alice, &chat, "/resign").await;
+    h.deliver().await;
+    // A second game, running, with a message not yet delivered.
+    h.say_mentioning(&bob, &chat, "/challenge @alice red", vec![alice.clone()])
+        .await;
+    h.say(&alice, &chat, "/accept").await;
+    h.deliver().await;
+    h.say(&bob, &chat, "/move h2e2").await;
+    let undelivered = h.service.pending(100).await.unwrap();
+    assert!(!undelivered.is_empty());
+    let history_before = h.say(&alice, &chat, "/history").await;
+    let repeated = h.request(&alice, &chat, Input::Text("/stats".into()), Vec::new());
+    let first_answer = h.service.handle(repeated.clone()).await;
+
+    h.restart_compacted().await;
+    assert_eq!(h.service.pending(100).await.unwrap(), undelivered);
+    assert_eq!(
+        h.service.handle(repeated).await,
+        first_answer,
+        "a repeated request gets the answer stored before compaction"
+    );
+    assert_eq!(h.say(&alice, &chat, "/history").await, history_before);
+    let answer = h.say(&alice, &chat, "/move h9g7").await;
+    assert!(
+        answer.replies.is_empty(),
+        "the running game goes on: {answer:#?}"
+    );
 }

@@ -17,6 +17,7 @@
 pub mod codec;
 mod compact;
 pub mod records;
+mod sled_folder;
 mod sled_store;
 
 use async_trait::async_trait;
@@ -248,6 +249,12 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     async fn commit(&self, change: Change) -> Result<(), CommitError>;
     /// Forgets request answers and delivered-message references older than `before`.
     async fn prune(&self, before: UnixTime) -> Result<usize, StoreError>;
+    /// Gives back disk space that holds nothing live, when there is enough of it to be worth
+    /// a pause of the writers (sled: a compacted copy). Returns whether it did. A store that
+    /// does this by itself (PostgreSQL's autovacuum) has nothing to do.
+    async fn reclaim(&self) -> Result<bool, StoreError> {
+        Ok(false)
+    }
     /// Writes everything to disk.
     async fn flush(&self) -> Result<(), StoreError>;
     /// Tries to take `role` for this process; `None` if another process holds it.

@@ -1,6 +1,11 @@
 //! The embedded store: one sled tree with prefixed keys, one sled transaction per change,
 //! and group commit: concurrent changes that ask to be durable share one flush.
 //!
+//! Compaction: sled leaves most of a busy folder to garbage and its own bookkeeping, so when
+//! the folder has grown well past its size after the last compaction, [`SledStore`] copies
+//! the live records into a fresh database and switches to it (`sled_folder.rs` makes the
+//! switch atomic). Writers wait for the copy, which takes milliseconds per thousand games.
+//!
 //! Keys: `g` game id, `c` challenge id, `h` chat, `p` player, `r` request key (answers),
 //! `R` time + request key (pruning index), `o` outbox id (pending messages), `s` outbox id
 //! (delivered messages' platform refs), `d` kind + time + id (deadlines).
@@ -8,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use async_trait::async_trait;
 use sled::transaction::{
@@ -21,6 +26,7 @@ use super::records::{
     AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord, SentRecord,
     UnixTime,
 };
+use super::sled_folder::{DataFolder, allocated_bytes};
 use super::{
     Change, Claim, CommitError, Due, GameStore, Lane, Leadership, PendingMessage, RequestKey,
     StoreError, UnixMillis,
@@ -156,7 +162,7 @@ impl GroupFlush {
         self.applied.fetch_add(1, Ordering::SeqCst) + 1
     }
 
-    async fn wait_durable(&self, db: &sled::Db, ticket: u64) -> Result<(), StoreError> {
+    async fn wait_durable(&self, live: &RwLock<Live>, ticket: u64) -> Result<(), StoreError> {
         let mut flushed = self.flushed.subscribe();
         loop {
             if *flushed.borrow_and_update() >= ticket {
@@ -168,7 +174,10 @@ impl GroupFlush {
                 .is_ok()
             {
                 let covers = self.applied.load(Ordering::SeqCst);
-                let db = db.clone();
+                // The database is read after `covers`: a change applied to a compacted copy
+                // took its ticket after the switch, so a flush covering it flushes the copy.
+                // Changes applied before the switch were copied and synced with the copy.
+                let db = read(live).db.clone();
                 let result = tokio::task::spawn_blocking(move || db.flush())
                     .await
                     .map_err(backend)
@@ -191,11 +200,39 @@ impl GroupFlush {
     }
 }
 
+/// The live sled database.
+#[derive(Clone, Debug)]
+struct Live {
+    db: sled::Db,
+    tree: sled::Tree,
+    /// Added to sled's ids to make outbox ids: a compacted copy's id counter starts afresh,
+    /// and outbox ids must keep growing (delivered messages are looked up by them).
+    id_base: u64,
+}
+
+fn read(live: &RwLock<Live>) -> std::sync::RwLockReadGuard<'_, Live> {
+    live.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The key of the outbox id base ([`Live::id_base`]), a big-endian u64.
+const META_ID_BASE: &[u8] = b"m:id_base";
+/// The key of the folder's size right after the last compaction, a big-endian u64.
+const META_COMPACTED: &[u8] = b"m:compacted";
+/// Compaction waits until the folder is this large: below it, sled's fixed overhead is
+/// most of the folder and a copy would give little back.
+const COMPACT_FROM: u64 = 1 << 20;
+
 /// The sled-backed [`GameStore`] (the `DATA_DIR` folder).
 #[derive(Clone, Debug)]
 pub struct SledStore {
-    db: sled::Db,
-    tree: sled::Tree,
+    /// Swapped by compaction. Writers hold the read lock while they write, so a compaction
+    /// (which takes the write lock) copies every change applied before it.
+    live: Arc<RwLock<Live>>,
+    /// The data folder (`None` for a temporary store, which is never compacted).
+    folder: Option<Arc<DataFolder>>,
+    /// The folder's size after the last compaction (or at open).
+    compacted: Arc<AtomicU64>,
     flush: Arc<GroupFlush>,
     /// Live delivery claims. One process owns a sled folder, so claims need not outlive it.
     claims: Arc<Mutex<HashMap<OutboxId, UnixMillis>>>,
@@ -203,18 +240,13 @@ pub struct SledStore {
 
 impl SledStore {
     /// Opens (or creates) the store in `dir`. Only one process may open a folder at a time.
+    /// A folder grown well past its live data is compacted first.
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
-        let db = sled::Config::new()
-            .path(dir)
-            .mode(sled::Mode::LowSpace)
-            .open()
-            .map_err(|e| {
-                StoreError::Backend(format!(
-                    "cannot open the data folder {}: {e}",
-                    dir.display()
-                ))
-            })?;
-        SledStore::from_db(db)
+        let folder = DataFolder::open(dir)?;
+        let db = open_db(&folder.live_path())?;
+        let store = SledStore::from_db(db, Some(Arc::new(folder)))?;
+        store.compact_if_grown()?;
+        Ok(store)
     }
 
     /// A store that lives in a temporary folder, removed when dropped (tests, benchmarks).
@@ -223,14 +255,20 @@ impl SledStore {
             .temporary(true)
             .open()
             .map_err(backend)?;
-        SledStore::from_db(db)
+        SledStore::from_db(db, None)
     }
 
-    fn from_db(db: sled::Db) -> Result<SledStore, StoreError> {
-        let tree = db.open_tree("jieqi").map_err(backend)?;
+    fn from_db(db: sled::Db, folder: Option<Arc<DataFolder>>) -> Result<SledStore, StoreError> {
+        let tree = db.open_tree(TREE).map_err(backend)?;
+        let id_base = read_u64(&tree, META_ID_BASE)?;
+        let compacted = match &folder {
+            Some(_) => read_u64(&tree, META_COMPACTED)?,
+            None => 0,
+        };
         let store = SledStore {
-            db,
-            tree,
+            live: Arc::new(RwLock::new(Live { db, tree, id_base })),
+            folder,
+            compacted: Arc::new(AtomicU64::new(compacted)),
             flush: Arc::new(GroupFlush::new()),
             claims: Arc::new(Mutex::new(HashMap::new())),
         };
@@ -238,115 +276,119 @@ impl SledStore {
         Ok(store)
     }
 
+    /// The live database (a handle: a compaction may replace it; write only under `read`).
+    fn live(&self) -> Live {
+        read(&self.live).clone()
+    }
+
     /// Bytes the database occupies on disk.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
-        self.db.size_on_disk().map_err(backend)
+        self.live().db.size_on_disk().map_err(backend)
     }
 
     fn read<T: Record>(&self, k: &[u8]) -> Result<Option<T>, StoreError> {
-        match self.tree.get(k).map_err(backend)? {
+        match self.live().tree.get(k).map_err(backend)? {
             Some(bytes) => decode(&bytes).map(Some),
             None => Ok(None),
         }
     }
 
-    fn apply(&self, change: &Change) -> TxResult<()> {
-        self.tree
-            .transaction(|tx| {
-                if let Some((request, record)) = &change.request {
-                    let k = key(ANSWER, request.0.as_bytes());
-                    if let Some(bytes) = tx.get(&k)? {
-                        let earlier: AnswerRecord = tx_decode(&bytes)?;
-                        return abort(Abort::Duplicate(earlier));
-                    }
-                    tx.insert(k, tx_encode(record)?)?;
-                    tx.insert(answer_time_key(record.at, request), &[])?;
+    fn apply(tree: &sled::Tree, change: &Change) -> TxResult<()> {
+        tree.transaction(|tx| {
+            if let Some((request, record)) = &change.request {
+                let k = key(ANSWER, request.0.as_bytes());
+                if let Some(bytes) = tx.get(&k)? {
+                    let earlier: AnswerRecord = tx_decode(&bytes)?;
+                    return abort(Abort::Duplicate(earlier));
                 }
-                for game in &change.games {
-                    let old = put_revised(
-                        tx,
-                        &game_key(&game.id),
-                        game,
-                        game.revision,
-                        |g: &GameRecord| g.revision,
-                    )?;
-                    if let Some(at) = old.and_then(|g| g.deadline) {
-                        tx.remove(deadline_key(GAME, at, game.id.as_str()))?;
-                    }
-                    if let Some(at) = game.deadline {
-                        tx.insert(deadline_key(GAME, at, game.id.as_str()), &[])?;
-                    }
+                tx.insert(k, tx_encode(record)?)?;
+                tx.insert(answer_time_key(record.at, request), &[])?;
+            }
+            for game in &change.games {
+                let old = put_revised(
+                    tx,
+                    &game_key(&game.id),
+                    game,
+                    game.revision,
+                    |g: &GameRecord| g.revision,
+                )?;
+                if let Some(at) = old.and_then(|g| g.deadline) {
+                    tx.remove(deadline_key(GAME, at, game.id.as_str()))?;
                 }
-                for challenge in &change.challenges {
-                    let old = put_revised(
-                        tx,
-                        &challenge_key(&challenge.id),
-                        challenge,
-                        challenge.revision,
-                        |c: &ChallengeRecord| c.revision,
-                    )?;
-                    if let Some(old) = old {
-                        tx.remove(deadline_key(CHALLENGE, old.expires_at, old.id.as_str()))?;
-                    }
-                    tx.insert(
-                        deadline_key(CHALLENGE, challenge.expires_at, challenge.id.as_str()),
-                        &[],
-                    )?;
+                if let Some(at) = game.deadline {
+                    tx.insert(deadline_key(GAME, at, game.id.as_str()), &[])?;
                 }
-                for (id, revision) in &change.removed_challenges {
-                    let k = challenge_key(id);
-                    let Some(bytes) = tx.get(&k)? else {
-                        return abort(Abort::Conflict);
-                    };
-                    let old: ChallengeRecord = tx_decode(&bytes)?;
-                    if old.revision != *revision {
-                        return abort(Abort::Conflict);
-                    }
-                    tx.remove(k)?;
+            }
+            for challenge in &change.challenges {
+                let old = put_revised(
+                    tx,
+                    &challenge_key(&challenge.id),
+                    challenge,
+                    challenge.revision,
+                    |c: &ChallengeRecord| c.revision,
+                )?;
+                if let Some(old) = old {
                     tx.remove(deadline_key(CHALLENGE, old.expires_at, old.id.as_str()))?;
                 }
-                for chat in &change.chats {
-                    put_revised(
-                        tx,
-                        &chat_key(&chat.chat),
-                        chat,
-                        chat.revision,
-                        |c: &ChatRecord| c.revision,
-                    )?;
+                tx.insert(
+                    deadline_key(CHALLENGE, challenge.expires_at, challenge.id.as_str()),
+                    &[],
+                )?;
+            }
+            for (id, revision) in &change.removed_challenges {
+                let k = challenge_key(id);
+                let Some(bytes) = tx.get(&k)? else {
+                    return abort(Abort::Conflict);
+                };
+                let old: ChallengeRecord = tx_decode(&bytes)?;
+                if old.revision != *revision {
+                    return abort(Abort::Conflict);
                 }
-                for player in &change.players {
-                    put_revised(
-                        tx,
-                        &player_key(&player.user),
-                        player,
-                        player.revision,
-                        |p: &PlayerRecord| p.revision,
-                    )?;
+                tx.remove(k)?;
+                tx.remove(deadline_key(CHALLENGE, old.expires_at, old.id.as_str()))?;
+            }
+            for chat in &change.chats {
+                put_revised(
+                    tx,
+                    &chat_key(&chat.chat),
+                    chat,
+                    chat.revision,
+                    |c: &ChatRecord| c.revision,
+                )?;
+            }
+            for player in &change.players {
+                put_revised(
+                    tx,
+                    &player_key(&player.user),
+                    player,
+                    player.revision,
+                    |p: &PlayerRecord| p.revision,
+                )?;
+            }
+            for (id, record) in &change.outbox {
+                tx.insert(outbox_key(*id), tx_encode(record)?)?;
+            }
+            for (id, deferral) in &change.deferred {
+                let k = outbox_key(*id);
+                if let Some(bytes) = tx.get(&k)? {
+                    let mut record: OutboxRecord = tx_decode(&bytes)?;
+                    record.attempts = deferral.attempts;
+                    record.not_before = deferral.not_before;
+                    tx.insert(k, tx_encode(&record)?)?;
                 }
-                for (id, record) in &change.outbox {
-                    tx.insert(outbox_key(*id), tx_encode(record)?)?;
+            }
+            for (id, sent) in &change.sent {
+                // Only a reference that a later edit may need is kept.
+                if tx.remove(outbox_key(*id))?.is_some() && sent.platform_ref.is_some() {
+                    tx.insert(sent_key(*id), tx_encode(sent)?)?;
                 }
-                for (id, deferral) in &change.deferred {
-                    let k = outbox_key(*id);
-                    if let Some(bytes) = tx.get(&k)? {
-                        let mut record: OutboxRecord = tx_decode(&bytes)?;
-                        record.attempts = deferral.attempts;
-                        record.not_before = deferral.not_before;
-                        tx.insert(k, tx_encode(&record)?)?;
-                    }
-                }
-                for (id, sent) in &change.sent {
-                    // Only a reference that a later edit may need is kept.
-                    if tx.remove(outbox_key(*id))?.is_some() && sent.platform_ref.is_some() {
-                        tx.insert(sent_key(*id), tx_encode(sent)?)?;
-                    }
-                }
-                Ok(())
-            })
-            .map_err(|e| match e {
-                TransactionError::Abort(why) => ConflictableTransactionError::Abort(why),
-                TransactionError::Storage(e) => ConflictableTransactionError::Storage(e),
-            })
+            }
+            Ok(())
+        })
+        .map_err(|e| match e {
+            TransactionError::Abort(why) => ConflictableTransactionError::Abort(why),
+            TransactionError::Storage(e) => ConflictableTransactionError::Storage(e),
+        })
     }
 }
 
@@ -358,7 +400,7 @@ impl SledStore {
         limit: usize,
     ) -> Result<Vec<PendingMessage>, StoreError> {
         let mut entries = Vec::new();
-        for item in self.tree.scan_prefix([OUTBOX]) {
+        for item in self.live().tree.scan_prefix([OUTBOX]) {
             if entries.len() >= limit {
                 break;
             }
@@ -410,12 +452,161 @@ impl SledStore {
 /// The key of the store's schema version.
 const META_SCHEMA: &[u8] = b"m:schema";
 
+/// The tree that holds every record.
+const TREE: &str = "jieqi";
+
+fn open_db(path: &Path) -> Result<sled::Db, StoreError> {
+    sled::Config::new()
+        .path(path)
+        .mode(sled::Mode::LowSpace)
+        .open()
+        .map_err(|e| {
+            StoreError::Backend(format!(
+                "cannot open the data folder {}: {e}",
+                path.display()
+            ))
+        })
+}
+
+fn read_u64(tree: &sled::Tree, k: &[u8]) -> Result<u64, StoreError> {
+    Ok(tree
+        .get(k)
+        .map_err(backend)?
+        .and_then(|v| v.as_ref().try_into().ok())
+        .map_or(0, u64::from_be_bytes))
+}
+
+/// How far a compaction goes before it stops as if the process had died there (tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CompactUntil {
+    /// All the way.
+    Done,
+    /// The copy is written and synced, and not yet live.
+    Copied,
+    /// The copy is live (`CURRENT` names it); the old database is still there.
+    Switched,
+}
+
+impl SledStore {
+    /// Compacts the store if its folder has grown by a quarter since the last compaction
+    /// (and to at least [`COMPACT_FROM`]): so the folder stays within 1.25 times its
+    /// compacted size. Measured against the last compaction,
+    /// not the live data, so finding out is one walk of a few files, and copying costs at
+    /// most a constant share of what was written. Returns whether it compacted.
+    fn compact_if_grown(&self) -> Result<bool, StoreError> {
+        let Some(folder) = &self.folder else {
+            return Ok(false);
+        };
+        let now = allocated_bytes(folder.dir());
+        let after_last = self.compacted.load(Ordering::SeqCst);
+        if now < COMPACT_FROM.max(after_last.saturating_mul(5) / 4) {
+            return Ok(false);
+        }
+        self.compact()?;
+        Ok(true)
+    }
+
+    /// Copies every record into a fresh database in the data folder and makes it the live
+    /// one, whatever the folder's size (the bot compacts by itself, in [`GameStore::reclaim`]
+    /// and at open). Writers wait meanwhile. A crash at any point leaves the old database or
+    /// the new one live, whole.
+    pub fn compact(&self) -> Result<(), StoreError> {
+        self.compact_until(CompactUntil::Done)
+    }
+
+    /// Every key and value (tests).
+    #[cfg(test)]
+    pub(super) fn records(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
+        self.live()
+            .tree
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.to_vec(), v.to_vec()))
+            .collect()
+    }
+
+    /// [`SledStore::compact`], stopping at `stop` as if the process had died there.
+    pub(super) fn compact_until(&self, stop: CompactUntil) -> Result<(), StoreError> {
+        let Some(folder) = &self.folder else {
+            return Ok(());
+        };
+        let started = std::time::Instant::now();
+        let before = allocated_bytes(folder.dir());
+        let mut live = self
+            .live
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (next, path) = folder.prepare_next()?;
+        let copy = open_db(&path)?;
+        let tree = copy.open_tree(TREE).map_err(backend)?;
+        let mut records = 0usize;
+        let mut had_id_base = false;
+        let mut batch = sled::Batch::default();
+        for item in live.tree.iter() {
+            let (k, v) = item.map_err(backend)?;
+            had_id_base |= k == META_ID_BASE;
+            batch.insert(k, v);
+            records += 1;
+            if records.is_multiple_of(4096) {
+                tree.apply_batch(std::mem::take(&mut batch))
+                    .map_err(backend)?;
+            }
+        }
+        // Every id the old database gave out stays below the copy's.
+        let id_base = live.id_base + live.db.generate_id().map_err(backend)?;
+        batch.insert(META_ID_BASE, &id_base.to_be_bytes());
+        tree.apply_batch(batch).map_err(backend)?;
+        copy.flush().map_err(backend)?;
+        if tree.len() != records + usize::from(!had_id_base) {
+            // Never switch to a copy that is not whole.
+            return Err(StoreError::Backend(
+                "the compacted copy of the store is incomplete; the store is unchanged".into(),
+            ));
+        }
+        if stop == CompactUntil::Copied {
+            return Ok(());
+        }
+        folder.switch_to(next)?;
+        let old = std::mem::replace(
+            &mut *live,
+            Live {
+                db: copy,
+                tree,
+                id_base,
+            },
+        );
+        drop(live);
+        drop(old);
+        if stop == CompactUntil::Switched {
+            // As if the process died here: the old database stays on disk.
+            return Ok(());
+        }
+        folder.remove_leftovers()?;
+        let after = allocated_bytes(folder.dir());
+        self.compacted.store(after, Ordering::SeqCst);
+        // Remembered for the next run; on disk with the next flush.
+        self.live()
+            .tree
+            .insert(META_COMPACTED, &after.to_be_bytes())
+            .map_err(backend)?;
+        tracing::info!(
+            records,
+            before,
+            after,
+            took = ?started.elapsed(),
+            "the store was compacted"
+        );
+        Ok(())
+    }
+}
+
 impl SledStore {
     /// Rewrites every record older than [`SCHEMA_VERSION`] in the current shape and records
     /// the version; refuses a store written by a newer bot. Idempotent: a run cut short is
     /// finished by the next one. Returns how many records were rewritten.
     fn migrate(&self) -> Result<usize, StoreError> {
-        if let Some(stored) = self.tree.get(META_SCHEMA).map_err(backend)? {
+        let live = self.live();
+        if let Some(stored) = live.tree.get(META_SCHEMA).map_err(backend)? {
             let found = stored.first().copied().unwrap_or(0);
             if found > SCHEMA_VERSION {
                 return Err(StoreError::TooNew {
@@ -428,7 +619,7 @@ impl SledStore {
             }
         }
         let mut rewritten = 0;
-        for item in self.tree.iter() {
+        for item in live.tree.iter() {
             let (k, v) = item.map_err(backend)?;
             let old = match version_of(&v) {
                 Some(version) if version < SCHEMA_VERSION => version,
@@ -446,13 +637,13 @@ impl SledStore {
                 _ => continue,
             };
             tracing::debug!(key = ?k, from = old, "record upgraded");
-            self.tree.insert(k, upgraded).map_err(backend)?;
+            live.tree.insert(k, upgraded).map_err(backend)?;
             rewritten += 1;
         }
-        self.tree
+        live.tree
             .insert(META_SCHEMA, &[SCHEMA_VERSION])
             .map_err(backend)?;
-        self.db.flush().map_err(backend)?;
+        live.db.flush().map_err(backend)?;
         if rewritten > 0 {
             tracing::info!(
                 rewritten,
@@ -488,7 +679,7 @@ impl GameStore for SledStore {
     async fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError> {
         let mut due = Vec::new();
         for kind in [GAME, CHALLENGE] {
-            for item in self.tree.scan_prefix([DEADLINE, kind]) {
+            for item in self.live().tree.scan_prefix([DEADLINE, kind]) {
                 let (k, _) = item.map_err(backend)?;
                 let Some(at_bytes) = k.get(2..10) else {
                     continue;
@@ -554,11 +745,13 @@ impl GameStore for SledStore {
     }
 
     async fn allocate_outbox_ids(&self, n: usize) -> Result<Vec<OutboxId>, StoreError> {
+        // Under the read lock: an id taken from a database being replaced could repeat.
+        let live = read(&self.live);
         (0..n)
             .map(|_| {
-                self.db
+                live.db
                     .generate_id()
-                    .map(|id| OutboxId(id + 1))
+                    .map(|id| OutboxId(live.id_base + id + 1))
                     .map_err(backend)
             })
             .collect()
@@ -570,7 +763,10 @@ impl GameStore for SledStore {
         }
         // A sled transaction only touches memory (the log is written by flushes), so it runs
         // right here; only the flush waits on the disk, off the async workers.
-        let result = self.apply(&change);
+        let result = {
+            let live = read(&self.live);
+            SledStore::apply(&live.tree, &change)
+        };
         let ticket = self.flush.ticket();
         match result {
             Ok(()) => {}
@@ -589,38 +785,49 @@ impl GameStore for SledStore {
             Err(ConflictableTransactionError::Conflict) => return Err(CommitError::Conflict),
         }
         if change.durable {
-            self.flush.wait_durable(&self.db, ticket).await?;
+            self.flush.wait_durable(&self.live, ticket).await?;
         }
         self.unclaim(&change);
         Ok(())
     }
 
     async fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
+        // Under the read lock: a removal from a database being replaced would be lost.
+        let live = read(&self.live);
+        let tree = &live.tree;
         let mut removed = 0;
         let end = answer_time_key(before, &RequestKey(String::new()));
-        for item in self.tree.range(vec![ANSWER_BY_TIME]..end) {
+        for item in tree.range(vec![ANSWER_BY_TIME]..end) {
             let (k, _) = item.map_err(backend)?;
             if let Some(request) = k.get(9..) {
-                self.tree.remove(key(ANSWER, request)).map_err(backend)?;
+                tree.remove(key(ANSWER, request)).map_err(backend)?;
             }
-            self.tree.remove(k).map_err(backend)?;
+            tree.remove(k).map_err(backend)?;
             removed += 1;
         }
-        for item in self.tree.scan_prefix([SENT]) {
+        for item in tree.scan_prefix([SENT]) {
             let (k, v) = item.map_err(backend)?;
             let sent: SentRecord = decode(&v)?;
             // Sent ids grow with time: stop at the first one still young enough.
             if sent.at >= before {
                 break;
             }
-            self.tree.remove(k).map_err(backend)?;
+            tree.remove(k).map_err(backend)?;
             removed += 1;
         }
         Ok(removed)
     }
 
+    async fn reclaim(&self) -> Result<bool, StoreError> {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || store.compact_if_grown())
+            .await
+            .map_err(backend)?
+    }
+
     async fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush_async().await.map_err(backend).map(|_| ())
+        let db = self.live().db;
+        db.flush_async().await.map_err(backend).map(|_| ())
     }
 
     async fn lead(&self, _role: &str) -> Result<Option<Leadership>, StoreError> {
@@ -841,7 +1048,7 @@ mod tests {
         assert_eq!(game.commitment, old.commitment);
         assert_eq!(game.variant, jieqi_rules::Variant::Jieqi);
         assert_eq!(game.revision, 9);
-        let raw = store.tree.get(game_key(&old.id)).unwrap().unwrap();
+        let raw = store.live().tree.get(game_key(&old.id)).unwrap().unwrap();
         assert_eq!(raw[0], SCHEMA_VERSION, "written back in the current shape");
         assert!(raw.len() < 120, "compact: {} bytes", raw.len());
         drop(store);
@@ -849,6 +1056,7 @@ mod tests {
         let store = SledStore::open(dir.path()).unwrap();
         assert_eq!(store.migrate().unwrap(), 0);
         store
+            .live()
             .tree
             .insert(META_SCHEMA, &[SCHEMA_VERSION + 1])
             .unwrap();

@@ -90,6 +90,15 @@ impl Harness {
     /// Closes the store and opens it again (from disk, or a new pool on the same schema),
     /// with a new service: a restart of the process.
     pub async fn restart(&mut self) {
+        self.restart_with(false).await;
+    }
+
+    /// A restart during which the sled store is compacted (on PostgreSQL, a plain restart).
+    pub async fn restart_compacted(&mut self) {
+        self.restart_with(true).await;
+    }
+
+    async fn restart_with(&mut self, compact: bool) {
         // The old service goes first, before anything awaits: its tasks (an engine about to
         // think) find it gone, as they would after a crash.
         let placeholder: Arc<dyn GameStore> = Arc::new(SledStore::temporary().expect("temp store"));
@@ -109,6 +118,11 @@ impl Harness {
         self.service =
             Service::open_with_store(placeholder.clone(), self.config.clone()).expect("service");
         self.store = placeholder;
+        if compact {
+            SledStore::open(&path)
+                .and_then(|store| store.compact())
+                .expect("compaction");
+        }
         let reopened: Arc<dyn GameStore> = Arc::new(SledStore::open(&path).expect("reopen store"));
         self.service =
             Service::open_with_store(reopened.clone(), self.config.clone()).expect("service");

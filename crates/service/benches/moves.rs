@@ -233,6 +233,27 @@ impl Fleet {
         }
     }
 
+    /// Every game moving at once, round after round (ended ones replaced), until `count`
+    /// moves were made: their latencies.
+    async fn saturate(&mut self, count: usize) -> Vec<Duration> {
+        let mut latencies = Vec::with_capacity(count);
+        while latencies.len() < count {
+            self.refill().await;
+            latencies.extend(self.round().await);
+        }
+        latencies
+    }
+
+    /// Delivers what is queued, ends every game and starts fresh ones: a paced run starts
+    /// from the same place in every process.
+    async fn fresh_games(&mut self) {
+        self.deliver_all().await;
+        for table in &mut self.tables {
+            table.next = table.moves.len();
+        }
+        self.refill().await;
+    }
+
     /// Marks every pending message delivered, as a sender would.
     async fn deliver_all(&self) {
         loop {
@@ -424,119 +445,79 @@ impl Backend {
     }
 }
 
-/// Saturation and paced load on `fleets` (each on its own runtime), then storage figures.
-fn measure(name: &str, backend: &Backend, processes: usize) {
-    let control = runtime();
-    let runtimes: Vec<Runtime> = (0..processes).map(|_| runtime()).collect();
-    let mut fleets: Vec<Fleet> = runtimes
-        .iter()
-        .enumerate()
-        .map(|(i, rt)| {
-            let store = control.block_on(backend.store());
-            rt.block_on(fleet_with_games(store, i as u64))
-        })
-        .collect();
-    let per_fleet_rate = |rate: f64| rate / processes as f64;
+/// Saturation and paced load on one process (its own runtime and store handle).
+fn measure(name: &str, backend: &Backend) {
+    let rt = runtime();
+    let store = rt.block_on(backend.store());
+    let mut fleet = rt.block_on(fleet_with_games(store, 0));
     // What `Service::tick` does besides timers: sled compacts itself when its folder has grown,
     // and the moves measured wait for it as a bot's would.
-    let reclaiming: Vec<_> = fleets
-        .iter()
-        .zip(&runtimes)
-        .map(|(fleet, rt)| {
-            let store = fleet.store.clone();
-            rt.spawn(async move {
-                loop {
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                    store.reclaim().await.expect("reclaim");
-                }
-            })
+    let reclaiming = {
+        let store = fleet.store.clone();
+        rt.spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                store.reclaim().await.expect("reclaim");
+            }
         })
-        .collect();
-    // Saturation: every game of every fleet moves at once, round after round.
+    };
     let cpu_before = (cpu_time(), postgres_cpu_time());
     let started = Instant::now();
-    let results: Vec<Vec<Duration>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = fleets
-            .iter_mut()
-            .zip(&runtimes)
-            .map(|(fleet, rt)| {
-                scope.spawn(move || {
-                    rt.block_on(async {
-                        let mut latencies = Vec::new();
-                        while latencies.len() < 3000 / processes {
-                            fleet.refill().await;
-                            latencies.extend(fleet.round().await);
-                        }
-                        latencies
-                    })
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("fleet"))
-            .collect()
+    let latencies = rt.block_on(fleet.saturate(SATURATION_MOVES));
+    print_saturation(name, GAMES, latencies, started.elapsed(), |moves| {
+        (
+            cpu_time().saturating_sub(cpu_before.0) / moves,
+            postgres_cpu_time().saturating_sub(cpu_before.1) / moves,
+        )
     });
-    let took = started.elapsed();
-    let mut latencies: Vec<Duration> = results.into_iter().flatten().collect();
+    // Latency at a steady offered rate, as a bot would see it.
+    for rate in OFFERED_RATES {
+        rt.block_on(fleet.fresh_games());
+        let (latencies, took) = rt.block_on(paced(&mut fleet, rate, PACED_MOVES));
+        print_paced(name, rate, GAMES, latencies, took);
+    }
+    reclaiming.abort();
+}
+
+/// Moves in a saturation run, and in each paced run (over all processes).
+const SATURATION_MOVES: usize = 3000;
+const PACED_MOVES: usize = 2000;
+/// The paced runs' offered moves per second (over all processes).
+const OFFERED_RATES: [f64; 2] = [500.0, 1000.0];
+
+/// Prints a saturation run of `games` games at once, and the CPU per move that `cpu_per`
+/// gives for the number of moves (in the bot processes, in the database server).
+fn print_saturation(
+    name: &str,
+    games: usize,
+    mut latencies: Vec<Duration>,
+    took: Duration,
+    cpu_per: impl FnOnce(u32) -> (Duration, Duration),
+) {
     println!(
-        "{name}: saturation, {} games moving at once: {} moves in {:.2?} = {:.0} moves/s; latency {}",
-        GAMES * processes,
+        "{name}: saturation, {games} games moving at once: {} moves in {took:.2?} = {:.0} moves/s; latency {}",
         latencies.len(),
-        took,
         latencies.len() as f64 / took.as_secs_f64(),
         percentiles(&mut latencies),
     );
-    // Where the time goes: CPU per move in this process and in the database server. With
-    // both on this 2-core machine, their sum bounds the moves per second.
-    let moves = latencies.len().max(1) as u32;
+    // Where the time goes. With the bot and the database on this 2-core machine, the sum
+    // bounds the moves per second.
+    let (bot, server) = cpu_per(latencies.len().max(1) as u32);
     println!(
         "{name}: CPU per move at saturation: {} µs in the bot, {} µs in the PostgreSQL server",
-        (cpu_time().saturating_sub(cpu_before.0) / moves).as_micros(),
-        (postgres_cpu_time().saturating_sub(cpu_before.1) / moves).as_micros(),
+        bot.as_micros(),
+        server.as_micros(),
     );
-    // Latency at a steady offered rate, as a bot would see it.
-    for rate in [500.0, 1000.0] {
-        for (fleet, rt) in fleets.iter_mut().zip(&runtimes) {
-            rt.block_on(async {
-                fleet.deliver_all().await;
-                for table in &mut fleet.tables {
-                    table.next = table.moves.len();
-                }
-                fleet.refill().await;
-            });
-        }
-        let started = Instant::now();
-        let results: Vec<Vec<Duration>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = fleets
-                .iter_mut()
-                .zip(&runtimes)
-                .map(|(fleet, rt)| {
-                    scope.spawn(move || {
-                        rt.block_on(paced(fleet, per_fleet_rate(rate), 2000 / processes))
-                            .0
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("fleet"))
-                .collect()
-        });
-        let took = started.elapsed();
-        let mut latencies: Vec<Duration> = results.into_iter().flatten().collect();
-        println!(
-            "{name}: offered {rate:.0} moves/s over {} games: {} moves in {:.2?} = {:.0} moves/s; latency {}",
-            GAMES * processes,
-            latencies.len(),
-            took,
-            latencies.len() as f64 / took.as_secs_f64(),
-            percentiles(&mut latencies),
-        );
-    }
-    for task in reclaiming {
-        task.abort();
-    }
+}
+
+/// Prints a run at an offered `rate` over `games` games.
+fn print_paced(name: &str, rate: f64, games: usize, mut latencies: Vec<Duration>, took: Duration) {
+    println!(
+        "{name}: offered {rate:.0} moves/s over {games} games: {} moves in {took:.2?} = {:.0} moves/s; latency {}",
+        latencies.len(),
+        latencies.len() as f64 / took.as_secs_f64(),
+        percentiles(&mut latencies),
+    );
 }
 
 /// Set in a worker process of the two-process run: `<database url>|<schema>|<prefix>`.
@@ -565,27 +546,11 @@ fn worker(spec: &str) {
         let cpu = cpu_time();
         let latencies = match words.as_slice() {
             ["prepare"] => {
-                rt.block_on(async {
-                    fleet.deliver_all().await;
-                    for table in &mut fleet.tables {
-                        table.next = table.moves.len();
-                    }
-                    fleet.refill().await;
-                });
+                rt.block_on(fleet.fresh_games());
                 println!("ready");
                 continue;
             }
-            ["saturate", count] => {
-                let count: usize = count.parse().expect("count");
-                rt.block_on(async {
-                    let mut latencies = Vec::new();
-                    while latencies.len() < count {
-                        fleet.refill().await;
-                        latencies.extend(fleet.round().await);
-                    }
-                    latencies
-                })
-            }
+            ["saturate", count] => rt.block_on(fleet.saturate(count.parse().expect("count"))),
             ["paced", rate, count] => {
                 let (rate, count) = (rate.parse().expect("rate"), count.parse().expect("count"));
                 rt.block_on(paced(&mut fleet, rate, count)).0
@@ -696,33 +661,20 @@ impl Drop for Workers {
 fn measure_processes(name: &str, pg: &TestStore, processes: usize) {
     let mut workers = Workers::start(pg, processes);
     let server_before = postgres_cpu_time();
-    let (mut latencies, took, cpu) = workers.run(&format!("saturate {}", 3000 / processes));
-    let moves = latencies.len().max(1) as u32;
-    println!(
-        "{name}: saturation, {} games moving at once: {} moves in {took:.2?} = {:.0} moves/s; latency {}",
-        GAMES * processes,
-        latencies.len(),
-        latencies.len() as f64 / took.as_secs_f64(),
-        percentiles(&mut latencies),
-    );
-    println!(
-        "{name}: CPU per move at saturation: {} µs in the bots, {} µs in the PostgreSQL server",
-        (cpu / moves).as_micros(),
-        (postgres_cpu_time().saturating_sub(server_before) / moves).as_micros(),
-    );
-    for rate in [500.0, 1000.0] {
+    let (latencies, took, cpu) = workers.run(&format!("saturate {}", SATURATION_MOVES / processes));
+    print_saturation(name, GAMES * processes, latencies, took, |moves| {
+        (
+            cpu / moves,
+            postgres_cpu_time().saturating_sub(server_before) / moves,
+        )
+    });
+    for rate in OFFERED_RATES {
         workers.tell("prepare");
         workers.wait_ready();
         let per_process = rate / processes as f64;
-        let (mut latencies, took, _) =
-            workers.run(&format!("paced {per_process} {}", 2000 / processes));
-        println!(
-            "{name}: offered {rate:.0} moves/s over {} games: {} moves in {took:.2?} = {:.0} moves/s; latency {}",
-            GAMES * processes,
-            latencies.len(),
-            latencies.len() as f64 / took.as_secs_f64(),
-            percentiles(&mut latencies),
-        );
+        let (latencies, took, _) =
+            workers.run(&format!("paced {per_process} {}", PACED_MOVES / processes));
+        print_paced(name, rate, GAMES * processes, latencies, took);
     }
 }
 
@@ -736,7 +688,7 @@ fn report() {
         picture_cost();
         let cpu_before = cpu_time();
         let sled = Backend::sled();
-        measure("sled, one process", &sled, 1);
+        measure("sled, one process", &sled);
         println!(
             "CPU used by the sled run: {:.2?}",
             cpu_time().saturating_sub(cpu_before)
@@ -744,7 +696,7 @@ fn report() {
         let control = runtime();
         match control.block_on(Backend::postgres()) {
             Some(pg) => {
-                measure("PostgreSQL, one process", &pg, 1);
+                measure("PostgreSQL, one process", &pg);
                 let Some(two) = control.block_on(test_store()) else {
                     panic!("a second schema");
                 };

@@ -304,6 +304,27 @@ fn revised(
     }
 }
 
+/// Writes of records looked up by their key alone (chats, players): `(key, revision, stored
+/// bytes)`, in key order, each over the revision before it (see [`revised`]).
+fn keyed(
+    insert: &'static str,
+    update: &'static str,
+    mut records: Vec<(String, u64, Vec<u8>)>,
+) -> Result<Vec<Statement>, CommitError> {
+    records.sort_by(|a, b| a.0.cmp(&b.0));
+    records
+        .into_iter()
+        .map(|(key, revision, bytes)| {
+            revised(
+                revision,
+                insert,
+                update,
+                vec![Box::new(key), Box::new(int(revision)), Box::new(bytes)],
+            )
+        })
+        .collect()
+}
+
 /// The statements that carry out `change`, in the order they must run. A fixed order of rows
 /// within each table makes deadlocks between concurrent changes rarer.
 fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
@@ -366,50 +387,34 @@ fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
             vec![Box::new(id.as_str().to_owned()), Box::new(int(*revision))],
         ));
     }
-    let mut chats: Vec<(String, &ChatRecord)> = change
+    let chats = change
         .chats
         .iter()
-        .map(|c| (c.chat.to_string(), c))
-        .collect();
-    chats.sort_by(|a, b| a.0.cmp(&b.0));
-    for (id, chat) in chats {
-        out.push(revised(
-            chat.revision,
-            "WITH w AS (INSERT INTO chats (id, revision, record) VALUES ($1, $2, $3) \
-             ON CONFLICT (id) DO NOTHING RETURNING 1) \
-             SELECT expect_rows((SELECT count(*) FROM w), 1)",
-            "WITH w AS (UPDATE chats SET revision = $2, record = $3 \
-             WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
-             SELECT expect_rows((SELECT count(*) FROM w), 1)",
-            vec![
-                Box::new(id),
-                Box::new(int(chat.revision)),
-                Box::new(encode(chat)?),
-            ],
-        )?);
-    }
-    let mut players: Vec<(String, &PlayerRecord)> = change
+        .map(|c| Ok((c.chat.to_string(), c.revision, encode(c)?)))
+        .collect::<Result<_, StoreError>>()?;
+    out.extend(keyed(
+        "WITH w AS (INSERT INTO chats (id, revision, record) VALUES ($1, $2, $3) \
+         ON CONFLICT (id) DO NOTHING RETURNING 1) \
+         SELECT expect_rows((SELECT count(*) FROM w), 1)",
+        "WITH w AS (UPDATE chats SET revision = $2, record = $3 \
+         WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+         SELECT expect_rows((SELECT count(*) FROM w), 1)",
+        chats,
+    )?);
+    let players = change
         .players
         .iter()
-        .map(|p| (p.user.to_string(), p))
-        .collect();
-    players.sort_by(|a, b| a.0.cmp(&b.0));
-    for (id, player) in players {
-        out.push(revised(
-            player.revision,
-            "WITH w AS (INSERT INTO players (id, revision, record) VALUES ($1, $2, $3) \
-             ON CONFLICT (id) DO NOTHING RETURNING 1) \
-             SELECT expect_rows((SELECT count(*) FROM w), 1)",
-            "WITH w AS (UPDATE players SET revision = $2, record = $3 \
-             WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
-             SELECT expect_rows((SELECT count(*) FROM w), 1)",
-            vec![
-                Box::new(id),
-                Box::new(int(player.revision)),
-                Box::new(encode(player)?),
-            ],
-        )?);
-    }
+        .map(|p| Ok((p.user.to_string(), p.revision, encode(p)?)))
+        .collect::<Result<_, StoreError>>()?;
+    out.extend(keyed(
+        "WITH w AS (INSERT INTO players (id, revision, record) VALUES ($1, $2, $3) \
+         ON CONFLICT (id) DO NOTHING RETURNING 1) \
+         SELECT expect_rows((SELECT count(*) FROM w), 1)",
+        "WITH w AS (UPDATE players SET revision = $2, record = $3 \
+         WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+         SELECT expect_rows((SELECT count(*) FROM w), 1)",
+        players,
+    )?);
     for (id, record) in &change.outbox {
         let to = &record.message.to;
         let platform = to.platform().map(|p| p.name().to_owned());

@@ -16,6 +16,7 @@ const MIGRATION_LOCK_CLASS: i32 = 0x6a71_0001;
 const MIGRATIONS: &[(u32, &str)] = &[
     (1, include_str!("migrations/0001_initial.sql")),
     (2, include_str!("migrations/0002_pipelined_commit.sql")),
+    (3, include_str!("migrations/0003_vacuum_churn.sql")),
 ];
 
 /// The newest schema version this binary knows.

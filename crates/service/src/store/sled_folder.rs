@@ -331,6 +331,46 @@ mod tests {
         assert_eq!(names, ["CURRENT", "LOCK", "gen-2"]);
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn what_is_written_while_a_compaction_copies_is_in_the_compacted_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        fill(&store, 0, 200).await;
+        let mut expected = BTreeMap::new();
+        store
+            .compact_with(CompactUntil::Done, || {
+                // A busy bot: new records, rewritten ones and removals land in the old
+                // database after the copy walked past them.
+                tokio::task::block_in_place(|| {
+                    tokio::runtime::Handle::current().block_on(async {
+                        fill(&store, 200, 60).await;
+                        store.prune(u64::MAX).await.unwrap();
+                        fill(&store, 260, 10).await;
+                        for i in 0..50 {
+                            let chat = ChatId::new(Platform::Telegram, format!("-{i}"));
+                            let mut record = ChatRecord::new(
+                                chat.clone(),
+                                ChatSettings::for_language(Language::Vi),
+                            );
+                            record.revision = 9;
+                            let change = Change {
+                                chats: vec![record],
+                                ..Change::default()
+                            };
+                            store.commit(change).await.unwrap();
+                        }
+                    })
+                });
+                expected = records(&store);
+            })
+            .unwrap();
+        assert!(expected.len() > 250, "{} records", expected.len());
+        assert_eq!(records(&store), expected, "the live store after compaction");
+        drop(store);
+        let store = SledStore::open(dir.path()).unwrap();
+        assert_eq!(records(&store), expected, "reopened after compaction");
+    }
+
     #[tokio::test]
     async fn a_compaction_cut_short_at_any_step_loses_nothing() {
         for stop in [CompactUntil::Copied, CompactUntil::Switched] {

@@ -4,18 +4,22 @@
 //! Compaction: sled leaves most of a busy folder to garbage and its own bookkeeping, so when
 //! the folder has grown well past its size after the last compaction, [`SledStore`] copies
 //! the live records into a fresh database and switches to it (`sled_folder.rs` makes the
-//! switch atomic). Writers wait for the copy, which takes milliseconds per thousand games.
+//! switch atomic). Writers go on during the copy and note the keys they change; only those
+//! are copied again, with writers held, before the switch. So the pause writers see grows
+//! with what was written during the copy, not with the store.
 //!
 //! Keys: `g` game id, `c` challenge id, `h` chat, `p` player, `r` request key (answers),
 //! `R` time + request key (pruning index), `o` outbox id (pending messages), `s` outbox id
 //! (delivered messages' platform refs), `d` kind + time + id (deadlines).
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use async_trait::async_trait;
+use sled::IVec;
 use sled::transaction::{
     ConflictableTransactionError, TransactionError, TransactionalTree, UnabortableTransactionError,
 };
@@ -117,9 +121,43 @@ fn lift(e: UnabortableTransactionError) -> ConflictableTransactionError<Abort> {
     e.into()
 }
 
+/// A transaction's view of the tree that notes the keys it writes while a compaction is
+/// copying (see [`SledStore::compact`]). A transaction that sled runs again notes its keys
+/// again, which does no harm: a key noted and not changed is copied again unchanged.
+struct Writes<'a> {
+    tx: &'a TransactionalTree,
+    noted: Option<&'a RefCell<Vec<Vec<u8>>>>,
+}
+
+impl Writes<'_> {
+    fn note(&self, k: &[u8]) {
+        if let Some(noted) = self.noted {
+            noted.borrow_mut().push(k.to_vec());
+        }
+    }
+
+    fn get(&self, k: &[u8]) -> Result<Option<IVec>, UnabortableTransactionError> {
+        self.tx.get(k)
+    }
+
+    fn insert(
+        &self,
+        k: impl AsRef<[u8]>,
+        v: impl Into<IVec>,
+    ) -> Result<Option<IVec>, UnabortableTransactionError> {
+        self.note(k.as_ref());
+        self.tx.insert(k.as_ref(), v)
+    }
+
+    fn remove(&self, k: impl AsRef<[u8]>) -> Result<Option<IVec>, UnabortableTransactionError> {
+        self.note(k.as_ref());
+        self.tx.remove(k.as_ref())
+    }
+}
+
 /// Checks that `revision` follows the stored record's and writes it; returns the old record.
 fn put_revised<T>(
-    tx: &TransactionalTree,
+    tx: &Writes<'_>,
     k: &[u8],
     record: &T,
     revision: u64,
@@ -236,6 +274,11 @@ pub struct SledStore {
     flush: Arc<GroupFlush>,
     /// Live delivery claims. One process owns a sled folder, so claims need not outlive it.
     claims: Arc<Mutex<HashMap<OutboxId, UnixMillis>>>,
+    /// While a compaction copies: the keys written since it started (writers add theirs
+    /// under the read lock of `live`; the compaction sets and takes it under the write lock).
+    changed: Arc<Mutex<Option<HashSet<Vec<u8>>>>>,
+    /// One compaction at a time.
+    compacting: Arc<Mutex<()>>,
 }
 
 impl SledStore {
@@ -271,6 +314,8 @@ impl SledStore {
             compacted: Arc::new(AtomicU64::new(compacted)),
             flush: Arc::new(GroupFlush::new()),
             claims: Arc::new(Mutex::new(HashMap::new())),
+            changed: Arc::new(Mutex::new(None)),
+            compacting: Arc::new(Mutex::new(())),
         };
         store.migrate()?;
         Ok(store)
@@ -293,8 +338,34 @@ impl SledStore {
         }
     }
 
-    fn apply(tree: &sled::Tree, change: &Change) -> TxResult<()> {
+    /// Whether a compaction is copying (asked under the read lock of `live`, during which
+    /// the answer cannot change), and so writers must note the keys they write.
+    fn copying(&self) -> bool {
+        self.changed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_some()
+    }
+
+    /// Adds `keys` to what the running compaction must copy again.
+    fn note_changed(&self, keys: impl IntoIterator<Item = Vec<u8>>) {
+        if let Some(changed) = self
+            .changed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_mut()
+        {
+            changed.extend(keys);
+        }
+    }
+
+    fn apply(
+        tree: &sled::Tree,
+        change: &Change,
+        noted: Option<&RefCell<Vec<Vec<u8>>>>,
+    ) -> TxResult<()> {
         tree.transaction(|tx| {
+            let tx = &Writes { tx, noted };
             if let Some((request, record)) = &change.request {
                 let k = key(ANSWER, request.0.as_bytes());
                 if let Some(bytes) = tx.get(&k)? {
@@ -508,8 +579,9 @@ impl SledStore {
 
     /// Copies every record into a fresh database in the data folder and makes it the live
     /// one, whatever the folder's size (the bot compacts by itself, in [`GameStore::reclaim`]
-    /// and at open). Writers wait meanwhile. A crash at any point leaves the old database or
-    /// the new one live, whole.
+    /// and at open). Writers go on while the records are copied; they wait only while what
+    /// they changed meanwhile is copied again and the copy is switched in. A crash at any
+    /// point leaves the old database or the new one live, whole.
     pub fn compact(&self) -> Result<(), StoreError> {
         self.compact_until(CompactUntil::Done)
     }
@@ -527,24 +599,43 @@ impl SledStore {
 
     /// [`SledStore::compact`], stopping at `stop` as if the process had died there.
     pub(super) fn compact_until(&self, stop: CompactUntil) -> Result<(), StoreError> {
+        self.compact_with(stop, || {})
+    }
+
+    /// [`SledStore::compact_until`], calling `meanwhile` between the copy and the pause
+    /// (tests write there, as a busy bot would).
+    pub(super) fn compact_with(
+        &self,
+        stop: CompactUntil,
+        meanwhile: impl FnOnce(),
+    ) -> Result<(), StoreError> {
         let Some(folder) = &self.folder else {
             return Ok(());
         };
+        let _one_at_a_time = self
+            .compacting
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let started = std::time::Instant::now();
         let before = allocated_bytes(folder.dir());
-        let mut live = self
-            .live
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // From here on writers note what they change. Set under the write lock, so that no
+        // writer is half-way: what was written before is in the tree the copy walks.
+        let source = {
+            let live = self
+                .live
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.set_copying(true);
+            live.clone()
+        };
+        let stop_noting = StopNoting(self);
         let (next, path) = folder.prepare_next()?;
         let copy = open_db(&path)?;
         let tree = copy.open_tree(TREE).map_err(backend)?;
         let mut records = 0usize;
-        let mut had_id_base = false;
         let mut batch = sled::Batch::default();
-        for item in live.tree.iter() {
+        for item in source.tree.iter() {
             let (k, v) = item.map_err(backend)?;
-            had_id_base |= k == META_ID_BASE;
             batch.insert(k, v);
             records += 1;
             if records.is_multiple_of(4096) {
@@ -552,17 +643,36 @@ impl SledStore {
                     .map_err(backend)?;
             }
         }
-        // Every id the old database gave out stays below the copy's.
-        let id_base = live.id_base + live.db.generate_id().map_err(backend)?;
-        batch.insert(META_ID_BASE, &id_base.to_be_bytes());
         tree.apply_batch(batch).map_err(backend)?;
         copy.flush().map_err(backend)?;
-        if tree.len() != records + usize::from(!had_id_base) {
+        if tree.len() != records {
             // Never switch to a copy that is not whole.
             return Err(StoreError::Backend(
                 "the compacted copy of the store is incomplete; the store is unchanged".into(),
             ));
         }
+        meanwhile();
+        let copied = started.elapsed();
+        // Writers wait from here to the switch.
+        let mut live = self
+            .live
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let paused = std::time::Instant::now();
+        let changed = self.take_changed();
+        drop(stop_noting);
+        let mut again = sled::Batch::default();
+        for k in &changed {
+            match live.tree.get(k).map_err(backend)? {
+                Some(v) => again.insert(k.as_slice(), v),
+                None => again.remove(k.as_slice()),
+            }
+        }
+        // Every id the old database gave out stays below the copy's.
+        let id_base = live.id_base + live.db.generate_id().map_err(backend)?;
+        again.insert(META_ID_BASE, &id_base.to_be_bytes());
+        tree.apply_batch(again).map_err(backend)?;
+        copy.flush().map_err(backend)?;
         if stop == CompactUntil::Copied {
             return Ok(());
         }
@@ -576,6 +686,7 @@ impl SledStore {
             },
         );
         drop(live);
+        let pause = paused.elapsed();
         drop(old);
         if stop == CompactUntil::Switched {
             // As if the process died here: the old database stays on disk.
@@ -591,12 +702,38 @@ impl SledStore {
             .map_err(backend)?;
         tracing::info!(
             records,
+            copied_again = changed.len(),
             before,
             after,
-            took = ?started.elapsed(),
+            copy = ?copied,
+            writers_held = ?pause,
             "the store was compacted"
         );
         Ok(())
+    }
+
+    fn set_copying(&self, on: bool) {
+        *self
+            .changed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = on.then(HashSet::new);
+    }
+
+    fn take_changed(&self) -> HashSet<Vec<u8>> {
+        self.changed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+            .unwrap_or_default()
+    }
+}
+
+/// Writers stop noting their keys when a compaction ends, however it ends.
+struct StopNoting<'a>(&'a SledStore);
+
+impl Drop for StopNoting<'_> {
+    fn drop(&mut self) {
+        self.0.set_copying(false);
     }
 }
 
@@ -765,7 +902,12 @@ impl GameStore for SledStore {
         // right here; only the flush waits on the disk, off the async workers.
         let result = {
             let live = read(&self.live);
-            SledStore::apply(&live.tree, &change)
+            let noted = self.copying().then(RefCell::default);
+            let result = SledStore::apply(&live.tree, &change, noted.as_ref());
+            if let Some(noted) = noted {
+                self.note_changed(noted.into_inner());
+            }
+            result
         };
         let ticket = self.flush.ticket();
         match result {
@@ -796,13 +938,22 @@ impl GameStore for SledStore {
         let live = read(&self.live);
         let tree = &live.tree;
         let mut removed = 0;
+        let mut noted = Vec::new();
+        let copying = self.copying();
         let end = answer_time_key(before, &RequestKey(String::new()));
         for item in tree.range(vec![ANSWER_BY_TIME]..end) {
             let (k, _) = item.map_err(backend)?;
             if let Some(request) = k.get(9..) {
-                tree.remove(key(ANSWER, request)).map_err(backend)?;
+                let answer = key(ANSWER, request);
+                tree.remove(&answer).map_err(backend)?;
+                if copying {
+                    noted.push(answer);
+                }
             }
-            tree.remove(k).map_err(backend)?;
+            tree.remove(&k).map_err(backend)?;
+            if copying {
+                noted.push(k.to_vec());
+            }
             removed += 1;
         }
         for item in tree.scan_prefix([SENT]) {
@@ -812,9 +963,13 @@ impl GameStore for SledStore {
             if sent.at >= before {
                 break;
             }
-            tree.remove(k).map_err(backend)?;
+            tree.remove(&k).map_err(backend)?;
+            if copying {
+                noted.push(k.to_vec());
+            }
             removed += 1;
         }
+        self.note_changed(noted);
         Ok(removed)
     }
 

@@ -310,6 +310,10 @@ async fn paced(fleet: &mut Fleet, rate: f64, count: usize) -> (Vec<Duration>, Du
                 !busy[i].load(Ordering::Acquire) && table.next < table.moves.len()
             })
         else {
+            if fleet.tables.iter().all(|t| t.next >= t.moves.len()) {
+                // Every game has played all its moves: the run ends short (its count says so).
+                break;
+            }
             continue;
         };
         cursor = i + 1;
@@ -479,9 +483,12 @@ fn measure(name: &str, backend: &Backend) {
     reclaiming.abort();
 }
 
-/// Moves in a saturation run, and in each paced run (over all processes).
-const SATURATION_MOVES: usize = 3000;
-const PACED_MOVES: usize = 2000;
+/// Moves in a saturation run, and in each paced run (over all processes). A paced run plays
+/// its games from a fresh start and never starts more, so it must fit in them: 64 games of
+/// 60 plies per process are 3,840 moves.
+const SATURATION_MOVES: usize = 6000;
+const PACED_MOVES: usize = 3600;
+const _: () = assert!(PACED_MOVES <= GAMES * PLIES);
 /// The paced runs' offered moves per second (over all processes).
 const OFFERED_RATES: [f64; 2] = [500.0, 1000.0];
 

@@ -92,11 +92,17 @@ impl Subject {
             }
             Subject::Postgres(pg) => {
                 let mut parts = Vec::new();
-                for table in ["games", "players", "chats", "challenges", "answers", "outbox", "sent"] {
+                for table in [
+                    "games",
+                    "players",
+                    "chats",
+                    "challenges",
+                    "answers",
+                    "outbox",
+                    "sent",
+                ] {
                     let bytes = pg
-                        .query_u64(&format!(
-                            "SELECT pg_total_relation_size('{table}')::bigint"
-                        ))
+                        .query_u64(&format!("SELECT pg_total_relation_size('{table}')::bigint"))
                         .await;
                     parts.push(format!("{table} {bytes}"));
                 }

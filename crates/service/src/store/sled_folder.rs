@@ -448,6 +448,39 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_database_written_without_compression_opens_and_its_next_compaction_compresses() {
+        let dir = tempfile::tempdir().unwrap();
+        let conf = |generation: &str| {
+            String::from_utf8_lossy(&fs::read(dir.path().join(generation).join("conf")).unwrap())
+                .into_owned()
+        };
+        {
+            // As a version before compression left it: gen-1, uncompressed.
+            let db = sled::Config::new()
+                .path(dir.path().join("gen-1"))
+                .open()
+                .unwrap();
+            db.open_tree("jieqi").unwrap();
+            db.flush().unwrap();
+            fs::write(dir.path().join(CURRENT), "gen-1").unwrap();
+        }
+        assert!(conf("gen-1").contains("use_compression: false"));
+        let store = SledStore::open(dir.path()).unwrap();
+        fill(&store, 0, 20).await;
+        let expected = records(&store);
+        store.compact().unwrap();
+        assert!(
+            conf("gen-2").contains("use_compression: true"),
+            "{}",
+            conf("gen-2")
+        );
+        assert_eq!(records(&store), expected);
+        drop(store);
+        let store = SledStore::open(dir.path()).unwrap();
+        assert_eq!(records(&store), expected, "reopened");
+    }
+
+    #[tokio::test]
     async fn a_folder_from_before_compaction_moves_into_its_first_generation() {
         let dir = tempfile::tempdir().unwrap();
         {

@@ -173,7 +173,8 @@ pub(crate) fn storage(name: &str, subject: &Subject) {
     let mut fleet = rt.block_on(fleet_with_games(store, 0));
     let mut points: Vec<(usize, Footprint)> = Vec::new();
     let mut rounds = 0usize;
-    // How long each compaction held the writers up.
+    // How long each compaction took, start to end (writers go on during most of it; the
+    // throughput part shows what moves feel meanwhile).
     let mut pauses: Vec<Duration> = Vec::new();
     for target in checkpoints {
         rt.block_on(async {
@@ -220,7 +221,7 @@ pub(crate) fn storage(name: &str, subject: &Subject) {
     }
     if !pauses.is_empty() {
         println!(
-            "{name}: storage: {} compactions while playing, each holding writers for {}",
+            "{name}: storage: {} compactions while playing, each taking {}",
             pauses.len(),
             percentiles(&mut pauses),
         );

@@ -466,6 +466,24 @@ impl<'a> Ctx<'a> {
         self.replies.push(message.with_image(image));
     }
 
+    /// A guide for everyone in the chat (`/rules`, a lesson) with its picture.
+    pub(crate) fn guide_with_picture(
+        &mut self,
+        text: String,
+        image: Option<Image>,
+        recipe: ImageRecipe,
+    ) {
+        self.reply_with_picture(
+            Message::text(
+                Destination::ReplyToRequester { ephemeral: false },
+                MessageKind::Guide,
+                text,
+            ),
+            image,
+            recipe,
+        );
+    }
+
     /// Counts `event` once the change is committed.
     pub(crate) fn count(&mut self, event: Event) {
         self.events.push(event);

@@ -15,11 +15,11 @@ use jieqi_engine::{Engine, Level};
 use jieqi_rules::{GameMove, View, Viewer};
 
 use crate::announce::{our_seat, side_of};
-use crate::context::{Ctx, Halt, Step, rebuild, unix};
+use crate::context::{Ctx, Step, rebuild, unix};
 use crate::ids::{GameId, Platform, engine_user_id};
 use crate::lifecycle::{after_move, settle_draw_offer};
-use crate::service::{ATTEMPTS, Inner, Service, lock};
-use crate::store::{CommitError, StoreError};
+use crate::service::{Inner, Service, lock};
+use crate::store::StoreError;
 
 /// What the engine is asked: its own view, the legal moves, and how to think.
 struct Question {
@@ -71,34 +71,21 @@ impl Service {
     /// Plays the engine's `mv` in game `id` if the game is still at `ply` with the engine to
     /// move (one transaction, retried on conflicts).
     async fn play_engine_move(&self, id: &GameId, ply: usize, mv: GameMove) {
-        for _ in 0..ATTEMPTS {
-            let mut ctx = Ctx::for_timer(&self.inner, unix(SystemTime::now()));
-            match engine_move(&mut ctx, id, ply, mv).await {
-                Ok(()) => {}
-                Err(Halt::Refuse(_)) => return,
-                Err(Halt::Store(error)) => {
-                    tracing::error!(%error, game = %id, "the engine's move was not recorded");
-                    return;
-                }
+        let now = unix(SystemTime::now());
+        match self
+            .commit_unattended(now, |ctx| {
+                let id = id.clone();
+                Box::pin(async move { engine_move(ctx, &id, ply, mv).await })
+            })
+            .await
+        {
+            // Still holding the game lock: the human's reply cannot be missed.
+            Ok(true) => {
+                lock(&self.inner.thinking).remove(id);
             }
-            let change = ctx.take_change();
-            if change.is_empty() {
-                return;
-            }
-            let events = std::mem::take(&mut ctx.events);
-            let loaded = std::mem::take(&mut ctx.loaded);
-            let pictures = std::mem::take(&mut ctx.pictures);
-            match self.commit(change, events, loaded, pictures).await {
-                Ok(()) => {
-                    // Still holding the game lock: the human's reply cannot be missed.
-                    lock(&self.inner.thinking).remove(id);
-                    return;
-                }
-                Err(CommitError::Conflict | CommitError::Duplicate(_)) => continue,
-                Err(CommitError::Store(error)) => {
-                    tracing::error!(%error, game = %id, "the engine's move was not recorded");
-                    return;
-                }
+            Ok(false) => {}
+            Err(error) => {
+                tracing::error!(%error, game = %id, "the engine's move was not recorded");
             }
         }
     }

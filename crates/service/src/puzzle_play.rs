@@ -299,6 +299,13 @@ pub(crate) async fn answer(
         }
     };
     let puzzle = solving.puzzle;
+    // The stored form of the move just accepted (none after a wrong one).
+    let played = solving
+        .attempt
+        .played()
+        .get(open.line.len())
+        .cloned()
+        .unwrap_or_default();
     let mut player = ctx.player_record(user).await?;
     player.name = user.name.clone();
     player.puzzle.saw(&puzzle.id);
@@ -355,12 +362,6 @@ pub(crate) async fn answer(
             }
         }
         Verdict::Continue { reply } => {
-            let played = solving
-                .attempt
-                .played()
-                .get(open.line.len())
-                .cloned()
-                .unwrap_or_default();
             for stored in [&played, &reply] {
                 // The attempt played both under the real deal; the picture's game follows.
                 if solving
@@ -395,12 +396,6 @@ pub(crate) async fn answer(
             chat.puzzles.open = Some(open);
         }
         Verdict::Solved => {
-            let played = solving
-                .attempt
-                .played()
-                .get(open.line.len())
-                .cloned()
-                .unwrap_or_default();
             // The final board shows the last move; should it not play (it always does: the
             // attempt just played it), the board before it is still right to show.
             let _ = solving.game.play_text(typed(puzzle.variant, &played));

@@ -24,6 +24,10 @@ use crate::store::{
     StoreError, StoredReply,
 };
 
+/// A step of [`Service::commit_unattended`], boxed so that the task running it stays `Send`.
+pub(crate) type StepFuture<'c> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = crate::context::Step> + Send + 'c>>;
+
 /// How often a change is recomputed after conflicts before giving up.
 pub(crate) const ATTEMPTS: usize = 8;
 /// Failed delivery rounds after which a message is dropped.
@@ -191,6 +195,39 @@ impl Service {
             replies.push(message);
         }
         Answer { replies }
+    }
+
+    /// Carries out a change nobody asked for (a timer, a daily puzzle, the engine's move):
+    /// `step` computes it at `now` and it is committed, computed again from fresh reads after
+    /// a conflict. Returns whether something was committed; a step that refuses, or changes
+    /// nothing, commits nothing.
+    pub(crate) async fn commit_unattended(
+        &self,
+        now: crate::store::UnixTime,
+        step: impl for<'c, 'i> Fn(&'c mut Ctx<'i>) -> StepFuture<'c>,
+    ) -> Result<bool, StoreError> {
+        for _ in 0..ATTEMPTS {
+            let mut ctx = Ctx::for_timer(&self.inner, now);
+            match step(&mut ctx).await {
+                Ok(()) => {}
+                Err(Halt::Refuse(_)) => return Ok(false),
+                Err(Halt::Store(e)) => return Err(e),
+            }
+            let change = ctx.take_change();
+            if change.is_empty() {
+                return Ok(false);
+            }
+            match self
+                .commit(change, ctx.events, ctx.loaded, ctx.pictures)
+                .await
+            {
+                Ok(()) => return Ok(true),
+                // Another process did it first, or the records changed: look again.
+                Err(CommitError::Conflict | CommitError::Duplicate(_)) => continue,
+                Err(CommitError::Store(e)) => return Err(e),
+            }
+        }
+        Ok(false)
     }
 
     pub(crate) async fn commit(

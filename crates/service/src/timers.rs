@@ -12,8 +12,8 @@ use crate::lifecycle::{apply_ending, finish_game, is_engine_seat};
 use crate::message::{Destination, Message, MessageKind};
 use crate::puzzle_play::{due_daily, post_daily};
 use crate::puzzle_set::schedule_chat;
-use crate::service::{ATTEMPTS, Service};
-use crate::store::{CommitError, Due, Ending, Seat, StoreError, UnixTime};
+use crate::service::Service;
+use crate::store::{Due, Ending, Seat, StoreError, UnixTime};
 
 /// How long request answers and delivered-message references are kept.
 const KEEP_ANSWERS: u64 = 3 * 24 * 60 * 60;
@@ -81,53 +81,21 @@ impl Service {
     }
 
     async fn run_daily(&self, now: UnixTime, chat: &ChatId) -> Result<(), StoreError> {
-        for _ in 0..ATTEMPTS {
-            let mut ctx = Ctx::for_timer(&self.inner, now);
-            match post_daily(&mut ctx, chat).await {
-                Ok(()) => {}
-                Err(Halt::Refuse(_)) => return Ok(()),
-                Err(Halt::Store(e)) => return Err(e),
-            }
-            let change = ctx.take_change();
-            if change.is_empty() {
-                return Ok(());
-            }
-            match self
-                .commit(change, ctx.events, ctx.loaded, ctx.pictures)
-                .await
-            {
-                Ok(()) => return Ok(()),
-                // Another process posted it, or the chat changed: look again.
-                Err(CommitError::Conflict | CommitError::Duplicate(_)) => continue,
-                Err(CommitError::Store(e)) => return Err(e),
-            }
-        }
-        Ok(())
+        self.commit_unattended(now, |ctx| {
+            let chat = chat.clone();
+            Box::pin(async move { post_daily(ctx, &chat).await })
+        })
+        .await
+        .map(drop)
     }
 
     async fn run_timer(&self, now: u64, due: &Due) -> Result<(), StoreError> {
-        for _ in 0..ATTEMPTS {
-            let mut ctx = Ctx::for_timer(&self.inner, now);
-            let step = match due {
-                Due::Game(id) => time_out(&mut ctx, id.clone()).await,
-                Due::Challenge(id) => expire(&mut ctx, id.clone()).await,
-            };
-            match step {
-                Ok(()) => {}
-                Err(Halt::Refuse(_)) => return Ok(()),
-                Err(Halt::Store(e)) => return Err(e),
-            }
-            let change = ctx.take_change();
-            match self
-                .commit(change, ctx.events, ctx.loaded, ctx.pictures)
-                .await
-            {
-                Ok(()) => return Ok(()),
-                Err(CommitError::Conflict | CommitError::Duplicate(_)) => continue,
-                Err(CommitError::Store(e)) => return Err(e),
-            }
-        }
-        Ok(())
+        self.commit_unattended(now, |ctx| match due {
+            Due::Game(id) => Box::pin(time_out(ctx, id.clone())),
+            Due::Challenge(id) => Box::pin(expire(ctx, id.clone())),
+        })
+        .await
+        .map(drop)
     }
 }
 

@@ -12,14 +12,7 @@ async fn banqi_game_played_to_its_end() {
     let mut h = Harness::new(DealSource::Seeded(3)).await;
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-200");
-    h.say_mentioning(
-        &alice,
-        &chat,
-        "/challenge banqi @bob black",
-        vec![bob.clone()],
-    )
-    .await;
-    h.say(&bob, &chat, "/accept").await;
+    h.start_game(&alice, &bob, &chat, "banqi black").await;
     let out = h.deliver().await;
     let board = of_kind(&out, MessageKind::Board)[0];
     // Bob moves first (Alice chose black); nobody has a colour before the first flip.

@@ -16,14 +16,7 @@ async fn start_game(
     chat: &ChatId,
     options: &str,
 ) -> jieqi_service::GameId {
-    h.say_mentioning(
-        a,
-        chat,
-        &format!("/challenge @{} {options}", b.name),
-        vec![b.clone()],
-    )
-    .await;
-    let answer = h.say(b, chat, "/accept").await;
+    let answer = h.start_game(a, b, chat, options).await;
     assert!(answer.replies.is_empty(), "{answer:#?}");
     let out = h.deliver().await;
     of_kind(&out, MessageKind::Board)[0]

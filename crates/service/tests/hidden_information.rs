@@ -122,14 +122,8 @@ fn public_output(deal: &str, variant: Variant, typed: &[String]) -> Vec<Message>
         .await;
         let (alice, bob) = (user("alice"), user("bob"));
         let chat = group("-600");
-        h.say_mentioning(
-            &alice,
-            &chat,
-            &format!("/challenge @bob {} red", variant.name()),
-            vec![bob.clone()],
-        )
-        .await;
-        h.say(&bob, &chat, "/accept").await;
+        h.start_game(&alice, &bob, &chat, &format!("{} red", variant.name()))
+            .await;
         for (ply, text) in typed.iter().enumerate() {
             let who = if ply % 2 == 0 { &alice } else { &bob };
             let answer = h.say(who, &chat, &format!("/move {text}")).await;

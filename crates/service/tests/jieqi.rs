@@ -17,14 +17,7 @@ const OTHER_DEAL: &str = "cheaaerrhcpppppPPPPPCRCHEAAEHR";
 async fn opening(h: &mut Harness) -> Vec<OutboxEntry> {
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-100");
-    h.say_mentioning(
-        &alice,
-        &chat,
-        "/challenge jieqi red @bob",
-        vec![bob.clone()],
-    )
-    .await;
-    h.say(&bob, &chat, "/accept").await;
+    h.start_game(&alice, &bob, &chat, "jieqi red").await;
     // The covered "cannon" on h2 jumps the covered piece on h7 and takes the one on h9.
     for (who, text) in [
         (&alice, "/move h2h9"),

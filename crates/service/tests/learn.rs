@@ -201,14 +201,7 @@ async fn a_game_in_the_chat_takes_the_move_before_the_lesson() {
     let (ann, bob) = (user("ann"), user("bob"));
     let (chat, quiet) = (group("-905"), group("-906"));
     h.say(&ann, &quiet, "/learn").await;
-    h.say_mentioning(
-        &ann,
-        &chat,
-        "/challenge @bob xiangqi red",
-        vec![bob.clone()],
-    )
-    .await;
-    h.say(&bob, &chat, "/accept").await;
+    h.start_game(&ann, &bob, &chat, "xiangqi red").await;
     h.deliver().await;
     let played = h.say(&ann, &chat, "/move h2e2").await;
     accepted(&played);

@@ -13,14 +13,9 @@ use jieqi_service::{ButtonAction, DealSource, Destination, MessageKind};
 async fn started(h: &mut Harness, variant: &str) {
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-100");
-    h.say_mentioning(
-        &alice,
-        &chat,
-        &format!("/challenge {variant} red @bob"),
-        vec![bob.clone()],
-    )
-    .await;
-    let answer = h.say(&bob, &chat, "/accept").await;
+    let answer = h
+        .start_game(&alice, &bob, &chat, &format!("{variant} red"))
+        .await;
     assert!(answer.replies.is_empty(), "{answer:#?}");
     h.deliver().await;
 }
@@ -131,14 +126,7 @@ async fn boards_show_the_deadline_and_the_mover_is_reminded_once_when_a_tenth_is
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-100");
     let mut h = Harness::new(DealSource::Seeded(5)).await;
-    h.say_mentioning(
-        &alice,
-        &chat,
-        "/challenge xiangqi red 30m @bob",
-        vec![bob.clone()],
-    )
-    .await;
-    h.say(&bob, &chat, "/accept").await;
+    h.start_game(&alice, &bob, &chat, "xiangqi red 30m").await;
     let out = h.deliver().await;
     // T0 is 2023-11-14 22:13:20 UTC.
     let first = of_kind(&out, MessageKind::Board)[0];
@@ -239,14 +227,7 @@ async fn move_picks_the_only_game_where_the_caller_is_to_move_and_names_extra_wo
     let chat = group("-100");
     let mut h = Harness::new(DealSource::Seeded(8)).await;
     for opponent in [&bob, &carol] {
-        h.say_mentioning(
-            &alice,
-            &chat,
-            &format!("/challenge xiangqi red @{}", opponent.name),
-            vec![opponent.clone()],
-        )
-        .await;
-        let answer = h.say(opponent, &chat, "/accept").await;
+        let answer = h.start_game(&alice, opponent, &chat, "xiangqi red").await;
         assert!(answer.replies.is_empty(), "{answer:#?}");
     }
     // Alice is to move in both: she must say which.
@@ -421,14 +402,7 @@ async fn the_unreachable_notice_is_said_once_per_game_and_player_until_a_dm_gets
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("-100");
     let mut h = Harness::new(DealSource::Seeded(12)).await;
-    h.say_mentioning(
-        &alice,
-        &chat,
-        "/challenge jieqi red @bob",
-        vec![bob.clone()],
-    )
-    .await;
-    h.say(&bob, &chat, "/accept").await;
+    h.start_game(&alice, &bob, &chat, "jieqi red").await;
     let notices = |out: &[jieqi_service::OutboxEntry]| {
         out.iter()
             .filter(|e| e.message.text.contains("could not send"))

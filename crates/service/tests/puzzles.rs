@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::puzzles::{dm, posted_puzzle, shipped, typed};
+use common::puzzles::{ask, dm, posted_puzzle, shipped, typed};
 use common::*;
 use jieqi_puzzles::Puzzle;
 use jieqi_service::{ChatId, DealSource, Destination, Input, Message, MessageKind, OutboxEntry};
@@ -108,9 +108,7 @@ async fn a_wrong_move_fails_the_puzzle_naming_the_expected_move() {
     let mut h = Harness::new(DealSource::Seeded(2)).await;
     let bob = user("bob");
     let chat = dm("bob");
-    h.say(&bob, &chat, "/puzzle").await;
-    let posted = h.deliver().await;
-    let puzzle = posted_puzzle(&set, &posted);
+    let puzzle = ask(&mut h, &set, &bob, &chat, "/puzzle").await;
     let expected = typed(puzzle, &puzzle.solution[0]);
     let legal = h.service.legal_move_texts(&chat, &bob.id).await;
     assert!(
@@ -183,9 +181,7 @@ async fn in_a_group_a_wrong_answer_fails_only_its_author_and_the_first_right_lin
     let mut h = Harness::new(DealSource::Seeded(4)).await;
     let (ann, bob, cat) = (user("ann"), user("bob"), user("cat"));
     let chat = group("g-club");
-    h.say(&ann, &chat, "/puzzle xiangqi").await;
-    let posted = h.deliver().await;
-    let puzzle = posted_puzzle(&set, &posted);
+    let puzzle = ask(&mut h, &set, &ann, &chat, "/puzzle xiangqi").await;
     let expected = typed(puzzle, &puzzle.solution[0]);
     let legal = h.service.legal_move_texts(&chat, &bob.id).await;
     let wrong = legal
@@ -238,9 +234,7 @@ async fn a_puzzle_in_progress_survives_a_restart() {
     // Ask until a puzzle of two moves or more comes up (each new one replaces the last).
     let mut puzzle = None;
     for variant in ["xiangqi", "jieqi", "banqi"].iter().cycle().take(60) {
-        h.say(&dan, &chat, &format!("/puzzle {variant}")).await;
-        let posted = h.deliver().await;
-        let candidate = posted_puzzle(&set, &posted);
+        let candidate = ask(&mut h, &set, &dan, &chat, &format!("/puzzle {variant}")).await;
         if candidate.moves >= 2 {
             puzzle = Some(candidate);
             break;
@@ -277,9 +271,7 @@ async fn a_repeated_answer_is_judged_once() {
     let mut h = Harness::new(DealSource::Seeded(6)).await;
     let eve = user("eve");
     let chat = dm("eve");
-    h.say(&eve, &chat, "/puzzle xiangqi").await;
-    let posted = h.deliver().await;
-    let puzzle = posted_puzzle(&set, &posted);
+    let puzzle = ask(&mut h, &set, &eve, &chat, "/puzzle xiangqi").await;
     let request = h.request(
         &eve,
         &chat,

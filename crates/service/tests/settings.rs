@@ -48,14 +48,7 @@ async fn traditional_chinese_notation_is_a_choice_of_its_own() {
         answer.replies[0].text.contains("traditional"),
         "{answer:#?}"
     );
-    h.say_mentioning(
-        &alice,
-        &chat,
-        "/challenge @bob xiangqi red",
-        vec![bob.clone()],
-    )
-    .await;
-    h.say(&bob, &chat, "/accept").await;
+    h.start_game(&alice, &bob, &chat, "xiangqi red").await;
     h.deliver().await;
     h.say(&alice, &chat, "/move h0g2").await;
     let out = h.deliver().await;
@@ -144,14 +137,7 @@ async fn a_persons_own_style_and_orientation_apply_to_their_private_pictures() {
         "{answer:#?}"
     );
 
-    h.say_mentioning(
-        &alice,
-        &chat,
-        "/challenge @bob jieqi red",
-        vec![bob.clone()],
-    )
-    .await;
-    h.say(&bob, &chat, "/accept").await;
+    h.start_game(&alice, &bob, &chat, "jieqi red").await;
     h.deliver().await;
     h.say(&bob, &chat, "/peek").await;
     let bobs = private_picture(&mut h, &bob).await;

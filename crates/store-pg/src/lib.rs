@@ -304,11 +304,34 @@ fn revised(
     }
 }
 
-/// Writes of records looked up by their key alone (chats, players): `(key, revision, stored
-/// bytes)`, in key order, each over the revision before it (see [`revised`]).
+/// The insert and the update of a table of records looked up by their key alone (`id`,
+/// `revision`, `record`), each checking that it touched its one row.
+macro_rules! keyed_sql {
+    ($table:literal) => {
+        (
+            concat!(
+                "WITH w AS (INSERT INTO ",
+                $table,
+                " (id, revision, record) VALUES ($1, $2, $3) \
+                 ON CONFLICT (id) DO NOTHING RETURNING 1) \
+                 SELECT expect_rows((SELECT count(*) FROM w), 1)"
+            ),
+            concat!(
+                "WITH w AS (UPDATE ",
+                $table,
+                " SET revision = $2, record = $3 \
+                 WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+                 SELECT expect_rows((SELECT count(*) FROM w), 1)"
+            ),
+        )
+    };
+}
+
+/// Writes of records looked up by their key alone (chats, players) with the statements of
+/// `keyed_sql!`: `(key, revision, stored bytes)`, in key order, each over the revision
+/// before it (see [`revised`]).
 fn keyed(
-    insert: &'static str,
-    update: &'static str,
+    (insert, update): (&'static str, &'static str),
     mut records: Vec<(String, u64, Vec<u8>)>,
 ) -> Result<Vec<Statement>, CommitError> {
     records.sort_by(|a, b| a.0.cmp(&b.0));
@@ -392,29 +415,13 @@ fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
         .iter()
         .map(|c| Ok((c.chat.to_string(), c.revision, encode(c)?)))
         .collect::<Result<_, StoreError>>()?;
-    out.extend(keyed(
-        "WITH w AS (INSERT INTO chats (id, revision, record) VALUES ($1, $2, $3) \
-         ON CONFLICT (id) DO NOTHING RETURNING 1) \
-         SELECT expect_rows((SELECT count(*) FROM w), 1)",
-        "WITH w AS (UPDATE chats SET revision = $2, record = $3 \
-         WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
-         SELECT expect_rows((SELECT count(*) FROM w), 1)",
-        chats,
-    )?);
+    out.extend(keyed(keyed_sql!("chats"), chats)?);
     let players = change
         .players
         .iter()
         .map(|p| Ok((p.user.to_string(), p.revision, encode(p)?)))
         .collect::<Result<_, StoreError>>()?;
-    out.extend(keyed(
-        "WITH w AS (INSERT INTO players (id, revision, record) VALUES ($1, $2, $3) \
-         ON CONFLICT (id) DO NOTHING RETURNING 1) \
-         SELECT expect_rows((SELECT count(*) FROM w), 1)",
-        "WITH w AS (UPDATE players SET revision = $2, record = $3 \
-         WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
-         SELECT expect_rows((SELECT count(*) FROM w), 1)",
-        players,
-    )?);
+    out.extend(keyed(keyed_sql!("players"), players)?);
     for (id, record) in &change.outbox {
         let to = &record.message.to;
         let platform = to.platform().map(|p| p.name().to_owned());

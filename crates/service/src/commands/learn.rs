@@ -8,7 +8,7 @@
 use jieqi_course::{COURSE, Place, StepState, Verdict};
 
 use crate::context::{Ctx, Halt, Sentence, Step, refuse};
-use crate::message::{Destination, Message, MessageKind};
+use crate::message::MessageKind;
 use crate::pictures::lesson_picture;
 use crate::settings::Orientation;
 use crate::store::{CourseProgress, ImageRecipe, PlayerRecord};
@@ -232,15 +232,7 @@ fn reply_with_board(
         style,
         width,
     };
-    ctx.reply_with_picture(
-        Message::text(
-            Destination::ReplyToRequester { ephemeral: false },
-            MessageKind::Guide,
-            text,
-        ),
-        image,
-        recipe,
-    );
+    ctx.guide_with_picture(text, image, recipe);
 }
 
 /// "✓ 1. title" lines: done, where they are, still to come.

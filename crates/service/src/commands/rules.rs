@@ -3,7 +3,6 @@
 use jieqi_rules::Variant;
 
 use crate::context::{Ctx, Sentence, Step};
-use crate::message::{Destination, Message, MessageKind};
 use crate::pictures::start_position;
 use crate::store::ImageRecipe;
 
@@ -44,15 +43,7 @@ impl RulesCmd {
             style: settings.style,
             width,
         };
-        ctx.reply_with_picture(
-            Message::text(
-                Destination::ReplyToRequester { ephemeral: false },
-                MessageKind::Guide,
-                text,
-            ),
-            image,
-            recipe,
-        );
+        ctx.guide_with_picture(text, image, recipe);
         Ok(())
     }
 }

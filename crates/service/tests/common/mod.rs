@@ -168,6 +168,21 @@ impl Harness {
         self.service.handle(request).await
     }
 
+    /// `challenger` challenges `opponent` in `chat` on `terms` (variant, colour, clock) and
+    /// the opponent accepts: the answer to the acceptance.
+    pub async fn start_game(
+        &mut self,
+        challenger: &User,
+        opponent: &User,
+        chat: &ChatId,
+        terms: &str,
+    ) -> Answer {
+        let challenge = format!("/challenge @{} {terms}", opponent.name);
+        self.say_mentioning(challenger, chat, &challenge, vec![opponent.clone()])
+            .await;
+        self.say(opponent, chat, "/accept").await
+    }
+
     pub async fn press(&mut self, who: &User, chat: &ChatId, action: ButtonAction) -> Answer {
         let request = self.request(who, chat, Input::Button(action), Vec::new());
         self.service.handle(request).await

@@ -2,9 +2,9 @@
 //! puzzle a post announces, and moves as typed.
 
 use jieqi_puzzles::{Puzzle, PuzzleSet};
-use jieqi_service::{ChatId, MessageKind, OutboxEntry};
+use jieqi_service::{ChatId, MessageKind, OutboxEntry, User};
 
-use super::group;
+use super::{Harness, group};
 
 /// The shipped puzzles, read the way the test's own checks need them (the solution).
 pub fn shipped() -> PuzzleSet {
@@ -35,4 +35,16 @@ pub fn posted_puzzle<'s>(set: &'s PuzzleSet, entries: &[OutboxEntry]) -> &'s Puz
         .split_whitespace()
         .find_map(|w| set.get(w.trim_matches(|c: char| !c.is_ascii_alphanumeric())))
         .unwrap_or_else(|| panic!("no puzzle id in {:?}", post.text))
+}
+
+/// `who` asks for a puzzle in `chat` with `text` (`/puzzle xiangqi`): the puzzle posted.
+pub async fn ask<'s>(
+    h: &mut Harness,
+    set: &'s PuzzleSet,
+    who: &User,
+    chat: &ChatId,
+    text: &str,
+) -> &'s Puzzle {
+    h.say(who, chat, text).await;
+    posted_puzzle(set, &h.deliver().await)
 }

@@ -289,12 +289,11 @@ impl Statement {
 
 /// A record written over the revision before it: revision 1 is inserted (the key must be
 /// free), a later one updates the row only where the stored revision is one less. Both
-/// statements take `$1` key, `$2` revision, then the same further columns, and raise
-/// `CHANGED_MEANWHILE` unless they wrote exactly one row.
+/// statements (from `revised_sql!`) take `$1` key, `$2` revision, then the same further
+/// columns, and raise `CHANGED_MEANWHILE` unless they wrote exactly one row.
 fn revised(
     revision: u64,
-    insert: &'static str,
-    update: &'static str,
+    (insert, update): (&'static str, &'static str),
     params: Vec<Param>,
 ) -> Result<Statement, CommitError> {
     match revision {
@@ -304,9 +303,10 @@ fn revised(
     }
 }
 
-/// The insert and the update of a table of records looked up by their key alone (`id`,
-/// `revision`, `record`), each checking that it touched its one row.
-macro_rules! keyed_sql {
+/// The insert and the update of a revised record's row (`id`, `revision`, one more column
+/// the store looks rows up by if named, `record`), each checking that it touched its one
+/// row. Written by a macro so the statements stay `&'static str` for the statement cache.
+macro_rules! revised_sql {
     ($table:literal) => {
         (
             concat!(
@@ -325,13 +325,35 @@ macro_rules! keyed_sql {
             ),
         )
     };
+    ($table:literal, $column:literal) => {
+        (
+            concat!(
+                "WITH w AS (INSERT INTO ",
+                $table,
+                " (id, revision, ",
+                $column,
+                ", record) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (id) DO NOTHING RETURNING 1) \
+                 SELECT expect_rows((SELECT count(*) FROM w), 1)"
+            ),
+            concat!(
+                "WITH w AS (UPDATE ",
+                $table,
+                " SET revision = $2, ",
+                $column,
+                " = $3, record = $4 \
+                 WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+                 SELECT expect_rows((SELECT count(*) FROM w), 1)"
+            ),
+        )
+    };
 }
 
 /// Writes of records looked up by their key alone (chats, players) with the statements of
-/// `keyed_sql!`: `(key, revision, stored bytes)`, in key order, each over the revision
+/// `revised_sql!`: `(key, revision, stored bytes)`, in key order, each over the revision
 /// before it (see [`revised`]).
 fn keyed(
-    (insert, update): (&'static str, &'static str),
+    sql: (&'static str, &'static str),
     mut records: Vec<(String, u64, Vec<u8>)>,
 ) -> Result<Vec<Statement>, CommitError> {
     records.sort_by(|a, b| a.0.cmp(&b.0));
@@ -340,8 +362,7 @@ fn keyed(
         .map(|(key, revision, bytes)| {
             revised(
                 revision,
-                insert,
-                update,
+                sql,
                 vec![Box::new(key), Box::new(int(revision)), Box::new(bytes)],
             )
         })
@@ -370,12 +391,7 @@ fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
     for game in games {
         out.push(revised(
             game.revision,
-            "WITH w AS (INSERT INTO games (id, revision, deadline, record) \
-             VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING 1) \
-             SELECT expect_rows((SELECT count(*) FROM w), 1)",
-            "WITH w AS (UPDATE games SET revision = $2, deadline = $3, record = $4 \
-             WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
-             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            revised_sql!("games", "deadline"),
             vec![
                 Box::new(game.id.as_str().to_owned()),
                 Box::new(int(game.revision)),
@@ -389,12 +405,7 @@ fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
     for challenge in challenges {
         out.push(revised(
             challenge.revision,
-            "WITH w AS (INSERT INTO challenges (id, revision, expires_at, record) \
-             VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING 1) \
-             SELECT expect_rows((SELECT count(*) FROM w), 1)",
-            "WITH w AS (UPDATE challenges SET revision = $2, expires_at = $3, record = $4 \
-             WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
-             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            revised_sql!("challenges", "expires_at"),
             vec![
                 Box::new(challenge.id.as_str().to_owned()),
                 Box::new(int(challenge.revision)),
@@ -415,13 +426,13 @@ fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
         .iter()
         .map(|c| Ok((c.chat.to_string(), c.revision, encode(c)?)))
         .collect::<Result<_, StoreError>>()?;
-    out.extend(keyed(keyed_sql!("chats"), chats)?);
+    out.extend(keyed(revised_sql!("chats"), chats)?);
     let players = change
         .players
         .iter()
         .map(|p| Ok((p.user.to_string(), p.revision, encode(p)?)))
         .collect::<Result<_, StoreError>>()?;
-    out.extend(keyed(keyed_sql!("players"), players)?);
+    out.extend(keyed(revised_sql!("players"), players)?);
     for (id, record) in &change.outbox {
         let to = &record.message.to;
         let platform = to.platform().map(|p| p.name().to_owned());

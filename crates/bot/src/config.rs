@@ -41,6 +41,9 @@ pub const KEYS: &[&str] = &[
     "TELEGRAM_WEBHOOK_ADDR",
     "TELEGRAM_WEBHOOK_SECRET",
     "HTTP_ADDR",
+    "PUBLIC_URL",
+    "WEB_ADDR",
+    "WEB_STREAMS_PER_ADDRESS",
     "RUST_LOG",
     "CHALLENGE_EXPIRY",
     "DEFAULT_MOVE_TIME",
@@ -92,6 +95,12 @@ pub struct Config {
     /// Checked on every webhook post; set whenever `telegram_webhook_url` is.
     pub telegram_webhook_secret: Option<WebhookSecret>,
     pub http_addr: SocketAddr,
+    /// `PUBLIC_URL`: where people reach the web page (`None`: no web page).
+    pub public_url: Option<Url>,
+    /// `WEB_ADDR`: where the web page listens.
+    pub web_addr: SocketAddr,
+    /// `WEB_STREAMS_PER_ADDRESS`: live streams one client address may hold open.
+    pub web_streams_per_address: usize,
     /// `RUST_LOG`, already checked to be a valid filter.
     pub log_filter: Option<String>,
     pub challenge_expiry: Duration,
@@ -156,6 +165,9 @@ struct RawConfig {
     telegram_webhook_addr: Option<Text>,
     telegram_webhook_secret: Option<Text>,
     http_addr: Option<Text>,
+    public_url: Option<Text>,
+    web_addr: Option<Text>,
+    web_streams_per_address: Option<Text>,
     rust_log: Option<Text>,
     challenge_expiry: Option<Text>,
     default_move_time: Option<Text>,
@@ -295,6 +307,9 @@ impl Checker<'_> {
             telegram_webhook_addr: self.webhook_addr(raw.telegram_webhook_addr)?,
             telegram_webhook_secret,
             http_addr: self.http_addr(raw.http_addr)?,
+            public_url: self.url("PUBLIC_URL", raw.public_url, false)?,
+            web_addr: self.socket_addr("WEB_ADDR", raw.web_addr, "0.0.0.0:8090")?,
+            web_streams_per_address: self.streams_per_address(raw.web_streams_per_address)?,
             log_filter: self.log_filter(raw.rust_log)?,
             challenge_expiry: self.duration("CHALLENGE_EXPIRY", raw.challenge_expiry, "1h")?,
             default_move_time: self.duration("DEFAULT_MOVE_TIME", raw.default_move_time, "24h")?,
@@ -414,6 +429,34 @@ impl Checker<'_> {
                     name.chars().take(64).collect::<String>()
                 ),
             ))
+        }
+    }
+
+    fn socket_addr(
+        &self,
+        name: &str,
+        raw: Option<Text>,
+        default: &str,
+    ) -> Result<SocketAddr, ConfigError> {
+        let text = present(raw).unwrap_or_else(|| default.to_owned());
+        text.parse::<SocketAddr>().map_err(|_| {
+            self.invalid(
+                name,
+                format!("`{text}`, which is not an IP address and port such as {default}"),
+            )
+        })
+    }
+
+    fn streams_per_address(&self, raw: Option<Text>) -> Result<usize, ConfigError> {
+        let Some(text) = present(raw) else {
+            return Ok(64);
+        };
+        match text.parse::<usize>() {
+            Ok(n) if (1..=100_000).contains(&n) => Ok(n),
+            _ => Err(self.invalid(
+                "WEB_STREAMS_PER_ADDRESS",
+                format!("`{text}`, not a number of streams from 1 to 100000, e.g. 64"),
+            )),
         }
     }
 

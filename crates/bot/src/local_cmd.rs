@@ -22,6 +22,7 @@ use jieqi_service::{
     ChatId, IdempotencyKey, Language, Platform, Request, Sender, Service, ServiceConfig, User,
     UserId,
 };
+use jieqi_web::{Web, WebConfig};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_util::sync::CancellationToken;
 
@@ -65,6 +66,10 @@ pub struct LocalArgs {
     /// Print `[ack N]` once line N is handled and everything it caused is printed.
     #[arg(long)]
     ack: bool,
+    /// Serve each game's live web page too, on this address [default: 127.0.0.1:8090]; its
+    /// link is printed under every board.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8090")]
+    web: Option<std::net::SocketAddr>,
 }
 
 pub fn run(args: LocalArgs) -> anyhow::Result<ExitCode> {
@@ -96,11 +101,30 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
         Some(language) => language,
         None => config.default_language,
     };
+    // Bound first: the page's address (its port may be chosen by the system) goes into
+    // every board's link.
+    let web_listener = match args.web {
+        Some(addr) => Some(tokio::net::TcpListener::bind(addr).await.with_context(|| {
+            format!("cannot listen on {addr} for --web: give a free address and port, e.g. --web 127.0.0.1:8091")
+        })?),
+        None => None,
+    };
+    let public_url = match &web_listener {
+        Some(listener) => {
+            let mut addr = listener.local_addr().context("cannot read the web page's address")?;
+            if addr.ip().is_unspecified() {
+                addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+            }
+            Some(format!("http://{addr}"))
+        }
+        None => None,
+    };
     let service = Service::open(ServiceConfig {
         data_dir: config.data_dir.clone(),
         default_language: language,
         challenge_ttl: config.challenge_expiry,
         default_move_time: config.default_move_time,
+        public_url: public_url.clone(),
         ..ServiceConfig::default()
     })
     .with_context(|| {
@@ -127,6 +151,21 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
         .context("cannot write to the terminal")?;
     let shutdown = CancellationToken::new();
     let signals = crate::shutdown::on_signal(shutdown.clone());
+    let web = match (web_listener, &public_url) {
+        (Some(listener), Some(url)) => {
+            session
+                .terminal
+                .note(&format!(
+                    "the games' web page is on {url}: each board shows its game's link"
+                ))
+                .context("cannot write to the terminal")?;
+            Some(tokio::spawn(
+                Web::new(service.clone(), WebConfig::new(url.clone()))
+                    .serve(listener, shutdown.clone()),
+            ))
+        }
+        _ => None,
+    };
     // Messages committed before an earlier run stopped are owed first.
     session.deliver().await?;
 
@@ -173,6 +212,10 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
         number = number.saturating_add(1);
     }
     session.deliver().await?;
+    shutdown.cancel();
+    if let Some(web) = web {
+        let _ = web.await;
+    }
     signals.abort();
     service
         .shutdown()

@@ -17,6 +17,7 @@ use jieqi_service::{
     GameStore, Platform, Sender, Service, ServiceConfig, SledStore, StoreError, run_delivery,
 };
 use jieqi_store_pg::PgStore;
+use jieqi_web::{Web, WebConfig};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -166,6 +167,7 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
             challenge_ttl: config.challenge_expiry,
             default_move_time: config.default_move_time,
             bot_username: bot_username(&adapters).await?,
+            public_url: config.public_url.as_ref().map(public_base),
             ..ServiceConfig::default()
         },
     )
@@ -183,14 +185,59 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
         "jieqi-bot running"
     );
     let shutdown = CancellationToken::new();
+    let web = match &config.public_url {
+        Some(url) => Some(
+            start_web(
+                service.clone(),
+                WebConfig {
+                    streams_per_address: config.web_streams_per_address,
+                    ..WebConfig::new(public_base(url))
+                },
+                config.web_addr,
+                "WEB_ADDR",
+                shutdown.clone(),
+            )
+            .await?,
+        ),
+        None => None,
+    };
     let signals = crate::shutdown::on_signal(shutdown.clone());
-    let clean = serve(service, adapters, listener, shutdown).await?;
+    let mut clean = serve(service, adapters, listener, shutdown).await?;
+    if let Some(web) = web {
+        clean &= matches!(web.await, Ok(Ok(())));
+    }
     signals.abort();
     Ok(if clean {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `PUBLIC_URL` as a base to append paths to (no trailing `/`).
+pub(crate) fn public_base(url: &url::Url) -> String {
+    url.as_str().trim_end_matches('/').to_owned()
+}
+
+/// Listens on `addr` and serves the games' web page there until `shutdown`.
+pub(crate) async fn start_web(
+    service: Service,
+    config: WebConfig,
+    addr: std::net::SocketAddr,
+    key: &str,
+    shutdown: CancellationToken,
+) -> anyhow::Result<tokio::task::JoinHandle<std::io::Result<()>>> {
+    let listener = TcpListener::bind(addr).await.with_context(|| {
+        format!("cannot listen on {key} {addr}: set {key} to a free address and port")
+    })?;
+    tracing::info!(
+        addr = %listener.local_addr().unwrap_or(addr),
+        url = %config.public_url,
+        "the games' web page is on"
+    );
+    Ok(tokio::spawn(
+        Web::new(service, config).serve(listener, shutdown),
+    ))
 }
 
 /// The game store the configuration names: PostgreSQL with `DATABASE_URL` (shared by

@@ -178,11 +178,15 @@ pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
             CreateActionRow::Buttons(
                 chunk
                     .iter()
-                    .map(|button| {
-                        CreateButton::new(button.action.encode())
+                    .map(|button| match &button.action {
+                        // A link stays usable on a stale post: the page is still there.
+                        ButtonAction::Link(url) => {
+                            CreateButton::new_link(url).label(cut(&button.label, LABEL_LIMIT))
+                        }
+                        action => CreateButton::new(action.encode())
                             .label(cut(&button.label, LABEL_LIMIT))
-                            .style(style(&button.action))
-                            .disabled(disabled)
+                            .style(style(action))
+                            .disabled(disabled),
                     })
                     .collect(),
             )
@@ -196,7 +200,7 @@ fn style(action: &ButtonAction) -> ButtonStyle {
         ButtonAction::Decline(_) | ButtonAction::Resign(_) | ButtonAction::ResignConfirm(_) => {
             ButtonStyle::Danger
         }
-        ButtonAction::OfferDraw(_) => ButtonStyle::Secondary,
+        ButtonAction::OfferDraw(_) | ButtonAction::Link(_) => ButtonStyle::Secondary,
     }
 }
 

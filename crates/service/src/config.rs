@@ -24,6 +24,9 @@ pub struct ServiceConfig {
     pub board_width: u32,
     /// Where deals, salts and ids come from. Always [`DealSource::Os`] outside tests.
     pub deal_source: DealSource,
+    /// The web page's public address (`PUBLIC_URL`, no trailing `/`): boards link to
+    /// `<public_url>/g/<game>`. `None`: no web page, no links.
+    pub public_url: Option<String>,
 }
 
 impl Default for ServiceConfig {
@@ -36,7 +39,17 @@ impl Default for ServiceConfig {
             bot_username: None,
             board_width: 400,
             deal_source: DealSource::Os,
+            public_url: None,
         }
+    }
+}
+
+impl ServiceConfig {
+    /// The live page of game `game`, when the web page is on.
+    pub fn game_link(&self, game: &crate::ids::GameId) -> Option<String> {
+        self.public_url
+            .as_deref()
+            .map(|base| format!("{}/g/{game}", base.trim_end_matches('/')))
     }
 }
 

@@ -83,6 +83,22 @@ fn game_buttons(ctx: &Ctx<'_>, settings: &ChatSettings, id: &GameId) -> Vec<Butt
     ]
 }
 
+/// The "Watch live" link to the game's web page (when the web page is on), under every
+/// public board; `key` names its label.
+pub(crate) fn page_link(
+    ctx: &Ctx<'_>,
+    settings: &ChatSettings,
+    id: &GameId,
+    key: &'static str,
+) -> Option<Button> {
+    let url = ctx.inner.config.game_link(id)?;
+    Some(Button {
+        label: ctx.say_in(settings.language, &Sentence::new(key)),
+        action: ButtonAction::Link(url),
+        deep_link_accept: false,
+    })
+}
+
 /// "bob (Black) to move." with a mention, or nothing once the game is over.
 fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> Option<String> {
     if loaded.game.outcome().is_some() {
@@ -128,11 +144,17 @@ async fn post_boards(
             caption.push_str(&line);
         }
         let home = chat == loaded.record.chat;
-        let buttons = if home {
+        let mut buttons = if home {
             game_buttons(ctx, &settings, &loaded.record.id)
         } else {
             Vec::new()
         };
+        buttons.extend(page_link(
+            ctx,
+            &settings,
+            &loaded.record.id,
+            "button-watch-live",
+        ));
         let picture = public_picture(ctx, loaded, &settings);
         let earlier = loaded.record.posts.iter().position(|p| p.chat == chat);
         let message = Message::text(
@@ -575,7 +597,8 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
             .collect();
         let result = Message::text(Destination::Chat(chat.clone()), MessageKind::Result, text)
             .about(&id)
-            .with_mentions(mentions);
+            .with_mentions(mentions)
+            .with_buttons(page_link(ctx, &settings, &id, "button-replay").into_iter().collect());
         ctx.post_picture(result, picture, None).await?;
         if loaded.game.history_len() > 0 {
             let record = if reveal {

@@ -108,7 +108,8 @@ pub enum Input {
 }
 
 /// What a button does. Encoded into at most 64 bytes of `[a-z0-9_]` (Telegram callback data
-/// and deep-link start parameters), carrying ids only, never anything secret.
+/// and deep-link start parameters), carrying ids only, never anything secret; except
+/// [`ButtonAction::Link`], which opens a page and never comes back to the bot.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ButtonAction {
     /// Accept that challenge.
@@ -121,6 +122,9 @@ pub enum ButtonAction {
     ResignConfirm(GameId),
     /// Offer a draw in that game, or accept the opponent's offer.
     OfferDraw(GameId),
+    /// Open this web address (the game's live page): a link button, never pressed back to
+    /// the bot. Last, so records written before it read the same.
+    Link(String),
 }
 
 /// Button data that is not ours (or from an older version of the bot).
@@ -138,6 +142,7 @@ impl ButtonAction {
             ButtonAction::Resign(id) => format!("res_{id}"),
             ButtonAction::ResignConfirm(id) => format!("rsy_{id}"),
             ButtonAction::OfferDraw(id) => format!("drw_{id}"),
+            ButtonAction::Link(url) => url.clone(),
         }
     }
 

@@ -28,12 +28,19 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("shared state", &["state"]),
     ("request context", &["context"]),
     ("presentation", &["announce"]),
-    ("game logic", &["lifecycle", "puzzle_play"]),
+    ("game logic", &["lifecycle", "puzzle_play", "game_page"]),
     ("commands", &["commands"]),
     // The service's API, one `impl Service` split by concern: these use each other.
     (
         "service",
-        &["service", "engine_play", "timers", "outbox", "delivery"],
+        &[
+            "service",
+            "engine_play",
+            "timers",
+            "outbox",
+            "delivery",
+            "spectators",
+        ],
     ),
 ];
 

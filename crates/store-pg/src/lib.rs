@@ -27,6 +27,7 @@
 
 mod lead;
 mod migrate;
+mod notify;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -38,7 +39,8 @@ use deadpool_postgres::{
 };
 use jieqi_service::store::codec::{decode, encode};
 use jieqi_service::store::{
-    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameRecord, Lane,
+    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameChange,
+    GameChanges, GameRecord, Lane,
     Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, UnixTime,
 };
 use jieqi_service::{
@@ -72,6 +74,11 @@ pub struct PgStore {
     schema: String,
     /// Outbox ids reserved by this process and not handed out yet.
     reserved_ids: std::sync::Arc<tokio::sync::Mutex<std::collections::VecDeque<u64>>>,
+    /// Game revisions committed by this process or heard from others (`notify`).
+    changes: GameChanges,
+    /// The connection that listens for other processes' announcements, opened the first
+    /// time someone follows games.
+    listener: std::sync::Arc<std::sync::OnceLock<Option<std::sync::Arc<notify::Listener>>>>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -174,6 +181,8 @@ impl PgStore {
             config,
             schema,
             reserved_ids: std::sync::Arc::default(),
+            changes: GameChanges::default(),
+            listener: std::sync::Arc::default(),
         })
     }
 
@@ -529,8 +538,22 @@ impl From<StoreError> for Refusal {
 /// Sends `change` to the server in one flight: BEGIN, every statement, COMMIT. The server
 /// runs them in order; the first that fails aborts the transaction, and the COMMIT behind it
 /// then rolls back. One round trip instead of one per statement.
-async fn commit_in_one_flight(client: Object, change: &Change) -> Result<(), Refusal> {
-    let statements = statements(change)?;
+async fn commit_in_one_flight(
+    client: Object,
+    change: &Change,
+    schema: &str,
+) -> Result<(), Refusal> {
+    let mut statements = statements(change)?;
+    // Sent on commit only, in commit order: other processes' followers hear each revision.
+    for game in &change.games {
+        statements.push(Statement::new(
+            "SELECT pg_notify($1, $2)",
+            vec![
+                Box::new(notify::channel(schema)),
+                Box::new(notify::payload(&game.id, game.revision)),
+            ],
+        ));
+    }
     let mut prepared = Vec::with_capacity(statements.len());
     for statement in &statements {
         prepared.push(
@@ -876,8 +899,11 @@ impl GameStore for PgStore {
             return Ok(());
         }
         let client = self.client().await?;
-        match commit_in_one_flight(client, &change).await {
-            Ok(()) => Ok(()),
+        match commit_in_one_flight(client, &change, &self.schema).await {
+            Ok(()) => {
+                self.changes.announce(&change);
+                Ok(())
+            }
             Err(Refusal::Failed(e)) => Err(e),
             Err(Refusal::Answered) => {
                 let Some((key, _)) = &change.request else {
@@ -912,5 +938,13 @@ impl GameStore for PgStore {
 
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
         lead::lead(&self.config, &self.schema, role).await
+    }
+
+    fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange> {
+        let followers = self.changes.subscribe();
+        self.listener.get_or_init(|| {
+            notify::start(self.config.clone(), &self.schema, self.changes.clone())
+        });
+        followers
     }
 }

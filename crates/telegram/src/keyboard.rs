@@ -37,6 +37,15 @@ pub(crate) fn keyboard(buttons: &[Button], bot_username: Option<&str>) -> Inline
 }
 
 fn key(button: &Button, bot_username: Option<&str>) -> Option<InlineKeyboardButton> {
+    if let ButtonAction::Link(url) = &button.action {
+        return match Url::parse(url) {
+            Ok(url) => Some(InlineKeyboardButton::url(button.label.clone(), url)),
+            Err(e) => {
+                tracing::error!("a link button's address is not a URL ({e}); left out");
+                None
+            }
+        };
+    }
     let data = button.action.encode();
     if data.len() > CALLBACK_DATA_LIMIT {
         // Cannot happen with the service's ids; a button Telegram would refuse is left out

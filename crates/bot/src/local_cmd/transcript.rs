@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
-use jieqi_service::{ChatId, Destination, Message, OutboxEntry, SendError, Sender};
+use jieqi_service::{ButtonAction, ChatId, Destination, Message, OutboxEntry, SendError, Sender};
 
 /// Prints messages and writes their pictures.
 #[derive(Debug)]
@@ -86,11 +86,16 @@ impl Terminal {
             text.push_str(&format!("{tag} picture: {}\n", path.display()));
         }
         for button in &message.buttons {
-            text.push_str(&format!(
-                "{tag} button \"{}\": [button] {}\n",
-                button.label,
-                button.action.encode()
-            ));
+            match &button.action {
+                ButtonAction::Link(url) => {
+                    text.push_str(&format!("{tag} link \"{}\": {url}\n", button.label));
+                }
+                action => text.push_str(&format!(
+                    "{tag} button \"{}\": [button] {}\n",
+                    button.label,
+                    action.encode()
+                )),
+            }
         }
         write_out(&text)
     }

@@ -71,6 +71,16 @@ async fn lines(ctx: &Ctx<'_>, ids: &[GameId]) -> Step<Vec<String>> {
 }
 
 fn line(ctx: &Ctx<'_>, record: &GameRecord) -> String {
+    let mut line = summary(ctx, record);
+    // The live page, when there is one: a link a chat shows as one.
+    if let Some(link) = ctx.inner.config.game_link(&record.id) {
+        line.push_str(" · ");
+        line.push_str(&link);
+    }
+    line
+}
+
+fn summary(ctx: &Ctx<'_>, record: &GameRecord) -> String {
     let to_move = if record.moves.len().is_multiple_of(2) {
         our_seat(jieqi_rules::game::Seat::First)
     } else {

@@ -144,6 +144,8 @@ fn from_button(action: &ButtonAction) -> Command {
         ButtonAction::OfferDraw(id) => Command::Draw(draw::Draw {
             game: Some(id.clone()),
         }),
+        // A link opens a page; no platform sends it back as a press.
+        ButtonAction::Link(_) => Command::Invalid(Sentence::new("button-not-ours")),
     }
 }
 

@@ -50,13 +50,15 @@ impl Watch {
                 .arg("second", &loaded.record.second.name),
         );
         let picture = public_picture(ctx, &loaded, &settings);
+        let link = crate::lifecycle::page_link(ctx, &settings, &self.game, "button-watch-live");
         ctx.reply_with_picture(
             Message::text(
                 Destination::ReplyToRequester { ephemeral: false },
                 MessageKind::Board,
                 text,
             )
-            .about(&self.game),
+            .about(&self.game)
+            .with_buttons(link.into_iter().collect()),
             picture.image,
             ImageRecipe::Board(picture.spec),
         );

@@ -97,6 +97,55 @@ impl Change {
     }
 }
 
+/// News of a game, from the store to whoever follows games live (the web page's streams).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameChange {
+    /// A commit wrote this revision of the game (in this process, or in another one sharing
+    /// the store).
+    Revised(GameId, u64),
+    /// Announcements may have been missed (a shared store's listening connection was
+    /// re-established, or a follower fell behind): read again whatever you follow.
+    MaybeMissed,
+}
+
+/// How many announcements a slow follower may fall behind before it is told
+/// [`GameChange::MaybeMissed`] instead of each one.
+pub const GAME_CHANGE_BACKLOG: usize = 4096;
+
+/// The announcements every revision of a game gets after its commit: each store keeps one
+/// and calls [`GameChanges::announce`] once a change is committed.
+#[derive(Clone, Debug)]
+pub struct GameChanges {
+    sender: tokio::sync::broadcast::Sender<GameChange>,
+}
+
+impl Default for GameChanges {
+    fn default() -> GameChanges {
+        GameChanges {
+            sender: tokio::sync::broadcast::Sender::new(GAME_CHANGE_BACKLOG),
+        }
+    }
+}
+
+impl GameChanges {
+    /// Announces every game `change` wrote (call once it is committed).
+    pub fn announce(&self, change: &Change) {
+        for game in &change.games {
+            self.send(GameChange::Revised(game.id.clone(), game.revision));
+        }
+    }
+
+    /// Announces one piece of news (nobody listening is fine).
+    pub fn send(&self, news: GameChange) {
+        let _ = self.sender.send(news);
+    }
+
+    /// A new follower, told everything announced from now on.
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<GameChange> {
+        self.sender.subscribe()
+    }
+}
+
 /// An undelivered message as the store has it: the entry (without picture bytes) and how to
 /// draw its picture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -259,4 +308,7 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     async fn flush(&self) -> Result<(), StoreError>;
     /// Tries to take `role` for this process; `None` if another process holds it.
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError>;
+    /// Follows every game revision committed from now on: by this process, and for a store
+    /// several processes share, by the others too (PostgreSQL: `LISTEN`/`NOTIFY`).
+    fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange>;
 }

@@ -32,7 +32,7 @@ use super::records::{
 };
 use super::sled_folder::{DataFolder, allocated_bytes};
 use super::{
-    Change, Claim, CommitError, Due, GameStore, Lane, Leadership, PendingMessage, RequestKey,
+    Change, Claim, CommitError, Due, GameChange, GameChanges, GameStore, Lane, Leadership, PendingMessage, RequestKey,
     StoreError, UnixMillis,
 };
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
@@ -281,6 +281,8 @@ pub struct SledStore {
     changed: Arc<Mutex<Option<HashSet<Vec<u8>>>>>,
     /// One compaction at a time.
     compacting: Arc<Mutex<()>>,
+    /// Told of every committed game revision (one process owns the folder: in memory).
+    changes: GameChanges,
 }
 
 impl SledStore {
@@ -318,6 +320,7 @@ impl SledStore {
             claims: Arc::new(Mutex::new(HashMap::new())),
             changed: Arc::new(Mutex::new(None)),
             compacting: Arc::new(Mutex::new(())),
+            changes: GameChanges::default(),
         };
         store.migrate()?;
         Ok(store)
@@ -956,6 +959,7 @@ impl GameStore for SledStore {
             self.flush.wait_durable(&self.live, ticket).await?;
         }
         self.unclaim(&change);
+        self.changes.announce(&change);
         Ok(())
     }
 
@@ -1009,6 +1013,10 @@ impl GameStore for SledStore {
     async fn flush(&self) -> Result<(), StoreError> {
         let db = self.live().db;
         db.flush_async().await.map_err(backend).map(|_| ())
+    }
+
+    fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange> {
+        self.changes.subscribe()
     }
 
     async fn lead(&self, _role: &str) -> Result<Option<Leadership>, StoreError> {

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod deals;
 pub mod puzzles;
 
 use std::sync::Arc;

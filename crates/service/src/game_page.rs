@@ -1,0 +1,278 @@
+//! What a game's web page shows (`jieqi-web`): the players, the move record, whose turn it is
+//! and until when, the result and the deal's proof once over, and how to draw its boards, as
+//! one small document for one viewer.
+//!
+//! Only the public is served today, so everything here is built from `Viewer::Public` views,
+//! the chat's public texts and, once the game is over, the deal the result post published.
+//! Two games whose public histories agree give equal pages (`tests/web_page.rs`).
+
+use jieqi_rules::{Game, GameDeal, Rules, Side, Viewer};
+use serde::Serialize;
+
+use crate::announce::{
+    self, game_terms, move_number, move_text, outcome_text, player_label, role_key, side_key,
+};
+use crate::context::{Ctx, Sentence, Step};
+use crate::i18n::Language;
+use crate::lifecycle::{is_engine_seat, times_out_at};
+use crate::replay::{LoadedGame, apply_ending, side_of};
+use crate::settings::{ChatSettings, Orientation, Style};
+use crate::store::{GameRecord, Seat};
+
+/// A game as its web page shows it to the public, in one language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GamePage {
+    /// The game's id (`g7k2`).
+    pub game: String,
+    /// The stored revision this page was built from: a live stream's event id.
+    pub revision: u64,
+    /// The language of the texts (`en`, `zh`, `vi`).
+    pub language: &'static str,
+    /// `xiangqi`, `jieqi` or `banqi`.
+    pub variant: &'static str,
+    /// "Jieqi · standard rules · 24 hours per move".
+    pub terms: String,
+    /// The first seat, then the second.
+    pub players: [PagePlayer; 2],
+    /// Every move played, in the chat's notation.
+    pub moves: Vec<PageMove>,
+    /// How the boards are drawn: the chat's choices.
+    pub board: BoardLook,
+    /// "bob (Black) to move. Check!" while running; the result once over.
+    pub status: String,
+    /// Which seat is to move (0 or 1) while the game runs.
+    pub to_move: Option<u8>,
+    /// When the player to move loses on time (Unix seconds), while the game runs.
+    pub deadline: Option<u64>,
+    /// True once the game is over.
+    pub finished: bool,
+    /// The commitment to the deal published at the start (hex; empty for Xiangqi).
+    pub commitment: String,
+    /// The deal and how to check it, once the game is over (none for Xiangqi).
+    pub proof: Option<DealProof>,
+}
+
+/// A player as the page names them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PagePlayer {
+    /// Their display name: untrusted text, shown as text only.
+    pub name: String,
+    /// "Red" or "Black" once known, translated.
+    pub side: Option<String>,
+    /// `red` or `black` once known.
+    pub colour: Option<&'static str>,
+    /// Their rating in this variant (rounded), or the engine's level.
+    pub rating: String,
+}
+
+/// One move of the record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PageMove {
+    /// "12." or "12…".
+    pub number: String,
+    /// The move in the chat's notation, with coordinates in brackets where they differ.
+    pub text: String,
+}
+
+/// How boards are drawn on the page (the chat's public picture choices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardLook {
+    /// `red` or `black`: the side at the bottom.
+    pub orientation: &'static str,
+    /// `characters` or `symbols`.
+    pub style: &'static str,
+}
+
+impl BoardLook {
+    /// The look of a chat's public boards.
+    pub fn of(settings: &ChatSettings) -> BoardLook {
+        BoardLook {
+            orientation: match settings.orientation {
+                Orientation::Red => "red",
+                Orientation::Black => "black",
+            },
+            style: match settings.style {
+                Style::Characters => "characters",
+                Style::Symbols => "symbols",
+            },
+        }
+    }
+}
+
+/// A finished game's deal, as its result post published it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DealProof {
+    /// The deal letters.
+    pub deal: String,
+    /// The salt (hex).
+    pub salt: String,
+    /// Each side's hidden pieces, point by point, translated.
+    pub pieces: Vec<String>,
+    /// How to check the commitment by hand.
+    pub how_to_check: String,
+}
+
+/// Builds the public page of `loaded` in `language`, with `settings` the chat's.
+pub(crate) async fn build(
+    ctx: &Ctx<'_>,
+    loaded: &LoadedGame,
+    settings: &ChatSettings,
+    language: Language,
+) -> Step<GamePage> {
+    let record = &loaded.record;
+    let game = &loaded.game;
+    let lang = language;
+    let mut players = Vec::with_capacity(2);
+    for seat in [Seat::First, Seat::Second] {
+        players.push(page_player(ctx, loaded, seat, lang).await?);
+    }
+    let [first, second]: [PagePlayer; 2] = match players.try_into() {
+        Ok(both) => both,
+        Err(_) => unreachable!("two seats"),
+    };
+    let moves = (0..game.history_len())
+        .map(|ply| PageMove {
+            number: move_number(ply),
+            text: move_text(game, ply, settings.notation, Viewer::Public),
+        })
+        .collect();
+    let outcome = game.outcome();
+    let (status, to_move, deadline) = match outcome {
+        Some(outcome) => (outcome_text(ctx, lang, loaded, outcome), None, None),
+        None => {
+            let seat = announce::our_seat(game.seat_to_move());
+            let mut status = ctx.say_in(
+                lang,
+                &Sentence::new("board-to-move").arg("player", player_label(ctx, lang, loaded, seat)),
+            );
+            if game.view(Viewer::Public).check.is_some() {
+                status.push(' ');
+                status.push_str(&ctx.say_in(lang, &Sentence::new("board-check")));
+            }
+            let index = match seat {
+                Seat::First => 0,
+                Seat::Second => 1,
+            };
+            (status, Some(index), times_out_at(record))
+        }
+    };
+    Ok(GamePage {
+        game: record.id.to_string(),
+        revision: record.revision,
+        language: lang.code(),
+        variant: record.variant.name(),
+        terms: game_terms(ctx, lang, record),
+        players: [first, second],
+        moves,
+        board: BoardLook::of(settings),
+        status,
+        to_move,
+        deadline,
+        finished: outcome.is_some(),
+        commitment: record.commitment.clone(),
+        proof: if outcome.is_some() {
+            deal_proof(ctx, lang, record)
+        } else {
+            None
+        },
+    })
+}
+
+async fn page_player(
+    ctx: &Ctx<'_>,
+    loaded: &LoadedGame,
+    seat: Seat,
+    lang: Language,
+) -> Step<PagePlayer> {
+    let user = loaded.record.player(seat);
+    let side = side_of(&loaded.game, seat);
+    let rating = if is_engine_seat(&loaded.record, seat) {
+        loaded
+            .record
+            .engine
+            .as_ref()
+            .map(|engine| engine.level.clone())
+            .unwrap_or_default()
+    } else {
+        match ctx.player_record_by_id(&user.id).await? {
+            Some(player) => format!("{:.0}", player.stats(loaded.record.variant).rating),
+            None => format!(
+                "{:.0}",
+                crate::store::VariantStats::default().rating
+            ),
+        }
+    };
+    Ok(PagePlayer {
+        name: user.name.clone(),
+        side: side.map(|side| ctx.say_in(lang, &Sentence::new(side_key(side)))),
+        colour: side.map(|side| match side {
+            Side::Red => "red",
+            Side::Black => "black",
+        }),
+        rating,
+    })
+}
+
+/// The deal of a finished game, square by square, and the command that checks it.
+fn deal_proof(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> Option<DealProof> {
+    let pieces = match GameDeal::from_letters(record.variant, &record.deal) {
+        Ok(GameDeal::Jieqi(deal)) => deal
+            .pieces()
+            .into_iter()
+            .map(|(square, piece)| (square.to_string(), piece))
+            .collect::<Vec<_>>(),
+        Ok(GameDeal::Banqi(deal)) => deal
+            .pieces()
+            .into_iter()
+            .map(|(square, piece)| (square.to_string(), piece))
+            .collect(),
+        Ok(GameDeal::None) | Err(_) => return None,
+    };
+    let lines = [Side::Red, Side::Black]
+        .into_iter()
+        .filter_map(|side| {
+            let listed: Vec<String> = pieces
+                .iter()
+                .filter(|(_, piece)| piece.side == side)
+                .map(|(square, piece)| {
+                    let role = ctx.say_in(lang, &Sentence::new(role_key(piece.role)));
+                    format!("{square} {role}")
+                })
+                .collect();
+            (!listed.is_empty()).then(|| {
+                ctx.say_in(
+                    lang,
+                    &Sentence::new("result-deal-pieces")
+                        .arg("side", ctx.say_in(lang, &Sentence::new(side_key(side))))
+                        .arg("pieces", listed.join(", ")),
+                )
+            })
+        })
+        .collect();
+    Some(DealProof {
+        deal: record.deal.clone(),
+        salt: record.salt.clone(),
+        pieces: lines,
+        how_to_check: ctx.say_in(
+            lang,
+            &Sentence::new("result-verify")
+                .arg("bytes", format!("{}{}", record.deal, record.salt))
+                .arg("commitment", &record.commitment),
+        ),
+    })
+}
+
+/// The game of `record` as the public saw it after `ply` moves (`None` past its end): the
+/// moves replayed up to there, and the ending only on the last position.
+pub(crate) fn public_position(record: &GameRecord, ply: usize) -> Option<Game> {
+    if ply > record.moves.len() {
+        return None;
+    }
+    let rules = Rules::new(record.variant, record.preset);
+    let deal = GameDeal::from_letters(record.variant, &record.deal).ok()?;
+    let mut game = Game::replay(rules, deal, &record.moves[..ply]).ok()?;
+    if ply == record.moves.len() {
+        apply_ending(record, &mut game);
+    }
+    Some(game)
+}

@@ -1,0 +1,90 @@
+//! The service's API for the web page (`jieqi-web`): a game's public page and boards, and the
+//! news of every committed revision. Read-only: nothing here changes a game, and everything
+//! it returns is built from public views (see `game_page`).
+
+use std::time::SystemTime;
+
+use jieqi_render::RenderOptions;
+use jieqi_rules::Viewer;
+
+use crate::context::{Ctx, Halt, unix};
+use crate::error::ServiceError;
+use crate::game_page::{GamePage, build, public_position};
+use crate::i18n::Language;
+use crate::ids::GameId;
+use crate::replay::{LoadedGame, rebuild};
+use crate::service::Service;
+use crate::store::GameChange;
+
+impl Service {
+    /// The public page of game `id` in `language` (the chat's language if `None`); `None`
+    /// if there is no such game.
+    pub async fn game_page(
+        &self,
+        id: &GameId,
+        language: Option<Language>,
+    ) -> Result<Option<GamePage>, ServiceError> {
+        let store = &self.inner.store;
+        let Some(record) = store.game(id).await? else {
+            return Ok(None);
+        };
+        let game = match self.inner.cached_game(&record.id, record.revision) {
+            Some(game) => game,
+            None => rebuild(&record)?,
+        };
+        let settings = store
+            .chat(&record.chat)
+            .await?
+            .map(|chat| chat.settings)
+            .unwrap_or_else(|| {
+                crate::settings::ChatSettings::for_language(self.inner.config.default_language)
+            });
+        let ctx = Ctx::for_timer(&self.inner, unix(SystemTime::now()));
+        let loaded = LoadedGame { record, game };
+        let language = language.unwrap_or(settings.language);
+        match build(&ctx, &loaded, &settings, language).await {
+            Ok(page) => Ok(Some(page)),
+            Err(Halt::Store(e)) => Err(e.into()),
+            // Building a page refuses nothing.
+            Err(Halt::Refuse(_)) => Ok(None),
+        }
+    }
+
+    /// The public board of game `id` after `ply` moves as a PNG drawn with `options`; `None`
+    /// if there is no such game or position.
+    pub async fn public_board(
+        &self,
+        id: &GameId,
+        ply: usize,
+        options: &RenderOptions,
+    ) -> Result<Option<Vec<u8>>, ServiceError> {
+        let Some(record) = self.inner.store.game(id).await? else {
+            return Ok(None);
+        };
+        let Some(game) = public_position(&record, ply) else {
+            return Ok(None);
+        };
+        let view = game.view(Viewer::Public);
+        Ok(jieqi_render::render(&view, options).ok())
+    }
+
+    /// Follows every game revision committed from now on, by this process or (on a shared
+    /// store) another.
+    pub fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange> {
+        self.inner.store.game_changes()
+    }
+
+    /// The stored revision of game `id`; `None` if there is no such game.
+    pub async fn game_revision(&self, id: &GameId) -> Result<Option<u64>, ServiceError> {
+        Ok(self.inner.store.game(id).await?.map(|record| record.revision))
+    }
+
+    /// One of the bot's sentences, with text arguments (labels of the web page).
+    pub fn text(&self, language: Language, key: &str, args: &[(&str, &str)]) -> String {
+        let args: Vec<(&str, crate::i18n::Arg<'_>)> = args
+            .iter()
+            .map(|(name, value)| (*name, crate::i18n::Arg::Str(value)))
+            .collect();
+        self.inner.translations.text(language, key, &args)
+    }
+}

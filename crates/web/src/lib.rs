@@ -1,0 +1,111 @@
+//! # jieqi-web
+//!
+//! The live web page of every game: `/g/<game>` shows the board as the chat pictures show
+//! it, the players, the move record (step through it with buttons or ← →), whose turn it is
+//! with the time left, and once over the result and the deal with its commitment checked in
+//! the browser. It updates by itself within a second of each move, over Server-Sent Events.
+//!
+//! Where to start: [`Web`] (mounted by the `jieqi-bot` binary on `WEB_ADDR`), then `routes`
+//! (the HTTP routes), `live` (one page per game revision shared by every spectator, and the
+//! signal that wakes their streams), `page` (the HTML), `boards` (board pictures drawn by the
+//! render crate, cached) and `net` (the socket: write timeouts, client addresses).
+//!
+//! Hidden information: everything here comes from the service's public page
+//! ([`jieqi_service::game_page`]) and public boards; this crate never sees a deal. Player
+//! names are untrusted text: escaped in HTML, `textContent` in the script. The page allows
+//! only its own scripts, styles, pictures and stream (`Content-Security-Policy`).
+//!
+//! In the repository: `docs/web.md` (routes, caching, limits, several processes).
+
+mod assets;
+mod boards;
+mod limits;
+mod live;
+pub mod net;
+mod page;
+mod routes;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jieqi_service::Service;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+pub use boards::BOARD_WIDTHS;
+
+/// How the web page runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebConfig {
+    /// The address people reach it at (`PUBLIC_URL`, e.g. `https://bot.example.org`), for
+    /// links and previews.
+    pub public_url: String,
+    /// Live streams one client address may hold open at once (`WEB_STREAMS_PER_ADDRESS`).
+    pub streams_per_address: usize,
+    /// Live streams the process holds open at once, from everyone.
+    pub max_streams: usize,
+    /// A connection whose client reads nothing for this long while the server writes is
+    /// dropped.
+    pub write_timeout: Duration,
+    /// The kernel's send buffer of each connection, in bytes.
+    pub send_buffer: usize,
+}
+
+impl WebConfig {
+    /// The defaults, reached at `public_url`.
+    pub fn new(public_url: impl Into<String>) -> WebConfig {
+        WebConfig {
+            public_url: public_url.into().trim_end_matches('/').to_owned(),
+            streams_per_address: 64,
+            max_streams: 16_000,
+            write_timeout: Duration::from_secs(20),
+            send_buffer: 64 << 10,
+        }
+    }
+}
+
+/// The web page of a service's games. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Web {
+    inner: Arc<routes::Site>,
+}
+
+impl Web {
+    /// The page of `service`'s games.
+    pub fn new(service: Service, config: WebConfig) -> Web {
+        Web {
+            inner: Arc::new(routes::Site::new(service, config)),
+        }
+    }
+
+    /// The routes, for mounting or testing.
+    pub fn router(&self) -> axum::Router {
+        routes::router(self.inner.clone())
+    }
+
+    /// Serves the page on `listener` until `stop`; then open streams end.
+    pub async fn serve(self, listener: TcpListener, stop: CancellationToken) -> std::io::Result<()> {
+        match self.inner.stopping.lock() {
+            Ok(mut token) => *token = stop.clone(),
+            Err(poisoned) => *poisoned.into_inner() = stop.clone(),
+        }
+        let hub = tokio::spawn(self.inner.hub.clone().run(stop.clone()));
+        let config = &self.inner.config;
+        let listener = net::WebListener::new(listener, config.write_timeout, config.send_buffer);
+        let app = self
+            .router()
+            .into_make_service_with_connect_info::<net::Peer>();
+        let stopping = stop.clone();
+        let served = axum::serve(listener, app)
+            .with_graceful_shutdown(async move { stopping.cancelled().await })
+            .await;
+        stop.cancel();
+        let _ = hub.await;
+        served
+    }
+
+    /// Live streams open now.
+    pub fn open_streams(&self) -> usize {
+        self.inner.limits.open()
+    }
+}

@@ -1,0 +1,212 @@
+//! Live pages: the latest page of each followed game, built once per revision and language
+//! and shared by every spectator, and the per-game signal that wakes their streams.
+//!
+//! One task reads the service's news of committed revisions (this process's commits, and on
+//! PostgreSQL every process's, heard through `LISTEN`). A followed game's [`watch`] channel
+//! holds its latest known revision; each open stream waits on it, then sends the page of
+//! that revision (or a newer one). A slow stream only ever skips to the newest page, which
+//! holds the whole record, so it never misses a move and never slows anyone else.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use jieqi_service::game_page::GamePage;
+use jieqi_service::{GameChange, GameId, Language, Service, ServiceError};
+use tokio::sync::{broadcast, watch};
+use tokio_util::sync::CancellationToken;
+
+/// Pages kept built for games nobody follows any more, before they are forgotten.
+const IDLE_PAGES: usize = 1024;
+
+/// A page as sent: its revision and its JSON.
+#[derive(Clone, Debug)]
+pub(crate) struct BuiltPage {
+    pub revision: u64,
+    pub page: Arc<GamePage>,
+    pub json: Arc<str>,
+}
+
+/// The latest built page of one game in one language; its lock makes concurrent requests
+/// for a new revision wait for one build instead of each building it.
+#[derive(Debug, Default)]
+struct PageSlot {
+    latest: tokio::sync::Mutex<Option<BuiltPage>>,
+}
+
+/// Followed games and their built pages.
+#[derive(Debug)]
+pub(crate) struct Hub {
+    service: Service,
+    games: Mutex<HashMap<GameId, watch::Sender<u64>>>,
+    pages: Mutex<HashMap<(GameId, Language), Arc<PageSlot>>>,
+}
+
+/// Someone following one game: the revision signal, and the place it holds in the hub (given
+/// back when dropped).
+#[derive(Debug)]
+pub(crate) struct Following {
+    hub: Arc<Hub>,
+    game: GameId,
+    pub revisions: Option<watch::Receiver<u64>>,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        drop(self.revisions.take());
+        let mut games = lock(&self.hub.games);
+        if games
+            .get(&self.game)
+            .is_some_and(|sender| sender.receiver_count() == 0)
+        {
+            games.remove(&self.game);
+        }
+    }
+}
+
+impl Hub {
+    pub(crate) fn new(service: Service) -> Arc<Hub> {
+        Arc::new(Hub {
+            service,
+            games: Mutex::new(HashMap::new()),
+            pages: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Reads the service's news until `stop`, waking the streams of each game it names.
+    pub(crate) async fn run(self: Arc<Self>, stop: CancellationToken) {
+        let mut news = self.service.game_changes();
+        loop {
+            let change = tokio::select! {
+                () = stop.cancelled() => return,
+                change = news.recv() => change,
+            };
+            match change {
+                Ok(GameChange::Revised(game, revision)) => self.revised(&game, revision),
+                Ok(GameChange::MaybeMissed) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    self.read_all_again().await;
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
+    fn revised(&self, game: &GameId, revision: u64) {
+        if let Some(sender) = lock(&self.games).get(game) {
+            sender.send_if_modified(|latest| {
+                let newer = revision > *latest;
+                if newer {
+                    *latest = revision;
+                }
+                newer
+            });
+        }
+    }
+
+    /// After news may have been missed: every followed game's revision from the store.
+    async fn read_all_again(&self) {
+        let followed: Vec<GameId> = lock(&self.games).keys().cloned().collect();
+        for game in followed {
+            match self.service.game_revision(&game).await {
+                Ok(Some(revision)) => self.revised(&game, revision),
+                Ok(None) => {}
+                Err(e) => tracing::warn!(%game, "a followed game could not be read again: {e}"),
+            }
+        }
+    }
+
+    /// Starts following `game`, whose latest known revision is `revision`.
+    pub(crate) fn follow(self: &Arc<Self>, game: &GameId, revision: u64) -> Following {
+        let mut games = lock(&self.games);
+        let sender = games
+            .entry(game.clone())
+            .or_insert_with(|| watch::Sender::new(revision));
+        sender.send_if_modified(|latest| {
+            let newer = revision > *latest;
+            if newer {
+                *latest = revision;
+            }
+            newer
+        });
+        Following {
+            hub: self.clone(),
+            game: game.clone(),
+            revisions: Some(sender.subscribe()),
+        }
+    }
+
+    /// The page of `game` in `language` at revision `at_least` or later, and at least as new
+    /// as the newest revision known (built now if the one kept is older); `None` if there is
+    /// no such game.
+    pub(crate) async fn page(
+        &self,
+        game: &GameId,
+        language: Language,
+        at_least: u64,
+    ) -> Result<Option<BuiltPage>, ServiceError> {
+        // A followed game's signal knows its newest revision; for any other game the page
+        // kept may be old (nobody heard its news), so the store says.
+        let known = lock(&self.games).get(game).map(|sender| *sender.borrow());
+        let at_least = match known {
+            Some(revision) => at_least.max(revision),
+            None => match self.service.game_revision(game).await? {
+                Some(revision) => at_least.max(revision),
+                None => return Ok(None),
+            },
+        };
+        let slot = {
+            let mut pages = lock(&self.pages);
+            if pages.len() > IDLE_PAGES {
+                let games = lock(&self.games);
+                pages.retain(|(g, _), slot| {
+                    games.contains_key(g) || Arc::strong_count(slot) > 1
+                });
+            }
+            pages.entry((game.clone(), language)).or_default().clone()
+        };
+        let mut latest = slot.latest.lock().await;
+        if let Some(page) = latest.as_ref()
+            && page.revision >= at_least
+        {
+            return Ok(Some(page.clone()));
+        }
+        let Some(page) = self.service.game_page(game, Some(language)).await? else {
+            return Ok(None);
+        };
+        let built = BuiltPage {
+            revision: page.revision,
+            json: Arc::from(json_for_html(&page)),
+            page: Arc::new(page),
+        };
+        *latest = Some(built.clone());
+        Ok(Some(built))
+    }
+}
+
+/// JSON that may also stand inside an HTML `<script>` element: `<`, `>` and `&` are written
+/// as escapes, so no name can close the element or open a comment.
+pub(crate) fn json_for_html(value: &impl serde::Serialize) -> String {
+    let json = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+    json.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match mutex.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_for_html;
+
+    #[test]
+    fn json_in_a_page_cannot_close_its_script_element() {
+        let json = json_for_html(&"</script><img src=x onerror=alert(1)>&amp;");
+        assert!(!json.contains('<') && !json.contains('>') && !json.contains('&'));
+        let back: String = serde_json::from_str(&json).expect("still JSON");
+        assert_eq!(back, "</script><img src=x onerror=alert(1)>&amp;");
+    }
+}

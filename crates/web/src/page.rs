@@ -1,0 +1,170 @@
+//! The HTML of a game's page and of the error pages. Everything a person wrote (names) or a
+//! URL holds goes through [`escape`]; the page's state is JSON in a non-executed
+//! `<script type="application/json">` element, escaped so it cannot close it. The script
+//! renders names with `textContent` only.
+
+use jieqi_service::Language;
+use jieqi_service::game_page::GamePage;
+
+use crate::assets::Assets;
+
+/// Text made safe for HTML content and attribute values.
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The labels the script shows, in the page's language.
+pub(crate) const LABELS: &[&str] = &[
+    "web-moves",
+    "web-start",
+    "web-first",
+    "web-previous",
+    "web-next",
+    "web-last",
+    "web-live",
+    "web-reconnecting",
+    "web-time-left",
+    "web-over",
+    "web-deal",
+    "web-commitment",
+    "web-check-ok",
+    "web-check-bad",
+    "web-check-unavailable",
+    "web-keys",
+];
+
+/// What the page needs besides the game.
+pub(crate) struct PageParts<'a> {
+    pub assets: &'a Assets,
+    pub language: Language,
+    pub title: String,
+    /// Absolute URL of the preview picture.
+    pub preview: String,
+    /// Absolute URL of the page itself.
+    pub url: String,
+    /// `[key, text]` of each label.
+    pub labels: Vec<(&'static str, String)>,
+    /// The page state, as JSON safe inside a script element.
+    pub state_json: &'a str,
+}
+
+/// The game's page: a skeleton the script fills from the state (and keeps live).
+pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
+    let labels: String = parts
+        .labels
+        .iter()
+        .map(|(key, text)| format!(" data-{key}=\"{}\"", escape(text)))
+        .collect();
+    let players: Vec<String> = page
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.name, p.rating))
+        .collect();
+    let description = format!("{} · {}", page.terms, page.status);
+    format!(
+        r#"<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>{title}</title>
+<meta name="description" content="{description}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="{title}">
+<meta property="og:description" content="{description}">
+<meta property="og:url" content="{url}">
+<meta property="og:image" content="{preview}">
+<meta name="twitter:card" content="summary_large_image">
+<link rel="icon" href="/assets/{icon}" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/{style}">
+<script type="module" src="/assets/{script}"></script>
+</head>
+<body>
+<main id="game"{labels}>
+<header>
+<h1>{title}</h1>
+<p id="terms">{terms}</p>
+</header>
+<section id="players"><p>{players}</p></section>
+<section id="stage">
+<figure id="board-frame"><img id="board" alt="" width="480" height="600"></figure>
+<nav id="steps">
+<button type="button" id="to-first"></button>
+<button type="button" id="to-previous"></button>
+<span id="position"></span>
+<button type="button" id="to-next"></button>
+<button type="button" id="to-last"></button>
+</nav>
+<p id="status">{status}</p>
+<p id="clock" hidden></p>
+<p id="connection" hidden></p>
+</section>
+<section id="record"><h2 id="moves-title"></h2><ol id="moves"></ol></section>
+<section id="proof" hidden></section>
+<p id="keys"></p>
+</main>
+<script type="application/json" id="state">{state}</script>
+</body>
+</html>
+"#,
+        lang = parts.language.code(),
+        title = escape(&parts.title),
+        description = escape(&description),
+        url = escape(&parts.url),
+        preview = escape(&parts.preview),
+        icon = parts.assets.icon.name,
+        style = parts.assets.style.name,
+        script = parts.assets.script.name,
+        labels = labels,
+        terms = escape(&page.terms),
+        players = escape(&players.join(" – ")),
+        status = escape(&page.status),
+        state = parts.state_json,
+    )
+}
+
+/// A short page saying what went wrong (not found, bad id, too many streams).
+pub(crate) fn message_page(assets: &Assets, language: Language, text: &str) -> String {
+    format!(
+        r#"<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>jieqi-bot</title>
+<link rel="icon" href="/assets/{icon}" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/{style}">
+</head>
+<body><main id="message"><p>{text}</p></main></body>
+</html>
+"#,
+        lang = language.code(),
+        icon = assets.icon.name,
+        style = assets.style.name,
+        text = escape(text),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn markup_in_a_name_becomes_text() {
+        assert_eq!(
+            escape(r#"<img src=x onerror="alert(1)">&'"#),
+            "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;"
+        );
+    }
+}

@@ -1,0 +1,492 @@
+//! The HTTP routes:
+//!
+//! | route | what |
+//! |---|---|
+//! | `GET /g/<game>` | the game's page (HTML; `?lang=en\|zh\|vi`, else the browser's, else the chat's) |
+//! | `GET /g/<game>/state` | the page's state as JSON |
+//! | `GET /g/<game>/live` | Server-Sent Events: one `page` event per new revision, `id` the revision |
+//! | `GET /g/<game>/board/<ply>.png` | the public board after `ply` moves (`?w=`, `o=red\|black`, `s=characters\|symbols`) |
+//! | `GET /assets/<name>` | the script, style sheet and icon, by content hash |
+//!
+//! Every answer carries the page's Content-Security-Policy. Bad input (an id that is not one,
+//! a ply past the game, an odd width) is a 4xx with a sentence saying what is wrong; a store
+//! failure is a 503 that says to try again.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use jieqi_service::{GameId, Language, Service, ServiceError};
+use tokio_util::sync::CancellationToken;
+
+use crate::WebConfig;
+use crate::assets::Assets;
+use crate::boards::{BOARD_WIDTHS, BoardCache, BoardKey, RenderKey};
+use crate::limits::{StreamLimits, StreamPermit};
+use crate::live::{Following, Hub};
+use crate::net::Peer;
+use crate::page::{LABELS, PageParts, game_page, message_page};
+
+/// Only our own files, and nothing framing the page.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
+/// How often an idle stream sends a comment, so proxies keep it open and a dead client is
+/// noticed.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// The longest `Last-Event-ID` read; anything longer is not one of ours.
+const EVENT_ID_LIMIT: usize = 20;
+
+/// Everything the routes share.
+#[derive(Debug)]
+pub(crate) struct Site {
+    pub service: Service,
+    pub config: WebConfig,
+    pub assets: Assets,
+    pub hub: Arc<Hub>,
+    pub limits: Arc<StreamLimits>,
+    pub boards: BoardCache,
+    /// Cancelled when the server stops serving: its open streams end (a new token for each
+    /// `serve`).
+    pub stopping: std::sync::Mutex<CancellationToken>,
+}
+
+impl Site {
+    pub(crate) fn new(service: Service, config: WebConfig) -> Site {
+        Site {
+            hub: Hub::new(service.clone()),
+            limits: StreamLimits::new(config.streams_per_address, config.max_streams),
+            service,
+            config,
+            assets: Assets::load(),
+            boards: BoardCache::default(),
+            stopping: std::sync::Mutex::new(CancellationToken::new()),
+        }
+    }
+}
+
+pub(crate) fn router(site: Arc<Site>) -> Router {
+    Router::new()
+        .route("/g/{game}", get(page))
+        .route("/g/{game}/state", get(state))
+        .route("/g/{game}/live", get(live))
+        .route("/g/{game}/board/{file}", get(board))
+        .route("/assets/{name}", get(asset))
+        .fallback(not_found)
+        .layer(axum::middleware::map_response(secure))
+        .with_state(site)
+}
+
+async fn secure(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        ("content-security-policy", CONTENT_SECURITY_POLICY),
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "no-referrer"),
+        ("x-frame-options", "DENY"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// A query's value for `key`.
+fn query_value(query: Option<&str>, key: &str) -> Option<String> {
+    url::form_urlencoded::parse(query?.as_bytes())
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.into_owned())
+}
+
+/// The language asked for: `?lang=`, else the first of the browser's that we speak.
+fn asked_language(query: Option<&str>, headers: &HeaderMap) -> Option<Language> {
+    if let Some(lang) = query_value(query, "lang").and_then(|l| Language::from_tag(&l)) {
+        return Some(lang);
+    }
+    let accepted = headers.get(header::ACCEPT_LANGUAGE)?.to_str().ok()?;
+    accepted
+        .split(',')
+        .filter(|item| !item.contains("q=0") || item.contains("q=0."))
+        .filter_map(|item| Language::from_tag(item.split(';').next().unwrap_or_default()))
+        .next()
+}
+
+/// A page of text with a status.
+fn message(site: &Site, status: StatusCode, language: Language, text: &str) -> Response {
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        message_page(&site.assets, language, text),
+    )
+        .into_response()
+}
+
+fn unavailable(site: &Site, language: Language, e: &ServiceError) -> Response {
+    tracing::warn!("a web page could not be built: {e}");
+    let mut response = message(site, StatusCode::SERVICE_UNAVAILABLE, language, &e.to_string());
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    response
+}
+
+/// The game of a path segment, or the answer saying it is not one.
+fn game_id(site: &Site, text: &str, language: Language) -> Result<GameId, Response> {
+    text.parse().map_err(|_| {
+        let shown: String = text.chars().take(32).collect();
+        message(
+            site,
+            StatusCode::NOT_FOUND,
+            language,
+            &site
+                .service
+                .text(language, "web-bad-id", &[("text", shown.as_str())]),
+        )
+    })
+}
+
+fn no_such_game(site: &Site, game: &GameId, language: Language) -> Response {
+    message(
+        site,
+        StatusCode::NOT_FOUND,
+        language,
+        &site
+            .service
+            .text(language, "web-not-found", &[("game", game.as_str())]),
+    )
+}
+
+/// The page of `game` in the language asked for, or the chat's.
+async fn built_page(
+    site: &Site,
+    game: &GameId,
+    asked: Option<Language>,
+) -> Result<Option<(Language, crate::live::BuiltPage)>, ServiceError> {
+    let language = match asked {
+        Some(language) => language,
+        // The chat's language: read from a page built in it.
+        None => match site.service.game_page(game, None).await? {
+            Some(page) => Language::from_tag(page.language).unwrap_or_default(),
+            None => return Ok(None),
+        },
+    };
+    Ok(site
+        .hub
+        .page(game, language, 0)
+        .await?
+        .map(|page| (language, page)))
+}
+
+async fn page(
+    State(site): State<Arc<Site>>,
+    Path(game): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let asked = asked_language(query.as_deref(), &headers);
+    let fallback = asked.unwrap_or_default();
+    let game = match game_id(&site, &game, fallback) {
+        Ok(game) => game,
+        Err(response) => return response,
+    };
+    let (language, built) = match built_page(&site, &game, asked).await {
+        Ok(Some(found)) => found,
+        Ok(None) => return no_such_game(&site, &game, fallback),
+        Err(e) => return unavailable(&site, fallback, &e),
+    };
+    let state = &built.page;
+    let names: Vec<&str> = state.players.iter().map(|p| p.name.as_str()).collect();
+    let title = format!(
+        "{} · {}",
+        site.service
+            .text(language, "web-title", &[("game", game.as_str())]),
+        names.join(" – ")
+    );
+    let base = &site.config.public_url;
+    let preview = format!(
+        "{base}/g/{game}/board/{}.png?w=720&o={}&s={}",
+        state.moves.len(),
+        state.board.orientation,
+        state.board.style
+    );
+    let labels = LABELS
+        .iter()
+        .map(|key| (*key, site.service.text(language, key, &[])))
+        .collect();
+    let parts = PageParts {
+        assets: &site.assets,
+        language,
+        title,
+        preview,
+        url: format!("{base}/g/{game}"),
+        labels,
+        state_json: &built.json,
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            // Never kept past a move: asked again each time, answered from memory.
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        game_page(state, &parts),
+    )
+        .into_response()
+}
+
+async fn state(
+    State(site): State<Arc<Site>>,
+    Path(game): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let asked = asked_language(query.as_deref(), &headers);
+    let fallback = asked.unwrap_or_default();
+    let game = match game_id(&site, &game, fallback) {
+        Ok(game) => game,
+        Err(response) => return response,
+    };
+    match built_page(&site, &game, asked).await {
+        Ok(Some((_, built))) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            built.json.to_string(),
+        )
+            .into_response(),
+        Ok(None) => no_such_game(&site, &game, fallback),
+        Err(e) => unavailable(&site, fallback, &e),
+    }
+}
+
+/// The revision a reconnecting client last saw: `Last-Event-ID`, if it is one of ours.
+fn last_event_id(headers: &HeaderMap) -> Option<u64> {
+    let value = headers.get("last-event-id")?.to_str().ok()?.trim();
+    if value.len() > EVENT_ID_LIMIT {
+        return None;
+    }
+    value.parse().ok()
+}
+
+/// What a stream holds while open.
+struct Stream {
+    /// The server stopping.
+    stopping: CancellationToken,
+    site: Arc<Site>,
+    game: GameId,
+    language: Language,
+    following: Following,
+    /// The revision the client has.
+    sent: u64,
+    _permit: StreamPermit,
+}
+
+async fn live(
+    State(site): State<Arc<Site>>,
+    ConnectInfo(peer): ConnectInfo<Peer>,
+    Path(game): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let asked = asked_language(query.as_deref(), &headers);
+    let fallback = asked.unwrap_or_default();
+    let game = match game_id(&site, &game, fallback) {
+        Ok(game) => game,
+        Err(response) => return response,
+    };
+    let forwarded = headers
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    let Some(permit) = site.limits.admit(peer.client(forwarded)) else {
+        let mut response = message(
+            &site,
+            StatusCode::TOO_MANY_REQUESTS,
+            fallback,
+            &site.service.text(fallback, "web-too-many", &[]),
+        );
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+        return response;
+    };
+    let (language, current) = match built_page(&site, &game, asked).await {
+        Ok(Some(found)) => found,
+        Ok(None) => return no_such_game(&site, &game, fallback),
+        Err(e) => return unavailable(&site, fallback, &e),
+    };
+    // A client back from a dropped connection has what it saw; one that claims a revision
+    // the game never had gets everything again.
+    let sent = last_event_id(&headers)
+        .filter(|&seen| seen <= current.revision)
+        .unwrap_or(0);
+    let following = site.hub.follow(&game, current.revision);
+    let stopping = match site.stopping.lock() {
+        Ok(token) => token.clone(),
+        Err(poisoned) => poisoned.into_inner().clone(),
+    };
+    let stream = Stream {
+        stopping,
+        site: site.clone(),
+        game,
+        language,
+        following,
+        sent,
+        _permit: permit,
+    };
+    let events = futures_util::stream::unfold(stream, next_event);
+    let mut response = Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The stream's next event: the newest page once it is newer than what the client has.
+async fn next_event(mut stream: Stream) -> Option<(Result<Event, Infallible>, Stream)> {
+    loop {
+        let revisions = stream.following.revisions.as_mut()?;
+        let latest = *revisions.borrow_and_update();
+        if latest > stream.sent {
+            match stream
+                .site
+                .hub
+                .page(&stream.game, stream.language, latest)
+                .await
+            {
+                Ok(Some(page)) if page.revision > stream.sent => {
+                    stream.sent = page.revision;
+                    let event = Event::default()
+                        .event("page")
+                        .id(page.revision.to_string())
+                        .data(&*page.json);
+                    return Some((Ok(event), stream));
+                }
+                Ok(_) => {}
+                // The store is away: the next revision (or the client's reconnection) tries
+                // again.
+                Err(e) => tracing::warn!(game = %stream.game, "a live page failed: {e}"),
+            }
+        }
+        let revisions = stream.following.revisions.as_mut()?;
+        tokio::select! {
+            changed = revisions.changed() => changed.ok()?,
+            () = stream.stopping.cancelled() => return None,
+        }
+    }
+}
+
+async fn board(
+    State(site): State<Arc<Site>>,
+    Path((game, file)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let bad = |text: String| {
+        (
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            text,
+        )
+            .into_response()
+    };
+    let game = match game_id(&site, &game, Language::default()) {
+        Ok(game) => game,
+        Err(response) => return response,
+    };
+    let Some(ply) = file
+        .strip_suffix(".png")
+        .filter(|n| n.len() <= 5)
+        .and_then(|n| n.parse::<usize>().ok())
+    else {
+        return bad(format!(
+            "“{}” is not a board: ask for <number of moves>.png, like 12.png",
+            file.chars().take(32).collect::<String>()
+        ));
+    };
+    let query = query.as_deref();
+    let width = match query_value(query, "w") {
+        None => 480,
+        Some(w) => match w.parse::<u32>() {
+            Ok(w) if BOARD_WIDTHS.contains(&w) => w,
+            _ => return bad(format!("a board is drawn {BOARD_WIDTHS:?} pixels wide: w= one of those")),
+        },
+    };
+    let black_at_bottom = match query_value(query, "o").as_deref() {
+        None | Some("red") => false,
+        Some("black") => true,
+        Some(_) => return bad("o= is red or black: the side at the bottom".to_owned()),
+    };
+    let symbols = match query_value(query, "s").as_deref() {
+        None | Some("characters") => false,
+        Some("symbols") => true,
+        Some(_) => return bad("s= is characters or symbols: how pieces are marked".to_owned()),
+    };
+    let key = BoardKey {
+        game: game.clone(),
+        ply,
+        options: RenderKey {
+            width,
+            black_at_bottom,
+            symbols,
+        },
+    };
+    let png = match site.boards.get(&key) {
+        Some(png) => png,
+        None => match site
+            .service
+            .public_board(&game, ply, &key.options.options())
+            .await
+        {
+            Ok(Some(png)) => {
+                let png = Bytes::from(png);
+                site.boards.put(key, png.clone());
+                png
+            }
+            Ok(None) => return no_such_game(&site, &game, Language::default()),
+            Err(e) => return unavailable(&site, Language::default(), &e),
+        },
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "image/png"),
+            // A position once played never changes.
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        ],
+        png,
+    )
+        .into_response()
+}
+
+async fn asset(State(site): State<Arc<Site>>, Path(name): Path<String>) -> Response {
+    match site.assets.get(&name) {
+        Some(asset) => (
+            [
+                (header::CONTENT_TYPE, asset.content_type),
+                (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            ],
+            asset.body,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+    }
+}
+
+async fn not_found(State(site): State<Arc<Site>>, headers: HeaderMap) -> Response {
+    let language = asked_language(None, &headers).unwrap_or_default();
+    message(
+        &site,
+        StatusCode::NOT_FOUND,
+        language,
+        &site.service.text(language, "web-no-page", &[]),
+    )
+}

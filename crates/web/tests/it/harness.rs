@@ -1,0 +1,256 @@
+//! A table for the web page's tests: a service on a fresh store (sled, or PostgreSQL with
+//! `JIEQI_TEST_STORE=postgres`), its web page on 127.0.0.1, and two players who play a game
+//! through the service exactly as a chat adapter would have them play.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use futures_util::StreamExt;
+use jieqi_rules::{Game, GameDeal, Preset, Rules, Variant};
+use jieqi_service::{
+    Answer, ChatId, DealSource, GameId, GameStore, IdempotencyKey, Input, Platform, Request,
+    Service, ServiceConfig, SledStore, User, UserId,
+};
+use jieqi_web::{Web, WebConfig};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tokio_util::sync::CancellationToken;
+
+/// Everything a test needs.
+pub struct Table {
+    pub service: Service,
+    pub web: Web,
+    pub addr: SocketAddr,
+    pub base: String,
+    pub stop: CancellationToken,
+    pub server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    pub chat: ChatId,
+    pub players: [User; 2],
+    /// The time requests are received at: the clock's, or this fixed one (deadlines then do
+    /// not depend on when the test ran).
+    pub fixed_clock: Option<SystemTime>,
+    next_key: u64,
+    _dir: tempfile::TempDir,
+    _pg: Option<jieqi_store_pg::testing::TestStore>,
+}
+
+pub fn user(name: &str) -> User {
+    User::new(UserId::new(Platform::Telegram, name.to_lowercase()), name)
+}
+
+fn on_postgres() -> bool {
+    std::env::var("JIEQI_TEST_STORE").is_ok_and(|v| v == "postgres")
+}
+
+/// A deal for `variant` drawn from `seed`.
+pub fn deal(variant: Variant, seed: u64) -> String {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    GameDeal::shuffled(variant, &mut |n| rng.gen_range(0..n.max(1))).letters()
+}
+
+impl Table {
+    /// A table whose games are dealt `deals` in order, with the page configured by `tune`.
+    pub async fn new(deals: Vec<String>, names: [&str; 2], tune: impl FnOnce(&mut WebConfig)) -> Table {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let (store, pg): (Arc<dyn GameStore>, _) = if on_postgres() {
+            let pg = jieqi_store_pg::testing::test_store()
+                .await
+                .expect("JIEQI_TEST_STORE=postgres needs a server at TEST_DATABASE_URL");
+            (Arc::new(pg.another().await), Some(pg))
+        } else {
+            (Arc::new(SledStore::open(dir.path()).expect("a store")), None)
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port");
+        let addr = listener.local_addr().expect("an address");
+        let base = format!("http://{addr}");
+        let service = Service::open_with_store(
+            store,
+            ServiceConfig {
+                data_dir: dir.path().to_path_buf(),
+                deal_source: DealSource::Scripted { seed: 7, deals },
+                board_width: 200,
+                public_url: Some(base.clone()),
+                ..ServiceConfig::default()
+            },
+        )
+        .expect("a service");
+        let mut config = WebConfig::new(base.clone());
+        tune(&mut config);
+        let web = Web::new(service.clone(), config);
+        let stop = CancellationToken::new();
+        let server = tokio::spawn(web.clone().serve(listener, stop.clone()));
+        Table {
+            service,
+            web,
+            addr,
+            base,
+            stop,
+            server: Some(server),
+            chat: ChatId::new(Platform::Telegram, "-100"),
+            players: [user(names[0]), user(names[1])],
+            fixed_clock: None,
+            next_key: 0,
+            _dir: dir,
+            _pg: pg,
+        }
+    }
+
+    /// Stops the web server (open streams end), keeping the service.
+    pub async fn stop_web(&mut self) {
+        self.stop.cancel();
+        if let Some(server) = self.server.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
+        }
+    }
+
+    /// Serves the page again on the same address.
+    pub async fn restart_web(&mut self) {
+        let listener = tokio::net::TcpListener::bind(self.addr)
+            .await
+            .expect("the same port again");
+        self.stop = CancellationToken::new();
+        self.server = Some(tokio::spawn(
+            self.web.clone().serve(listener, self.stop.clone()),
+        ));
+    }
+
+    /// `who` says `text` in the table's chat.
+    pub async fn say(&mut self, who: usize, text: &str) -> Answer {
+        self.next_key += 1;
+        let other = self.players[1 - who].clone();
+        let request = Request {
+            key: IdempotencyKey(format!("k{}", self.next_key)),
+            chat: self.chat.clone(),
+            is_private_chat: false,
+            is_admin: true,
+            user: self.players[who].clone(),
+            mentioned: vec![other],
+            input: Input::Text(text.to_owned()),
+            received_at: self.fixed_clock.unwrap_or_else(SystemTime::now),
+        };
+        self.service.handle(request).await
+    }
+
+    /// The first player challenges the second to `terms` and the second accepts; the game.
+    pub async fn start(&mut self, terms: &str) -> GameId {
+        // As a reply to the opponent's message: the platform names them, whatever their name.
+        let challenge = self.say(0, &format!("/challenge {terms} red")).await;
+        assert!(
+            challenge.replies.iter().all(|r| !r.text.contains("not")),
+            "{challenge:?}"
+        );
+        self.say(1, "/accept").await;
+        let pending = self.service.pending(1000).await.expect("the outbox");
+        pending
+            .iter()
+            .rev()
+            .find_map(|entry| entry.message.game.clone())
+            .expect("a game was announced")
+    }
+
+    /// Plays `text` for whoever is to move (`ply` even: the first player).
+    pub async fn play(&mut self, ply: usize, text: &str) {
+        let answer = self.say(ply % 2, &format!("/move {text}")).await;
+        assert!(answer.replies.is_empty(), "{text} was refused: {answer:?}");
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+/// A random game's moves as typed, `plies` long at most, for `deal` (seeded, replayable).
+pub fn random_moves(variant: Variant, deal: &str, seed: u64, plies: usize) -> Vec<String> {
+    let mut game = Game::new(
+        Rules::new(variant, Preset::Standard),
+        GameDeal::from_letters(variant, deal).expect("a deal"),
+    )
+    .expect("a game");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut typed = Vec::new();
+    while typed.len() < plies && game.outcome().is_none() {
+        let legal = game.legal_move_texts();
+        let choice = legal[rng.gen_range(0..legal.len())].clone();
+        game.play_text(&choice).expect("a legal move");
+        typed.push(choice);
+    }
+    typed
+}
+
+/// One Server-Sent Event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseEvent {
+    pub id: Option<String>,
+    pub event: Option<String>,
+    pub data: String,
+}
+
+/// A live stream read event by event.
+pub struct Sse {
+    body: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<axum::body::Bytes>> + Send>>,
+    buffer: String,
+    /// Everything received, byte for byte.
+    pub raw: String,
+}
+
+impl Sse {
+    pub async fn open(url: &str, last_event_id: Option<&str>) -> reqwest::Response {
+        let client = reqwest::Client::new();
+        let mut request = client.get(url);
+        if let Some(id) = last_event_id {
+            request = request.header("last-event-id", id);
+        }
+        request.send().await.expect("the stream answers")
+    }
+
+    pub fn of(response: reqwest::Response) -> Sse {
+        Sse {
+            body: Box::pin(response.bytes_stream()),
+            buffer: String::new(),
+            raw: String::new(),
+        }
+    }
+
+    /// The next event (comments skipped), or `None` if the stream ended or `within` passed.
+    pub async fn next(&mut self, within: Duration) -> Option<SseEvent> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let mut event = SseEvent {
+                    id: None,
+                    event: None,
+                    data: String::new(),
+                };
+                let mut any = false;
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id:") {
+                        event.id = Some(v.trim_start().to_owned());
+                        any = true;
+                    } else if let Some(v) = line.strip_prefix("event:") {
+                        event.event = Some(v.trim_start().to_owned());
+                        any = true;
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        if !event.data.is_empty() {
+                            event.data.push('\n');
+                        }
+                        event.data.push_str(v.strip_prefix(' ').unwrap_or(v));
+                        any = true;
+                    }
+                }
+                if any {
+                    return Some(event);
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.body.next()).await.ok()??;
+            let chunk = chunk.ok()?;
+            let text = String::from_utf8_lossy(&chunk).into_owned();
+            self.raw.push_str(&text);
+            self.buffer.push_str(&text);
+        }
+    }
+}

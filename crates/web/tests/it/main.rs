@@ -1,0 +1,7 @@
+//! The web page's behaviour through HTTP, a real browser (Chromium through WebDriver) and
+//! properties of what the public may read.
+
+mod browser;
+mod harness;
+mod hidden;
+mod http;

@@ -295,6 +295,21 @@ mod tests {
     }
 
     #[test]
+    fn a_link_is_a_link_button_that_stays_usable_on_a_stale_post() {
+        let message = message().with_buttons(vec![Button {
+            label: "Watch live".into(),
+            action: ButtonAction::Link("https://bot.example.org/g/g7k2".into()),
+            deep_link_accept: false,
+        }]);
+        let stale = json(&rows(&message.buttons, true));
+        let button = &stale[0]["components"][0];
+        assert_eq!(button["style"], 5, "Discord's link style");
+        assert_eq!(button["url"], "https://bot.example.org/g/g7k2");
+        assert!(button.get("custom_id").is_none_or(|id| id.is_null()));
+        assert!(button.get("disabled").is_none_or(|d| d != true));
+    }
+
+    #[test]
     fn resign_sits_on_a_row_of_its_own_below_offer_a_draw() {
         let id: jieqi_service::GameId = "g7k2".parse().expect("id");
         let button = |action| Button {

@@ -105,6 +105,18 @@ mod tests {
     }
 
     #[test]
+    fn a_link_becomes_a_url_button_and_a_bad_one_is_left_out() {
+        let page = ButtonAction::Link("https://bot.example.org/g/g7k2".to_owned());
+        let broken = ButtonAction::Link("not a url".to_owned());
+        let markup = keyboard(&[button(page, false), button(broken, false)], None);
+        assert_eq!(markup.inline_keyboard[0].len(), 1);
+        assert!(matches!(
+            &markup.inline_keyboard[0][0].kind,
+            InlineKeyboardButtonKind::Url(url) if url.as_str() == "https://bot.example.org/g/g7k2"
+        ));
+    }
+
+    #[test]
     fn without_a_known_username_accept_stays_a_plain_button() {
         let accept = ButtonAction::Accept("c4f7k".parse().unwrap());
         let markup = keyboard(&[button(accept, true)], None);

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use jieqi_rules::{Game, GameDeal, Preset, Rules, Variant};

@@ -24,7 +24,9 @@ function element(tag, text, className) {
 
 function boardUrl(ply, width) {
   const look = state.board;
-  return `/g/${state.game}/board/${ply}.png?w=${width}&o=${look.orientation}&s=${look.style}`;
+  // A finished game's last position is drawn as its end revealed it: another picture.
+  const ended = state.finished && ply === state.moves.length ? "&end=1" : "";
+  return `/g/${state.game}/board/${ply}.png?w=${width}&o=${look.orientation}&s=${look.style}${ended}`;
 }
 
 function positionText(ply) {

@@ -111,7 +111,9 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
     };
     let public_url = match &web_listener {
         Some(listener) => {
-            let mut addr = listener.local_addr().context("cannot read the web page's address")?;
+            let mut addr = listener
+                .local_addr()
+                .context("cannot read the web page's address")?;
             if addr.ip().is_unspecified() {
                 addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
             }

@@ -46,7 +46,9 @@ async fn post(hooks: &[Url], first: usize, update: &Value) {
 
 /// A spectator's stream: the move counts of the pages it received, in order.
 struct Spectator {
-    body: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<axum::body::Bytes>> + Send>>,
+    body: std::pin::Pin<
+        Box<dyn futures_util::Stream<Item = reqwest::Result<axum::body::Bytes>> + Send>,
+    >,
     buffer: String,
     /// Each page's moves, as received.
     pages: Vec<Vec<String>>,
@@ -109,7 +111,11 @@ impl Spectator {
                 seen.is_none_or(|seen| page.len() > seen),
                 "a page that did not move on: {page:?}"
             );
-            assert_eq!(page.as_slice(), &all[..page.len()], "pages agree on the record");
+            assert_eq!(
+                page.as_slice(),
+                &all[..page.len()],
+                "pages agree on the record"
+            );
             seen = Some(page.len());
         }
         assert_eq!(seen, Some(all.len()));
@@ -135,7 +141,10 @@ async fn every_spectator_sees_every_move_once_whichever_process_committed_it() {
         let env: Vec<(String, String)> = [
             ("TELEGRAM_TOKEN", jieqi_fake_telegram::TOKEN.to_owned()),
             ("TELEGRAM_API_URL", telegram.url.to_string()),
-            ("TELEGRAM_WEBHOOK_URL", "https://bot.example.test/hook".to_owned()),
+            (
+                "TELEGRAM_WEBHOOK_URL",
+                "https://bot.example.test/hook".to_owned(),
+            ),
             ("TELEGRAM_WEBHOOK_ADDR", format!("127.0.0.1:{hook}")),
             ("TELEGRAM_WEBHOOK_SECRET", SECRET.to_owned()),
             ("HTTP_ADDR", format!("127.0.0.1:{}", free_port())),

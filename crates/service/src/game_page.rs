@@ -143,7 +143,8 @@ pub(crate) async fn build(
             let seat = announce::our_seat(game.seat_to_move());
             let mut status = ctx.say_in(
                 lang,
-                &Sentence::new("board-to-move").arg("player", player_label(ctx, lang, loaded, seat)),
+                &Sentence::new("board-to-move")
+                    .arg("player", player_label(ctx, lang, loaded, seat)),
             );
             if game.view(Viewer::Public).check.is_some() {
                 status.push(' ');
@@ -196,10 +197,7 @@ async fn page_player(
     } else {
         match ctx.player_record_by_id(&user.id).await? {
             Some(player) => format!("{:.0}", player.stats(loaded.record.variant).rating),
-            None => format!(
-                "{:.0}",
-                crate::store::VariantStats::default().rating
-            ),
+            None => format!("{:.0}", crate::store::VariantStats::default().rating),
         }
     };
     Ok(PagePlayer {
@@ -262,16 +260,18 @@ fn deal_proof(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> Option<Deal
     })
 }
 
-/// The game of `record` as the public saw it after `ply` moves (`None` past its end): the
-/// moves replayed up to there, and the ending only on the last position.
-pub(crate) fn public_position(record: &GameRecord, ply: usize) -> Option<Game> {
-    if ply > record.moves.len() {
+/// The game of `record` after `ply` moves (`None` past its end): the moves replayed up to
+/// there. With `ended`, the finished game's last position with its ending applied (a
+/// resignation or time-out reveals the deal to the public); `None` while the game runs or
+/// for another ply. So one `(ply, ended)` always names one picture, never changed later.
+pub(crate) fn public_position(record: &GameRecord, ply: usize, ended: bool) -> Option<Game> {
+    if ply > record.moves.len() || (ended && (record.is_active() || ply != record.moves.len())) {
         return None;
     }
     let rules = Rules::new(record.variant, record.preset);
     let deal = GameDeal::from_letters(record.variant, &record.deal).ok()?;
     let mut game = Game::replay(rules, deal, &record.moves[..ply]).ok()?;
-    if ply == record.moves.len() {
+    if ended {
         apply_ending(record, &mut game);
     }
     Some(game)

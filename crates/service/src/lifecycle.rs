@@ -598,7 +598,11 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         let result = Message::text(Destination::Chat(chat.clone()), MessageKind::Result, text)
             .about(&id)
             .with_mentions(mentions)
-            .with_buttons(page_link(ctx, &settings, &id, "button-replay").into_iter().collect());
+            .with_buttons(
+                page_link(ctx, &settings, &id, "button-replay")
+                    .into_iter()
+                    .collect(),
+            );
         ctx.post_picture(result, picture, None).await?;
         if loaded.game.history_len() > 0 {
             let record = if reveal {

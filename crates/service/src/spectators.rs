@@ -50,18 +50,20 @@ impl Service {
         }
     }
 
-    /// The public board of game `id` after `ply` moves as a PNG drawn with `options`; `None`
-    /// if there is no such game or position.
+    /// The public board of game `id` after `ply` moves as a PNG drawn with `options` (with
+    /// `ended`, the finished game's last position as its end revealed it); `None` if there is
+    /// no such game or position.
     pub async fn public_board(
         &self,
         id: &GameId,
         ply: usize,
+        ended: bool,
         options: &RenderOptions,
     ) -> Result<Option<Vec<u8>>, ServiceError> {
         let Some(record) = self.inner.store.game(id).await? else {
             return Ok(None);
         };
-        let Some(game) = public_position(&record, ply) else {
+        let Some(game) = public_position(&record, ply, ended) else {
             return Ok(None);
         };
         let view = game.view(Viewer::Public);
@@ -76,7 +78,12 @@ impl Service {
 
     /// The stored revision of game `id`; `None` if there is no such game.
     pub async fn game_revision(&self, id: &GameId) -> Result<Option<u64>, ServiceError> {
-        Ok(self.inner.store.game(id).await?.map(|record| record.revision))
+        Ok(self
+            .inner
+            .store
+            .game(id)
+            .await?
+            .map(|record| record.revision))
     }
 
     /// One of the bot's sentences, with text arguments (labels of the web page).

@@ -37,7 +37,12 @@ async fn boards_results_and_listings_link_the_games_live_page() {
     let page = format!("{BASE}/g/{game}");
     let boards = links(&h, MessageKind::Board);
     assert!(!boards.is_empty());
-    assert!(boards.iter().all(|(label, url)| label == "Watch live" && *url == page), "{boards:?}");
+    assert!(
+        boards
+            .iter()
+            .all(|(label, url)| label == "Watch live" && *url == page),
+        "{boards:?}"
+    );
 
     let listing = h.say(&alice, &chat, "/games").await;
     assert!(listing.replies[0].text.contains(&page), "{listing:?}");
@@ -55,16 +60,26 @@ async fn boards_results_and_listings_link_the_games_live_page() {
     let watched: Vec<_> = h
         .delivered
         .iter()
-        .filter(|e| e.message.kind == MessageKind::Board && e.message.to == Destination::Chat(other.clone()))
+        .filter(|e| {
+            e.message.kind == MessageKind::Board && e.message.to == Destination::Chat(other.clone())
+        })
         .collect();
     assert!(!watched.is_empty(), "the watching chat got the board");
-    assert!(watched.iter().all(|e| e.message.buttons.iter().any(|b| b.action == ButtonAction::Link(page.clone()))));
+    assert!(watched.iter().all(|e| {
+        e.message
+            .buttons
+            .iter()
+            .any(|b| b.action == ButtonAction::Link(page.clone()))
+    }));
 
     h.say(&bob, &chat, "/resign").await;
     h.say(&bob, &chat, "/resign").await;
     h.deliver().await;
     let results = links(&h, MessageKind::Result);
-    assert!(results.contains(&("Replay".to_owned(), page.clone())), "{results:?}");
+    assert!(
+        results.contains(&("Replay".to_owned(), page.clone())),
+        "{results:?}"
+    );
 }
 
 #[tokio::test]

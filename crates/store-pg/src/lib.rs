@@ -40,8 +40,8 @@ use deadpool_postgres::{
 use jieqi_service::store::codec::{decode, encode};
 use jieqi_service::store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameChange,
-    GameChanges, GameRecord, Lane,
-    Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, UnixTime,
+    GameChanges, GameRecord, Lane, Leadership, OutboxRecord, PendingMessage, PlayerRecord,
+    RequestKey, UnixTime,
 };
 use jieqi_service::{
     ChallengeId, ChatId, GameId, GameStore, OutboxEntry, OutboxId, Platform, StoreError, UserId,
@@ -942,9 +942,8 @@ impl GameStore for PgStore {
 
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange> {
         let followers = self.changes.subscribe();
-        self.listener.get_or_init(|| {
-            notify::start(self.config.clone(), &self.schema, self.changes.clone())
-        });
+        self.listener
+            .get_or_init(|| notify::start(self.config.clone(), &self.schema, self.changes.clone()));
         followers
     }
 }

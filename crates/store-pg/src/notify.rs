@@ -34,7 +34,10 @@ pub(crate) fn payload(game: &GameId, revision: u64) -> String {
 /// Reads a payload back; `None` for anything this version did not write.
 pub(crate) fn parse_payload(payload: &str) -> Option<GameChange> {
     let (id, revision) = payload.split_once(' ')?;
-    Some(GameChange::Revised(id.parse().ok()?, revision.parse().ok()?))
+    Some(GameChange::Revised(
+        id.parse().ok()?,
+        revision.parse().ok()?,
+    ))
 }
 
 /// Stops the listener when the last clone of the store is dropped.
@@ -80,8 +83,7 @@ async fn listen(
     let (client, mut connection) = config.connect(NoTls).await?;
     let (heard, mut hearing) = tokio::sync::mpsc::unbounded_channel();
     let driver = tokio::spawn(async move {
-        let mut messages =
-            futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
         while let Some(message) = messages.next().await {
             match message {
                 Ok(AsyncMessage::Notification(n)) => {

@@ -169,7 +169,10 @@ struct Table {
 
 /// Starts game `index` (a challenge and its acceptance) with `plies` moves to come.
 async fn start(service: &Service, store: &Arc<dyn GameStore>, index: usize, plies: usize) -> Table {
-    let red = User::new(UserId::new(Platform::Local, format!("r{index}")), format!("red{index}"));
+    let red = User::new(
+        UserId::new(Platform::Local, format!("r{index}")),
+        format!("red{index}"),
+    );
     let black = User::new(
         UserId::new(Platform::Local, format!("b{index}")),
         format!("black{index}"),
@@ -182,7 +185,11 @@ async fn start(service: &Service, store: &Arc<dyn GameStore>, index: usize, plie
     service
         .handle(request(&black, &chat, "/accept", Vec::new()))
         .await;
-    let record = store.chat(&chat).await.expect("the store").expect("the chat");
+    let record = store
+        .chat(&chat)
+        .await
+        .expect("the store")
+        .expect("the chat");
     let id = record.games.first().cloned().expect("the game started");
     let game = store.game(&id).await.expect("the store").expect("the game");
     let deal = GameDeal::from_letters(game.variant, &game.deal).expect("the game's deal");
@@ -195,7 +202,12 @@ async fn start(service: &Service, store: &Arc<dyn GameStore>, index: usize, plie
 }
 
 /// Plays `table`'s move number `ply`: the moment it was committed and the game's revision.
-async fn play(service: &Service, store: &Arc<dyn GameStore>, table: &Table, ply: usize) -> (u64, u64) {
+async fn play(
+    service: &Service,
+    store: &Arc<dyn GameStore>,
+    table: &Table,
+    ply: usize,
+) -> (u64, u64) {
     let mover = &table.players[ply % 2];
     let text = format!("/move {}", table.moves[ply]);
     let answer = service
@@ -239,7 +251,9 @@ fn server(spec: &str) {
                 data_dir: dir.path().to_path_buf(),
                 deal_source: DealSource::Scripted {
                     seed: 1,
-                    deals: (0..games as u64 + 2).map(|seed| deal(seed).letters()).collect(),
+                    deals: (0..games as u64 + 2)
+                        .map(|seed| deal(seed).letters())
+                        .collect(),
                 },
                 public_url: Some(base.clone()),
                 ..ServiceConfig::default()
@@ -275,7 +289,12 @@ fn server(spec: &str) {
         tables
     });
     let ids: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
-    println!("ready {} {} {}", addr.port(), per_move.as_nanos(), ids.join(" "));
+    println!(
+        "ready {} {} {}",
+        addr.port(),
+        per_move.as_nanos(),
+        ids.join(" ")
+    );
 
     let mut commands = std::io::stdin().lock().lines();
     if !matches!(commands.next(), Some(Ok(line)) if line == "play") {
@@ -370,7 +389,13 @@ fn resident_bytes(pid: u32) -> u64 {
         .unwrap_or_default()
         .lines()
         .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
         .map_or(0, |kib| kib << 10)
 }
 
@@ -424,7 +449,11 @@ impl ServerProcess {
                 }
             }
         });
-        ServerProcess { child, input, lines }
+        ServerProcess {
+            child,
+            input,
+            lines,
+        }
     }
 
     async fn line(&mut self) -> String {
@@ -526,7 +555,10 @@ async fn spectate(scale: Scale) {
         .expect("the semaphore stays open");
     let opened_in = opening.elapsed();
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let failed = spectators.iter().filter(|(_, task)| task.is_finished()).count();
+    let failed = spectators
+        .iter()
+        .filter(|(_, task)| task.is_finished())
+        .count();
     let rss_open = resident_bytes(pid);
     let kernel_open = kernel_tcp_bytes();
     let initial = received.load(Ordering::Acquire);
@@ -549,7 +581,10 @@ async fn spectate(scale: Scale) {
         let [game, revision, nanos] = words[..] else {
             panic!("the server said {line:?}");
         };
-        commits.entry(game as usize).or_default().push((revision, nanos));
+        commits
+            .entry(game as usize)
+            .or_default()
+            .push((revision, nanos));
     }
     // Until the events stop coming (every last page delivered) or the limit.
     let mut seen = received.load(Ordering::Acquire);
@@ -671,9 +706,8 @@ async fn spectator(
         .await
         .map_err(|e| format!("connect: {e}"))?;
     let _ = stream.set_nodelay(true);
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
-    );
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n");
     stream
         .write_all(request.as_bytes())
         .await

@@ -23,6 +23,8 @@ const CACHE_BYTES: usize = 48 << 20;
 pub(crate) struct BoardKey {
     pub game: GameId,
     pub ply: usize,
+    /// The finished game's last position as its end revealed it.
+    pub ended: bool,
     pub options: RenderKey,
 }
 
@@ -100,6 +102,7 @@ mod tests {
         let key = |ply| BoardKey {
             game: "g7k2".parse().expect("id"),
             ply,
+            ended: false,
             options: RenderKey {
                 width: 480,
                 black_at_bottom: false,

@@ -84,7 +84,11 @@ impl Web {
     }
 
     /// Serves the page on `listener` until `stop`; then open streams end.
-    pub async fn serve(self, listener: TcpListener, stop: CancellationToken) -> std::io::Result<()> {
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        stop: CancellationToken,
+    ) -> std::io::Result<()> {
         match self.inner.stopping.lock() {
             Ok(mut token) => *token = stop.clone(),
             Err(poisoned) => *poisoned.into_inner() = stop.clone(),

@@ -88,7 +88,10 @@ mod tests {
         let a = limits.admit(one).expect("first");
         let _b = limits.admit(one).expect("second");
         assert!(limits.admit(one).is_none());
-        assert!(limits.admit(other).is_some(), "another address is not held up");
+        assert!(
+            limits.admit(other).is_some(),
+            "another address is not held up"
+        );
         drop(a);
         assert!(limits.admit(one).is_some());
     }
@@ -97,7 +100,11 @@ mod tests {
     fn the_process_cap_holds_across_addresses() {
         let limits = StreamLimits::new(10, 2);
         let permits: Vec<_> = (1..=2)
-            .map(|i| limits.admit(IpAddr::from([203, 0, 113, i])).expect("admitted"))
+            .map(|i| {
+                limits
+                    .admit(IpAddr::from([203, 0, 113, i]))
+                    .expect("admitted")
+            })
             .collect();
         assert!(limits.admit(IpAddr::from([203, 0, 113, 9])).is_none());
         assert_eq!(limits.open(), 2);

@@ -157,9 +157,7 @@ impl Hub {
             let mut pages = lock(&self.pages);
             if pages.len() > IDLE_PAGES {
                 let games = lock(&self.games);
-                pages.retain(|(g, _), slot| {
-                    games.contains_key(g) || Arc::strong_count(slot) > 1
-                });
+                pages.retain(|(g, _), slot| games.contains_key(g) || Arc::strong_count(slot) > 1);
             }
             pages.entry((game.clone(), language)).or_default().clone()
         };

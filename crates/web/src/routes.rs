@@ -5,7 +5,7 @@
 //! | `GET /g/<game>` | the game's page (HTML; `?lang=en\|zh\|vi`, else the browser's, else the chat's) |
 //! | `GET /g/<game>/state` | the page's state as JSON |
 //! | `GET /g/<game>/live` | Server-Sent Events: one `page` event per new revision, `id` the revision |
-//! | `GET /g/<game>/board/<ply>.png` | the public board after `ply` moves (`?w=`, `o=red\|black`, `s=characters\|symbols`) |
+//! | `GET /g/<game>/board/<ply>.png` | the public board after `ply` moves (`?w=`, `o=red\|black`, `s=characters\|symbols`; `end=1`: a finished game's last position as its end revealed it) |
 //! | `GET /assets/<name>` | the script, style sheet and icon, by content hash |
 //!
 //! Every answer carries the page's Content-Security-Policy. Bad input (an id that is not one,
@@ -132,7 +132,12 @@ fn message(site: &Site, status: StatusCode, language: Language, text: &str) -> R
 
 fn unavailable(site: &Site, language: Language, e: &ServiceError) -> Response {
     tracing::warn!("a web page could not be built: {e}");
-    let mut response = message(site, StatusCode::SERVICE_UNAVAILABLE, language, &e.to_string());
+    let mut response = message(
+        site,
+        StatusCode::SERVICE_UNAVAILABLE,
+        language,
+        &e.to_string(),
+    );
     response
         .headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
@@ -140,17 +145,17 @@ fn unavailable(site: &Site, language: Language, e: &ServiceError) -> Response {
 }
 
 /// The game of a path segment, or the answer saying it is not one.
-fn game_id(site: &Site, text: &str, language: Language) -> Result<GameId, Response> {
+fn game_id(site: &Site, text: &str, language: Language) -> Result<GameId, Box<Response>> {
     text.parse().map_err(|_| {
         let shown: String = text.chars().take(32).collect();
-        message(
+        Box::new(message(
             site,
             StatusCode::NOT_FOUND,
             language,
             &site
                 .service
                 .text(language, "web-bad-id", &[("text", shown.as_str())]),
-        )
+        ))
     })
 }
 
@@ -196,7 +201,7 @@ async fn page(
     let fallback = asked.unwrap_or_default();
     let game = match game_id(&site, &game, fallback) {
         Ok(game) => game,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let (language, built) = match built_page(&site, &game, asked).await {
         Ok(Some(found)) => found,
@@ -213,10 +218,11 @@ async fn page(
     );
     let base = &site.config.public_url;
     let preview = format!(
-        "{base}/g/{game}/board/{}.png?w=720&o={}&s={}",
+        "{base}/g/{game}/board/{}.png?w=720&o={}&s={}{}",
         state.moves.len(),
         state.board.orientation,
-        state.board.style
+        state.board.style,
+        if state.finished { "&end=1" } else { "" }
     );
     let labels = LABELS
         .iter()
@@ -252,7 +258,7 @@ async fn state(
     let fallback = asked.unwrap_or_default();
     let game = match game_id(&site, &game, fallback) {
         Ok(game) => game,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     match built_page(&site, &game, asked).await {
         Ok(Some((_, built))) => (
@@ -301,11 +307,9 @@ async fn live(
     let fallback = asked.unwrap_or_default();
     let game = match game_id(&site, &game, fallback) {
         Ok(game) => game,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
-    let forwarded = headers
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok());
+    let forwarded = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
     let Some(permit) = site.limits.admit(peer.client(forwarded)) else {
         let mut response = message(
             &site,
@@ -401,7 +405,7 @@ async fn board(
     };
     let game = match game_id(&site, &game, Language::default()) {
         Ok(game) => game,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let Some(ply) = file
         .strip_suffix(".png")
@@ -418,13 +422,22 @@ async fn board(
         None => 480,
         Some(w) => match w.parse::<u32>() {
             Ok(w) if BOARD_WIDTHS.contains(&w) => w,
-            _ => return bad(format!("a board is drawn {BOARD_WIDTHS:?} pixels wide: w= one of those")),
+            _ => {
+                return bad(format!(
+                    "a board is drawn {BOARD_WIDTHS:?} pixels wide: w= one of those"
+                ));
+            }
         },
     };
     let black_at_bottom = match query_value(query, "o").as_deref() {
         None | Some("red") => false,
         Some("black") => true,
         Some(_) => return bad("o= is red or black: the side at the bottom".to_owned()),
+    };
+    let ended = match query_value(query, "end").as_deref() {
+        None => false,
+        Some("1") => true,
+        Some(_) => return bad("end=1 asks for a finished game's last position".to_owned()),
     };
     let symbols = match query_value(query, "s").as_deref() {
         None | Some("characters") => false,
@@ -434,6 +447,7 @@ async fn board(
     let key = BoardKey {
         game: game.clone(),
         ply,
+        ended,
         options: RenderKey {
             width,
             black_at_bottom,
@@ -444,7 +458,7 @@ async fn board(
         Some(png) => png,
         None => match site
             .service
-            .public_board(&game, ply, &key.options.options())
+            .public_board(&game, ply, ended, &key.options.options())
             .await
         {
             Ok(Some(png)) => {

@@ -32,8 +32,8 @@ use super::records::{
 };
 use super::sled_folder::{DataFolder, allocated_bytes};
 use super::{
-    Change, Claim, CommitError, Due, GameChange, GameChanges, GameStore, Lane, Leadership, PendingMessage, RequestKey,
-    StoreError, UnixMillis,
+    Change, Claim, CommitError, Due, GameChange, GameChanges, GameStore, Lane, Leadership,
+    PendingMessage, RequestKey, StoreError, UnixMillis,
 };
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::{OutboxEntry, OutboxId};

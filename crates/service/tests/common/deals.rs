@@ -101,4 +101,3 @@ pub fn consistent_deal(variant: Variant, letters: &str, record: &[String], seed:
     }
     letters.into_iter().collect()
 }
-

@@ -112,7 +112,10 @@ impl WebDriverCompatibleCommand for BrowserLog {
         base_url: &url::Url,
         session_id: Option<&str>,
     ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!("session/{}/se/log", session_id.unwrap_or_default()))
+        base_url.join(&format!(
+            "session/{}/se/log",
+            session_id.unwrap_or_default()
+        ))
     }
 
     fn method_and_body(&self, _: &url::Url) -> (axum::http::Method, Option<String>) {
@@ -138,22 +141,31 @@ async fn console_problems(client: &Client) -> Vec<String> {
 }
 
 async fn js(client: &Client, script: &str) -> Value {
-    client.execute(script, vec![]).await.expect("the script runs")
+    client
+        .execute(script, vec![])
+        .await
+        .expect("the script runs")
 }
 
 async fn moves_shown(client: &Client) -> usize {
-    js(client, "return document.querySelectorAll('#moves li').length")
-        .await
-        .as_u64()
-        .unwrap_or(0) as usize
+    js(
+        client,
+        "return document.querySelectorAll('#moves li').length",
+    )
+    .await
+    .as_u64()
+    .unwrap_or(0) as usize
 }
 
 async fn shown(client: &Client) -> String {
-    js(client, "return document.getElementById('game').dataset.shown")
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+    js(
+        client,
+        "return document.getElementById('game').dataset.shown",
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_owned()
 }
 
 /// Waits until `n` moves are listed; how long it took, or `None` past `limit`.
@@ -210,7 +222,12 @@ async fn a_running_jieqi_game_shows_each_move_within_two_seconds_and_steps_throu
         .await
         .expect("the page opens");
     assert!(
-        until(client, "return document.getElementById('connection').classList.contains('live')", Duration::from_secs(5)).await,
+        until(
+            client,
+            "return document.getElementById('connection').classList.contains('live')",
+            Duration::from_secs(5)
+        )
+        .await,
         "the page goes live"
     );
 
@@ -241,7 +258,11 @@ async fn a_running_jieqi_game_shows_each_move_within_two_seconds_and_steps_throu
         times[times.len() - 1],
         times.len()
     );
-    assert_eq!(shown(client).await, n.to_string(), "a follower sees the latest");
+    assert_eq!(
+        shown(client).await,
+        n.to_string(),
+        "a follower sees the latest"
+    );
     assert!(
         until(client, "const b = document.getElementById('board'); return b.complete && b.naturalWidth > 0 && /[?&]w=(1080|1440)&/.test(b.currentSrc)", Duration::from_secs(5)).await,
         "the board is drawn for a 3x screen: {}",
@@ -263,7 +284,9 @@ async fn a_running_jieqi_game_shows_each_move_within_two_seconds_and_steps_throu
     assert_eq!(shown(client).await, (n - 1).to_string());
     let src = js(client, "return document.getElementById('board').src").await;
     assert!(
-        src.as_str().unwrap_or_default().contains(&format!("/board/{}.png", n - 1)),
+        src.as_str()
+            .unwrap_or_default()
+            .contains(&format!("/board/{}.png", n - 1)),
         "{src}"
     );
     let body = client.find(Locator::Css("body")).await.expect("the body");
@@ -275,7 +298,9 @@ async fn a_running_jieqi_game_shows_each_move_within_two_seconds_and_steps_throu
     assert_eq!(shown(client).await, "1");
     // Away from the end, a new move does not pull the reader along.
     table.play(n, &moves[n]).await;
-    until_moves(client, n + 1, SHOWN_WITHIN).await.expect("the move is listed");
+    until_moves(client, n + 1, SHOWN_WITHIN)
+        .await
+        .expect("the move is listed");
     assert_eq!(shown(client).await, "1");
     client
         .find(Locator::Css("#moves li:nth-child(3) button"))
@@ -289,7 +314,10 @@ async fn a_running_jieqi_game_shows_each_move_within_two_seconds_and_steps_throu
     assert_eq!(shown(client).await, (n + 1).to_string());
 
     assert_eq!(console_problems(client).await, Vec::<String>::new());
-    assert_eq!(requests_elsewhere(client, &table.base).await, Vec::<String>::new());
+    assert_eq!(
+        requests_elsewhere(client, &table.base).await,
+        Vec::<String>::new()
+    );
     assert!(client.get_alert_text().await.is_err(), "no alert ran");
 }
 
@@ -310,10 +338,17 @@ async fn a_dropped_connection_resumes_without_missing_or_repeating_a_move() {
     for (ply, text) in moves.iter().enumerate().take(2) {
         table.play(ply, text).await;
     }
-    until_moves(client, 2, SHOWN_WITHIN).await.expect("two moves");
+    until_moves(client, 2, SHOWN_WITHIN)
+        .await
+        .expect("two moves");
     table.stop_web().await;
     assert!(
-        until(client, "return !document.getElementById('connection').classList.contains('live')", Duration::from_secs(5)).await,
+        until(
+            client,
+            "return !document.getElementById('connection').classList.contains('live')",
+            Duration::from_secs(5)
+        )
+        .await,
         "the page notices the connection dropped"
     );
     for (ply, text) in moves.iter().enumerate().skip(2).take(3) {
@@ -324,7 +359,9 @@ async fn a_dropped_connection_resumes_without_missing_or_repeating_a_move() {
         .await
         .expect("the moves played meanwhile arrive after the reconnection");
     table.play(5, &moves[5]).await;
-    until_moves(client, 6, SHOWN_WITHIN).await.expect("and the next one");
+    until_moves(client, 6, SHOWN_WITHIN)
+        .await
+        .expect("and the next one");
     let listed = js(
         client,
         "return [...document.querySelectorAll('#moves li')].map(li => li.textContent)",
@@ -343,10 +380,23 @@ async fn a_dropped_connection_resumes_without_missing_or_repeating_a_move() {
         .as_array()
         .expect("moves")
         .iter()
-        .map(|m| format!("{} {}", m["number"].as_str().unwrap(), m["text"].as_str().unwrap()))
+        .map(|m| {
+            format!(
+                "{} {}",
+                m["number"].as_str().unwrap(),
+                m["text"].as_str().unwrap()
+            )
+        })
         .collect();
     assert_eq!(listed, json!(expected), "each move once, in order");
-    assert_eq!(console_problems(client).await.iter().filter(|m| !m.contains("/live")).count(), 0);
+    assert_eq!(
+        console_problems(client)
+            .await
+            .iter()
+            .filter(|m| !m.contains("/live"))
+            .count(),
+        0
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -366,12 +416,19 @@ async fn a_finished_game_replays_with_its_deal_checked_in_the_browser() {
     for (ply, text) in moves.iter().enumerate() {
         table.play(ply, text).await;
     }
-    until_moves(client, moves.len(), SHOWN_WITHIN).await.expect("the moves");
+    until_moves(client, moves.len(), SHOWN_WITHIN)
+        .await
+        .expect("the moves");
     // The first /resign asks for a confirmation; the second resigns.
     table.say(0, "/resign").await;
     table.say(0, "/resign").await;
     assert!(
-        until(client, "return document.getElementById('game').dataset.finished === 'true'", Duration::from_secs(5)).await,
+        until(
+            client,
+            "return document.getElementById('game').dataset.finished === 'true'",
+            Duration::from_secs(5)
+        )
+        .await,
         "the open page shows the end"
     );
     // Opened afresh, the finished game is a replay with its deal, checked by the browser.
@@ -380,13 +437,32 @@ async fn a_finished_game_replays_with_its_deal_checked_in_the_browser() {
         .await
         .expect("the replay opens");
     assert!(
-        until(client, "return document.getElementById('game').dataset.commitment === 'checked'", Duration::from_secs(5)).await,
+        until(
+            client,
+            "return document.getElementById('game').dataset.commitment === 'checked'",
+            Duration::from_secs(5)
+        )
+        .await,
         "sha256(deal ‖ salt) is the commitment"
     );
-    let proof = js(client, "return document.getElementById('proof').textContent").await;
-    assert!(proof.as_str().unwrap_or_default().contains(&deal), "{proof}");
-    let status = js(client, "return document.getElementById('status').textContent").await;
-    assert!(status.as_str().unwrap_or_default().contains("认输"), "{status}");
+    let proof = js(
+        client,
+        "return document.getElementById('proof').textContent",
+    )
+    .await;
+    assert!(
+        proof.as_str().unwrap_or_default().contains(&deal),
+        "{proof}"
+    );
+    let status = js(
+        client,
+        "return document.getElementById('status').textContent",
+    )
+    .await;
+    assert!(
+        status.as_str().unwrap_or_default().contains("认输"),
+        "{status}"
+    );
     let body = client.find(Locator::Css("body")).await.expect("the body");
     body.send_keys("\u{E011}").await.expect("Home");
     assert_eq!(shown(client).await, "0");

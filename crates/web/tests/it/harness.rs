@@ -51,7 +51,11 @@ pub fn deal(variant: Variant, seed: u64) -> String {
 
 impl Table {
     /// A table whose games are dealt `deals` in order, with the page configured by `tune`.
-    pub async fn new(deals: Vec<String>, names: [&str; 2], tune: impl FnOnce(&mut WebConfig)) -> Table {
+    pub async fn new(
+        deals: Vec<String>,
+        names: [&str; 2],
+        tune: impl FnOnce(&mut WebConfig),
+    ) -> Table {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let (store, pg): (Arc<dyn GameStore>, _) = if on_postgres() {
             let pg = jieqi_store_pg::testing::test_store()
@@ -59,7 +63,10 @@ impl Table {
                 .expect("JIEQI_TEST_STORE=postgres needs a server at TEST_DATABASE_URL");
             (Arc::new(pg.another().await), Some(pg))
         } else {
-            (Arc::new(SledStore::open(dir.path()).expect("a store")), None)
+            (
+                Arc::new(SledStore::open(dir.path()).expect("a store")),
+                None,
+            )
         };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -190,7 +197,9 @@ pub struct SseEvent {
 
 /// A live stream read event by event.
 pub struct Sse {
-    body: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<axum::body::Bytes>> + Send>>,
+    body: std::pin::Pin<
+        Box<dyn futures_util::Stream<Item = reqwest::Result<axum::body::Bytes>> + Send>,
+    >,
     buffer: String,
     /// Everything received, byte for byte.
     pub raw: String,
@@ -246,7 +255,9 @@ impl Sse {
                 }
                 continue;
             }
-            let chunk = tokio::time::timeout_at(deadline, self.body.next()).await.ok()??;
+            let chunk = tokio::time::timeout_at(deadline, self.body.next())
+                .await
+                .ok()??;
             let chunk = chunk.ok()?;
             let text = String::from_utf8_lossy(&chunk).into_owned();
             self.raw.push_str(&text);

@@ -24,7 +24,8 @@ fn public_answers(deal: &str, variant: Variant, typed: &[String]) -> Vec<Vec<u8>
         .expect("a runtime");
     runtime.block_on(async {
         let mut table = Table::new(vec![deal.to_owned()], ["alice", "bob"], |_| {}).await;
-        table.fixed_clock = Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
+        table.fixed_clock =
+            Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
         let game = table.start(variant.name()).await;
         for (ply, text) in typed.iter().enumerate() {
             table.play(ply, text).await;
@@ -35,11 +36,11 @@ fn public_answers(deal: &str, variant: Variant, typed: &[String]) -> Vec<Vec<u8>
             .text()
             .await
             .expect("text");
-        let commitment = serde_json::from_str::<serde_json::Value>(&state).expect("JSON")
-            ["commitment"]
-            .as_str()
-            .expect("a commitment")
-            .to_owned();
+        let commitment =
+            serde_json::from_str::<serde_json::Value>(&state).expect("JSON")["commitment"]
+                .as_str()
+                .expect("a commitment")
+                .to_owned();
         let blank = |text: String| -> Vec<u8> {
             text.replace(&commitment, "<commitment>")
                 .replace(&table.base, "<base>")

@@ -24,16 +24,25 @@ async fn an_unknown_or_malformed_game_id_is_a_404_that_says_so() {
         ("/g/zzzz/board/0.png", "There is no game zzzz"),
         ("/g/%3Cscript%3E", "is not a game id"),
         ("/g/..%2F..%2Fetc", "is not a game id"),
-        ("/g/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "is not a game id"),
+        (
+            "/g/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "is not a game id",
+        ),
         ("/nothing/here", "There is nothing here"),
     ] {
         let response = get(&table.url(path)).await;
         assert_eq!(response.status(), 404, "{path}");
-        let csp = response.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        let csp = response.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
         assert!(csp.contains("default-src 'none'"), "{path}: {csp}");
         let body = response.text().await.expect("a body");
         assert!(body.contains(says), "{path}: {body}");
-        assert!(!body.contains("<script>"), "{path}: no markup from the path: {body}");
+        assert!(
+            !body.contains("<script>"),
+            "{path}: no markup from the path: {body}"
+        );
     }
 }
 
@@ -44,7 +53,12 @@ async fn a_board_past_the_game_or_of_an_odd_size_is_refused_with_the_reason() {
     let ok = get(&table.url(&format!("/g/{game}/board/0.png?w=960"))).await;
     assert_eq!(ok.status(), 200);
     assert_eq!(ok.headers()["content-type"], "image/png");
-    assert!(ok.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+    assert!(
+        ok.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("immutable")
+    );
     let png = ok.bytes().await.expect("a picture");
     assert_eq!(&png[1..4], b"PNG");
     for (path, status, says) in [
@@ -54,6 +68,8 @@ async fn a_board_past_the_game_or_of_an_odd_size_is_refused_with_the_reason() {
         ("/board/0.png?w=-1", 400, "pixels wide"),
         ("/board/0.png?o=green", 400, "red or black"),
         ("/board/0.png?s=emoji", 400, "characters or symbols"),
+        ("/board/0.png?end=1", 404, "There is no game"),
+        ("/board/0.png?end=yes", 400, "end=1"),
         ("/board/x.png", 400, "is not a board"),
         ("/board/0.gif", 400, "is not a board"),
         ("/board/99999999999999999999.png", 400, "is not a board"),
@@ -63,6 +79,45 @@ async fn a_board_past_the_game_or_of_an_odd_size_is_refused_with_the_reason() {
         let body = response.text().await.expect("a body");
         assert!(body.contains(says), "{path}: {body}");
     }
+}
+
+#[tokio::test]
+async fn a_resigned_games_last_position_keeps_its_picture_and_the_end_gets_its_own() {
+    let mut table = Table::new(vec![deal(Variant::Jieqi, 9)], ["alice", "bob"], |_| {}).await;
+    let game = table.start("jieqi").await;
+    table.play(0, "h2e2").await;
+    table.play(1, "h9g7").await;
+    let during = get(&table.url(&format!("/g/{game}/board/2.png")))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    table.say(1, "/resign").await;
+    table.say(1, "/resign").await;
+    let after = get(&table.url(&format!("/g/{game}/board/2.png")))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    assert_eq!(during, after, "a picture once served never changes");
+    let end = get(&table.url(&format!("/g/{game}/board/2.png?end=1"))).await;
+    assert_eq!(end.status(), 200);
+    assert_ne!(
+        end.bytes().await.unwrap(),
+        during,
+        "the end turns the covered pieces up"
+    );
+    let state = get(&table.url(&format!("/g/{game}")))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        state.contains(&format!(
+            "/g/{game}/board/2.png?w=720&amp;o=red&amp;s=characters&amp;end=1"
+        )),
+        "{state}"
+    );
 }
 
 #[tokio::test]
@@ -79,13 +134,25 @@ async fn the_page_embeds_the_state_and_links_only_its_own_files() {
     assert!(page.contains(&state), "the page carries the same state");
     let parsed: serde_json::Value = serde_json::from_str(&state).expect("JSON");
     assert_eq!(parsed["moves"].as_array().expect("moves").len(), 1);
-    assert!(page.contains(&format!("{}/g/{game}/board/1.png?w=720", table.base)), "og:image");
-    for src in page.split("src=\"").skip(1).chain(page.split("href=\"").skip(1)) {
+    assert!(
+        page.contains(&format!("{}/g/{game}/board/1.png?w=720", table.base)),
+        "og:image"
+    );
+    for src in page
+        .split("src=\"")
+        .skip(1)
+        .chain(page.split("href=\"").skip(1))
+    {
         let link = src.split('"').next().unwrap_or_default();
         assert!(link.starts_with('/'), "only our own files: {link}");
         let asset = get(&table.url(link)).await;
         assert_eq!(asset.status(), 200, "{link}");
-        assert!(asset.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+        assert!(
+            asset.headers()["cache-control"]
+                .to_str()
+                .unwrap()
+                .contains("immutable")
+        );
     }
 }
 
@@ -104,9 +171,20 @@ async fn the_page_speaks_the_language_asked_for_then_the_browsers() {
         .await
         .expect("text");
     assert!(zh.contains("lang=\"zh\"") && zh.contains("着法"), "{zh}");
-    let vi = get(&table.url(&format!("/g/{game}?lang=vi"))).await.text().await.expect("text");
-    assert!(vi.contains("lang=\"vi\"") && vi.contains("Các nước đi"), "{vi}");
-    let chat = get(&table.url(&format!("/g/{game}"))).await.text().await.expect("text");
+    let vi = get(&table.url(&format!("/g/{game}?lang=vi")))
+        .await
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        vi.contains("lang=\"vi\"") && vi.contains("Các nước đi"),
+        "{vi}"
+    );
+    let chat = get(&table.url(&format!("/g/{game}")))
+        .await
+        .text()
+        .await
+        .expect("text");
     assert!(chat.contains("lang=\"en\""), "the chat's language: {chat}");
 }
 
@@ -173,8 +251,10 @@ async fn a_hostile_last_event_id_gets_the_whole_page_and_no_error() {
 
 #[tokio::test]
 async fn too_many_streams_from_one_address_are_refused_with_429() {
-    let mut table =
-        Table::new(vec![deal(Variant::Jieqi, 6)], ["alice", "bob"], |c| c.streams_per_address = 3).await;
+    let mut table = Table::new(vec![deal(Variant::Jieqi, 6)], ["alice", "bob"], |c| {
+        c.streams_per_address = 3
+    })
+    .await;
     let game = table.start("jieqi").await;
     let live = table.url(&format!("/g/{game}/live"));
     let mut open = Vec::new();
@@ -186,7 +266,13 @@ async fn too_many_streams_from_one_address_are_refused_with_429() {
     let refused = Sse::open(&live, None).await;
     assert_eq!(refused.status(), 429);
     assert!(refused.headers().contains_key("retry-after"));
-    assert!(refused.text().await.unwrap().contains("Too many live pages"));
+    assert!(
+        refused
+            .text()
+            .await
+            .unwrap()
+            .contains("Too many live pages")
+    );
     // A page (not a stream) is still served, and a closed stream frees its place.
     assert_eq!(get(&table.url(&format!("/g/{game}"))).await.status(), 200);
     drop(open.pop());
@@ -198,9 +284,13 @@ async fn too_many_streams_from_one_address_are_refused_with_429() {
 async fn a_client_that_never_reads_is_dropped_and_slows_nobody() {
     let deal = deal(Variant::Jieqi, 8);
     let moves = random_moves(Variant::Jieqi, &deal, 8, 120);
-    let mut table = Table::new(vec![deal], ["a".repeat(60).as_str(), "b".repeat(60).as_str()], |c| {
-        c.write_timeout = Duration::from_secs(1);
-    })
+    let mut table = Table::new(
+        vec![deal],
+        ["a".repeat(60).as_str(), "b".repeat(60).as_str()],
+        |c| {
+            c.write_timeout = Duration::from_secs(1);
+        },
+    )
     .await;
     let game = table.start("jieqi").await;
     // A client with a tiny receive window that sends its request and never reads again.
@@ -218,7 +308,10 @@ async fn a_client_that_never_reads_is_dropped_and_slows_nobody() {
     let mut dropped_after = None;
     for (ply, text) in moves.iter().enumerate() {
         table.play(ply, text).await;
-        let event = reader.next(WAIT).await.expect("the reading client gets every move in time");
+        let event = reader
+            .next(WAIT)
+            .await
+            .expect("the reading client gets every move in time");
         let page: serde_json::Value = serde_json::from_str(&event.data).expect("JSON");
         assert_eq!(page["moves"].as_array().expect("moves").len(), ply + 1);
         if dropped_after.is_none() && table.web.open_streams() == 1 {
@@ -231,7 +324,11 @@ async fn a_client_that_never_reads_is_dropped_and_slows_nobody() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(table.web.open_streams(), 1, "the client that never read was dropped");
+    assert_eq!(
+        table.web.open_streams(),
+        1,
+        "the client that never read was dropped"
+    );
     // Its connection was closed by the server: reading now ends (after what was buffered).
     let mut sink = vec![0u8; 1 << 20];
     let closed = tokio::time::timeout(WAIT, async {

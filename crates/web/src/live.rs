@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use axum::body::Bytes;
 use jieqi_service::game_page::GamePage;
 use jieqi_service::{GameChange, GameId, Language, Service, ServiceError};
 use tokio::sync::{broadcast, watch};
@@ -24,13 +25,32 @@ pub(crate) struct BuiltPage {
     pub revision: u64,
     pub page: Arc<GamePage>,
     pub json: Arc<str>,
+    /// The page as one Server-Sent Event, framed once and shared by every stream.
+    pub event: Bytes,
 }
 
-/// The latest built page of one game in one language; its lock makes concurrent requests
-/// for a new revision wait for one build instead of each building it.
+/// The latest built page of one game in one language. Streams read `latest` (a quick lock);
+/// `building` makes concurrent requests for a new revision wait for one build instead of
+/// each building it.
 #[derive(Debug, Default)]
 struct PageSlot {
-    latest: tokio::sync::Mutex<Option<BuiltPage>>,
+    latest: Mutex<Option<BuiltPage>>,
+    building: tokio::sync::Mutex<()>,
+}
+
+impl PageSlot {
+    fn at_least(&self, revision: u64) -> Option<BuiltPage> {
+        lock(&self.latest)
+            .as_ref()
+            .filter(|page| page.revision >= revision)
+            .cloned()
+    }
+}
+
+/// `page` framed as a Server-Sent Event: `event: page`, its revision as the id (what a
+/// reconnecting browser sends back as `Last-Event-ID`), and the JSON (one line).
+fn framed(revision: u64, json: &str) -> Bytes {
+    Bytes::from(format!("event: page\nid: {revision}\ndata: {json}\n\n"))
 }
 
 /// Followed games and their built pages.
@@ -161,21 +181,25 @@ impl Hub {
             }
             pages.entry((game.clone(), language)).or_default().clone()
         };
-        let mut latest = slot.latest.lock().await;
-        if let Some(page) = latest.as_ref()
-            && page.revision >= at_least
-        {
-            return Ok(Some(page.clone()));
+        if let Some(page) = slot.at_least(at_least) {
+            return Ok(Some(page));
+        }
+        let _building = slot.building.lock().await;
+        // Built by another request while this one waited.
+        if let Some(page) = slot.at_least(at_least) {
+            return Ok(Some(page));
         }
         let Some(page) = self.service.game_page(game, Some(language)).await? else {
             return Ok(None);
         };
+        let json = json_for_html(&page);
         let built = BuiltPage {
             revision: page.revision,
-            json: Arc::from(json_for_html(&page)),
+            event: framed(page.revision, &json),
+            json: Arc::from(json),
             page: Arc::new(page),
         };
-        *latest = Some(built.clone());
+        *lock(&slot.latest) = Some(built.clone());
         Ok(Some(built))
     }
 }

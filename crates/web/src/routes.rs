@@ -17,10 +17,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use jieqi_service::{GameId, Language, Service, ServiceError};
@@ -346,18 +345,23 @@ async fn live(
         sent,
         _permit: permit,
     };
+    // The events are framed once per revision and shared: each stream writes the same bytes.
     let events = futures_util::stream::unfold(stream, next_event);
-    let mut response = Sse::new(events)
-        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
-        .into_response();
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    (
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-store"),
+            // Proxies (nginx) pass each event on at once.
+            (header::HeaderName::from_static("x-accel-buffering"), "no"),
+        ],
+        Body::from_stream(events),
+    )
+        .into_response()
 }
 
-/// The stream's next event: the newest page once it is newer than what the client has.
-async fn next_event(mut stream: Stream) -> Option<(Result<Event, Infallible>, Stream)> {
+/// The stream's next bytes: the newest page once it is newer than what the client has, or a
+/// comment after a quiet while (proxies keep the connection, a dead client is noticed).
+async fn next_event(mut stream: Stream) -> Option<(Result<Bytes, Infallible>, Stream)> {
     loop {
         let revisions = stream.following.revisions.as_mut()?;
         let latest = *revisions.borrow_and_update();
@@ -370,11 +374,7 @@ async fn next_event(mut stream: Stream) -> Option<(Result<Event, Infallible>, St
             {
                 Ok(Some(page)) if page.revision > stream.sent => {
                     stream.sent = page.revision;
-                    let event = Event::default()
-                        .event("page")
-                        .id(page.revision.to_string())
-                        .data(&*page.json);
-                    return Some((Ok(event), stream));
+                    return Some((Ok(page.event), stream));
                 }
                 Ok(_) => {}
                 // The store is away: the next revision (or the client's reconnection) tries
@@ -386,6 +386,9 @@ async fn next_event(mut stream: Stream) -> Option<(Result<Event, Infallible>, St
         tokio::select! {
             changed = revisions.changed() => changed.ok()?,
             () = stream.stopping.cancelled() => return None,
+            () = tokio::time::sleep(KEEP_ALIVE) => {
+                return Some((Ok(Bytes::from_static(b": still here\n\n")), stream));
+            }
         }
     }
 }

@@ -4,7 +4,7 @@
 //! messages to the request's [`Ctx`].
 
 use jieqi_rules::game::CapturedCoveredVisibleTo;
-use jieqi_rules::{Game, Outcome, Rules, Variant, Viewer};
+use jieqi_rules::{Game, Outcome, Variant, Viewer};
 
 pub(crate) use crate::announce::role_key;
 use crate::announce::{
@@ -210,7 +210,11 @@ pub(crate) async fn start_game(
         (acceptor.clone(), challenge.challenger.clone())
     };
     let secret = ctx.inner.secret(challenge.variant);
-    let rules = Rules::new(challenge.variant, challenge.preset);
+    let rules = crate::store::records::rules_of(
+        challenge.variant,
+        challenge.preset,
+        challenge.secret_captures,
+    );
     let deal_letters = secret.deal.letters();
     let game = Game::new(rules, secret.deal).map_err(|e| {
         crate::store::StoreError::Corrupt(format!("a fresh game could not start: {e}"))
@@ -246,6 +250,9 @@ pub(crate) async fn start_game(
             seed,
         }),
         prompts: Prompts::default(),
+        rules_revision: jieqi_rules::game::RULES_REVISION,
+        secret_captures: challenge.secret_captures,
+        verdict: None,
     };
     let mut loaded = LoadedGame { record, game };
     start_clock(&mut loaded.record, ctx.now);
@@ -316,7 +323,12 @@ pub(crate) async fn start_game(
         );
         if loaded.record.variant == Variant::Jieqi {
             text.push('\n');
-            text.push_str(&ctx.say_in(lang, &Sentence::new("dm-reveals-here")));
+            let key = if loaded.record.secret_captures {
+                "dm-secret-captures"
+            } else {
+                "dm-reveals-here"
+            };
+            text.push_str(&ctx.say_in(lang, &Sentence::new(key)));
         }
         let message = Message::text(
             Destination::Private(user.id.clone()),
@@ -495,6 +507,9 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
     loaded.record.deadline = None;
     loaded.record.prompts.times_out_at = None;
     loaded.record.finished_at = Some(ctx.now);
+    // The result as announced below: what the game shows from now on, whatever the rules
+    // judge later.
+    loaded.record.verdict = Some(outcome.into());
     settle_draw_offer(ctx, &mut loaded, "draw-offer-closed").await?;
     let id = loaded.record.id.clone();
     let reveal =

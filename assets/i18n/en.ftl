@@ -92,6 +92,7 @@ result-head = Game { $game } is over.
 result-win = { $winner } wins: { $reason }.
 result-draw = Draw: { $reason }.
 result-aborted = The game was aborted: it ended before both sides had moved. It is not rated.
+result-aborted-rules = The game was called off: its moves no longer replay under the current rules. It is not rated.
 result-proof = The deal was { $deal } with salt { $salt }. Its letters name the hidden pieces in order (upper case Red, lower case Black); square by square:
 result-record = Moves of game { $game }: { $moves }
 reason-checkmate = checkmate
@@ -166,6 +167,7 @@ help-text = Commands:
 start-greeting = Hello! I referee Jieqi, Xiangqi and Banqi games in group chats, and I will send you your private reveals here. Add me to a group and send /challenge there. /help lists the commands.
 rules-xiangqi = Xiangqi (Chinese chess): capture the enemy general. The general and advisors stay in the palace, elephants stay on their side of the river and are blocked by a piece on their eye, a horse is blocked by a piece next to it, a cannon captures by jumping over exactly one piece, soldiers move sideways once across the river. The generals may never face each other on an open file. A side with no legal move loses.
 rules-jieqi = Jieqi: Xiangqi with covered pieces. Apart from the generals, every piece starts face down and shuffled on its side's start points. A covered piece moves as the piece of the point it stands on; its first move turns it face up, and from then on it moves as what it really is (revealed advisors and elephants may go anywhere on the board). If you capture a covered piece, only you learn what it was, in a private message; under the secret-captures option (the “nobody sees” reading) not even you do. When the game ends the whole deal is shown, with a proof that it never changed.
+rules-revised = Game { $game } started under rules revision { $from } and goes on under revision { $to }, which changed this: { $changes }
 rules-banqi = Banqi (half-board chess): all 32 pieces start face down on a 4 × 8 board. On your turn flip a piece, move one of your face-up pieces one square, or capture. The first flip gives the first player that colour. Pieces capture equal or lower ranks (general, advisor, elephant, chariot, horse, cannon, soldier), but a soldier captures the general and the general cannot capture soldiers. A cannon captures by jumping over exactly one piece. You win when your opponent has no legal move.
 
 ## Refusals

@@ -79,6 +79,7 @@ result-head = Ván { $game } đã kết thúc.
 result-win = { $winner } thắng: { $reason }.
 result-draw = Hòa: { $reason }.
 result-aborted = Ván đấu bị hủy: kết thúc trước khi cả hai bên đều đi một nước. Không tính điểm.
+result-aborted-rules = Ván đấu đã bị hủy: các nước đi của nó không còn phát lại được theo luật hiện hành. Ván này không tính hệ số.
 result-proof = Bộ bài chia là { $deal } với salt { $salt }. Các chữ cái lần lượt là các quân úp (chữ hoa là Đỏ, chữ thường là Đen); theo từng ô:
 result-record = Các nước đi của ván { $game }: { $moves }
 reason-checkmate = chiếu bí
@@ -151,6 +152,7 @@ help-text = Các lệnh:
 start-greeting = Xin chào! Tôi làm trọng tài các ván Cờ úp, Cờ tướng và Banqi trong nhóm chat, và sẽ báo riêng cho bạn ở đây những quân úp bạn ăn được. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó. /help liệt kê các lệnh.
 rules-xiangqi = Cờ tướng: chiếu bí tướng đối phương. Tướng và sĩ không ra khỏi cung, tượng không qua sông và bị cản khi có quân ở mắt tượng, mã bị cản khi có quân ở chân mã, pháo ăn quân bằng cách nhảy qua đúng một quân, tốt qua sông được đi ngang. Hai tướng không được đối mặt trên cùng một cột trống. Bên hết nước đi thì thua.
 rules-jieqi = Cờ úp: cờ tướng với quân úp. Trừ hai tướng, mọi quân đều úp mặt và được xáo trộn trên các vị trí xuất phát của bên mình. Quân úp đi như quân của vị trí nó đứng; nước đi đầu tiên lật nó lên, từ đó nó đi theo đúng loại quân thật (sĩ và tượng đã lật được đi khắp bàn cờ). Khi bạn ăn một quân úp, chỉ mình bạn được báo riêng đó là quân gì; với tùy chọn secret-captures (cách chơi “không ai thấy”) thì cả bạn cũng không được báo. Khi ván đấu kết thúc, toàn bộ cách chia quân được công bố cùng bằng chứng rằng nó không hề thay đổi.
+rules-revised = Ván { $game } bắt đầu theo luật phiên bản { $from } và tiếp tục theo phiên bản { $to }, với thay đổi sau: { $changes }
 rules-banqi = Banqi (cờ úp nửa bàn): cả 32 quân úp mặt trên bàn 4 × 8. Đến lượt, bạn lật một quân, đi một quân đã lật của mình một ô, hoặc ăn quân. Lần lật đầu tiên cho người đi trước màu của quân đó. Quân ăn được quân cùng cấp hoặc thấp hơn (tướng, sĩ, tượng, xe, mã, pháo, tốt), nhưng tốt ăn được tướng và tướng không ăn được tốt. Pháo ăn quân bằng cách nhảy qua đúng một quân. Bạn thắng khi đối thủ hết nước đi.
 
 ## Refusals

@@ -247,6 +247,10 @@ pub(crate) fn outcome_text(
                     .arg("reason", ctx.say_in(lang, &Sentence::new(reason_key))),
             )
         }
+        // Called off after both moved: only a rules change does that (see `replay.rs`).
+        Outcome::Aborted if crate::replay::both_have_moved(&loaded.game) => {
+            ctx.say_in(lang, &Sentence::new("result-aborted-rules"))
+        }
         Outcome::Aborted => ctx.say_in(lang, &Sentence::new("result-aborted")),
     }
 }

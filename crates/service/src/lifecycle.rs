@@ -399,6 +399,9 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
         ctx.post_picture(message, picture, Some(loaded.record.chat.clone()))
             .await?;
     }
+    if loaded.record.rules_revision < jieqi_rules::game::RULES_REVISION {
+        announce_rules_revision(ctx, &mut loaded).await?;
+    }
     if loaded.game.outcome().is_some() {
         if loaded.record.ending.is_none() {
             loaded.record.ending = Some(Ending::ByPlay);
@@ -428,6 +431,35 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
     };
     post_boards(ctx, &mut loaded, &head).await?;
     ctx.save_loaded(loaded);
+    Ok(())
+}
+
+/// A game started under an older rules revision goes on under the current one (the bot keeps
+/// no old rules): its chat is told, once, what changed, and the record moves to the current
+/// revision. See `docs/rules.md`, "Rules revisions".
+async fn announce_rules_revision(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame) -> Step {
+    let from = loaded.record.rules_revision;
+    let to = jieqi_rules::game::RULES_REVISION;
+    let changes: Vec<&str> = jieqi_rules::game::changes_since(from)
+        .map(|note| note.change)
+        .collect();
+    let settings = ctx.chat_record(&loaded.record.chat).await?.settings;
+    let text = ctx.say_in(
+        settings.language,
+        &Sentence::new("rules-revised")
+            .arg("game", loaded.record.id.as_str())
+            .arg("from", u64::from(from))
+            .arg("to", u64::from(to))
+            .arg("changes", changes.join(" ")),
+    );
+    let message = Message::text(
+        Destination::Chat(loaded.record.chat.clone()),
+        MessageKind::Notice,
+        text,
+    )
+    .about(&loaded.record.id);
+    ctx.post(message, None).await?;
+    loaded.record.rules_revision = to;
     Ok(())
 }
 

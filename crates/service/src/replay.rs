@@ -49,7 +49,23 @@ pub(crate) fn rebuild_at(
         }
         return Ok(game);
     }
-    let mut game = Game::replay(record.rules(), deal, moves).map_err(corrupt)?;
+    let mut game = match Game::replay(record.rules(), deal.clone(), moves) {
+        Ok(game) => game,
+        Err(e) => {
+            // A running game whose moves today's rules refuse cannot go on: it is shown as
+            // far as it replays and called off (unrated), never as an error. Its next timer
+            // ends it so (see `docs/rules.md`, "Rules revisions").
+            tracing::warn!(
+                game = record.id.as_str(),
+                error = %e,
+                "a game's moves no longer replay under today's rules: called off"
+            );
+            let (game, _) =
+                Game::replay_as_recorded(record.rules(), deal, moves, Some(Outcome::Aborted))
+                    .map_err(corrupt)?;
+            return Ok(game);
+        }
+    };
     if ended {
         apply_ending(record, &mut game);
     }

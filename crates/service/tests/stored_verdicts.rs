@@ -65,17 +65,26 @@ async fn make_old(h: &mut Harness, games: &[GameId]) {
     let mut old = Vec::new();
     for id in games {
         let record = h.store.game(id).await.unwrap().expect("the game");
-        assert!(record.verdict.is_some(), "a game finished today has one");
+        assert_eq!(record.verdict.is_some(), !record.is_active());
         old.push((id.clone(), schema_four(&record)));
     }
+    put_games(h, &old, true).await;
+}
+
+/// Writes game records as raw bytes, the store closed (sled) or beside it (PostgreSQL); with
+/// `old_schema` the rest of the store is marked as written by schema 4 too. Restart after.
+async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_schema: bool) {
     if let Some(pg) = &h.pg {
-        let mut sql = String::from(
-            "DELETE FROM schema_migrations WHERE version >= 4;
-             DROP INDEX games_old_records;
-             UPDATE players SET record = overlay(record placing '\\x04'::bytea from 1 for 1);
-             UPDATE chats SET record = overlay(record placing '\\x04'::bytea from 1 for 1);",
-        );
-        for (id, bytes) in &old {
+        let mut sql = String::new();
+        if old_schema {
+            sql.push_str(
+                "DELETE FROM schema_migrations WHERE version >= 4;
+                 DROP INDEX games_old_records;
+                 UPDATE players SET record = overlay(record placing '\\x04'::bytea from 1 for 1);
+                 UPDATE chats SET record = overlay(record placing '\\x04'::bytea from 1 for 1);",
+            );
+        }
+        for (id, bytes) in games {
             sql.push_str(&format!(
                 "UPDATE games SET record = decode('{}', 'hex') WHERE id = '{id}';",
                 hex::encode(bytes)
@@ -90,22 +99,36 @@ async fn make_old(h: &mut Harness, games: &[GameId]) {
     h.service = jieqi_service::Service::open_with_store(placeholder.clone(), h.config.clone())
         .expect("service");
     h.store = placeholder;
-    let db = sled::open(&path).expect("the store's folder");
+    // The live database is the folder `CURRENT` names; opened as the store opens it (its
+    // log is compressed).
+    let current = std::fs::read_to_string(path.join("CURRENT")).expect("CURRENT");
+    let db = sled::Config::new()
+        .path(path.join(current.trim()))
+        .mode(sled::Mode::LowSpace)
+        .use_compression(true)
+        .compression_factor(1)
+        .open()
+        .expect("the store's folder");
     let tree = db.open_tree("jieqi").unwrap();
     for item in tree.iter() {
         let (key, value) = item.unwrap();
+        if !old_schema {
+            break;
+        }
         if matches!(key.first(), Some(b'p' | b'h')) && value.first() == Some(&5) {
             let mut bytes = value.to_vec();
             bytes[0] = 4;
             tree.insert(key, bytes).unwrap();
         }
     }
-    for (id, bytes) in &old {
+    for (id, bytes) in games {
         let mut key = vec![b'g'];
         key.extend_from_slice(id.as_str().as_bytes());
         tree.insert(key, bytes.clone()).unwrap();
     }
-    tree.insert(b"m:schema", &[4]).unwrap();
+    if old_schema {
+        tree.insert(b"m:schema", &[4]).unwrap();
+    }
     db.flush().unwrap();
 }
 
@@ -142,13 +165,20 @@ async fn an_old_store_keeps_every_result_and_rating_when_the_judging_changes() {
     let players = [&alice, &bob];
     let before = shown(&mut h, &chat, &games, &players).await;
     assert!(before[0].contains("resign"), "{}", before[0]);
+    // Game 3 is still running after 70 quiet plies when the store is migrated.
+    h.start_game(&alice, &bob, &chat, "xiangqi tencent red 1h")
+        .await;
+    shuffle(&mut h, &alice, &bob, &chat, 70).await;
+    let running = h.store.chat(&chat).await.unwrap().unwrap().games[0].clone();
     let ratings = [
         h.store.player(&alice.id).await.unwrap().unwrap().stats,
         h.store.player(&bob.id).await.unwrap().unwrap().stats,
     ];
 
     // The previous schema's store, migrated when it opens again.
-    make_old(&mut h, &games).await;
+    let mut old_games = games.clone();
+    old_games.push(running.clone());
+    make_old(&mut h, &old_games).await;
     h.restart().await;
     if let Some(pg) = &h.pg {
         let old = "SELECT count(*) FROM games WHERE get_byte(record, 0) < 5";
@@ -178,6 +208,19 @@ async fn an_old_store_keeps_every_result_and_rating_when_the_judging_changes() {
     );
     // And still every result, record and rating reads as it was announced.
     let after = shown(&mut h, &chat, &games, &players).await;
+    // The running game cannot go on under the changed rule (it is over at ply 60, 70 were
+    // played): a move is refused as over, never with an error, and its time-out calls it
+    // off, unrated.
+    let answer = h.say(&alice, &chat, "/move h0g2").await;
+    assert!(refusal(&answer).contains("no longer replay"), "{answer:#?}");
+    h.advance(std::time::Duration::from_secs(2 * 3600));
+    h.tick().await;
+    let out = h.deliver().await;
+    let result = of_kind(&out, jieqi_service::MessageKind::Result);
+    assert_eq!(result.len(), 1, "{out:#?}");
+    assert!(result[0].text.contains("called off"), "{}", result[0].text);
+    let record = h.store.game(&running).await.unwrap().unwrap();
+    assert_eq!(record.verdict, Some(Verdict::Aborted));
     alter_judging(false);
     assert_eq!(after, before);
     for (id, expected) in games.iter().zip(verdicts) {
@@ -192,6 +235,41 @@ async fn an_old_store_keeps_every_result_and_rating_when_the_judging_changes() {
         h.store.player(&bob.id).await.unwrap().unwrap().stats,
         ratings[1]
     );
+}
+
+#[tokio::test]
+async fn a_game_of_an_older_revision_goes_on_under_the_current_one_and_its_chat_is_told() {
+    let mut h = Harness::new(DealSource::Seeded(7)).await;
+    let (alice, bob) = (user("ann"), user("ben"));
+    let chat = group("-revised");
+    h.start_game(&alice, &bob, &chat, "xiangqi red 1h").await;
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.say(&bob, &chat, "/move h9g7").await;
+    h.deliver().await;
+    let id = h.store.chat(&chat).await.unwrap().unwrap().games[0].clone();
+    let record = h.store.game(&id).await.unwrap().unwrap();
+    // As if it had started before the current revision.
+    let older = GameRecord {
+        rules_revision: RULES_REVISION - 1,
+        ..record
+    };
+    put_games(&mut h, &[(id.clone(), encode(&older).unwrap())], false).await;
+    h.restart().await;
+    let answer = h.say(&alice, &chat, "/move b2c2").await;
+    assert!(answer.replies.is_empty(), "{answer:#?}");
+    let out = h.deliver().await;
+    let notices = of_kind(&out, jieqi_service::MessageKind::Notice);
+    assert_eq!(notices.len(), 1, "{out:#?}");
+    let changes = jieqi_rules::game::REVISIONS.last().unwrap().change;
+    assert!(notices[0].text.contains(changes), "{}", notices[0].text);
+    assert_eq!(
+        h.store.game(&id).await.unwrap().unwrap().rules_revision,
+        RULES_REVISION
+    );
+    // Said once.
+    h.say(&bob, &chat, "/move g7e6").await;
+    let out = h.deliver().await;
+    assert!(of_kind(&out, jieqi_service::MessageKind::Notice).is_empty());
 }
 
 #[test]

@@ -344,7 +344,11 @@ pub(crate) fn game_terms(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> 
 /// The preset with the challenge's options, as typed: `standard`, `tencent secret-captures`.
 pub(crate) fn preset_text(preset: jieqi_rules::game::Preset, secret_captures: bool) -> String {
     if secret_captures {
-        format!("{} {}", preset.name(), crate::commands::SECRET_CAPTURES)
+        format!(
+            "{} {}",
+            preset.name(),
+            crate::store::records::SECRET_CAPTURES
+        )
     } else {
         preset.name().to_owned()
     }

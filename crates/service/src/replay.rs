@@ -2,8 +2,8 @@
 //! moves do not decide (resignation, agreement, time-out). A finished game ends with the
 //! verdict stored with it, never one judged again: today's rules may judge its moves
 //! otherwise, or refuse one of them, and it still shows what was announced. Below the game
-//! logic and the pictures, which both start from a rebuilt game; above the store, whose
-//! records it reads.
+//! logic and the pictures, which both start from a rebuilt game; in the store's layer, whose
+//! records it reads and whose upgrades settle older games' verdicts with it.
 
 use jieqi_rules::game::{RULES_REVISION, Seat as RulesSeat};
 use jieqi_rules::{Game, GameDeal, Outcome, Side};

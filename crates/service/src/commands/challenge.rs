@@ -43,7 +43,7 @@ impl Challenge {
                 challenge.variant = Some(variant);
             } else if let Ok(preset) = word.parse::<Preset>() {
                 challenge.preset = Some(preset);
-            } else if word == super::SECRET_CAPTURES {
+            } else if word == crate::store::records::SECRET_CAPTURES {
                 challenge.secret_captures = true;
             } else if let Some(colour) = colour(&word) {
                 challenge.colour = Some(colour);

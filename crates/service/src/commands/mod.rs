@@ -34,9 +34,6 @@ use crate::request::{ButtonAction, Input};
 use crate::store::{GameRecord, Seat};
 pub(crate) use accept::close_post as close_challenge_post;
 
-/// The challenge option of the "nobody sees" reading (`/challenge`, `/play`).
-pub(crate) const SECRET_CAPTURES: &str = "secret-captures";
-
 /// A request, understood.
 #[derive(Debug)]
 pub(crate) enum Command {

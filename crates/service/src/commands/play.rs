@@ -45,7 +45,7 @@ impl Play {
                 play.variant = Some(variant);
             } else if let Ok(preset) = word.parse::<Preset>() {
                 play.preset = Some(preset);
-            } else if word == super::SECRET_CAPTURES {
+            } else if word == crate::store::records::SECRET_CAPTURES {
                 play.secret_captures = true;
             } else if let Some(colour) = colour(&word) {
                 play.colour = Some(colour);

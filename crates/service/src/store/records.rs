@@ -207,6 +207,10 @@ impl GameRecord {
     }
 }
 
+/// The challenge option of the "nobody sees" reading (`/challenge`, `/play`, and shown with
+/// the preset).
+pub const SECRET_CAPTURES: &str = "secret-captures";
+
 /// The rules of `preset` for `variant`, with "nobody sees" if `secret_captures`.
 pub fn rules_of(variant: Variant, preset: Preset, secret_captures: bool) -> jieqi_rules::Rules {
     let mut rules = jieqi_rules::Rules::new(variant, preset);

@@ -63,6 +63,7 @@ game-started = Game { $game } has started: { $first } against { $second }.
 game-terms = { $variant } · { $preset } rules · { $time } per move
 game-commitment = Fairness commitment, sha256(deal ‖ salt): { $commitment }. The deal and salt are published when the game ends, so anyone can check that the deal never changed.
 dm-game-started = Your { $variant } game { $game } against { $opponent } has started. You play { $side }.
+dm-secret-captures = This game is played with secret captures: nobody, not even the capturer, learns what a captured covered piece was until the game ends and the whole deal is shown. /peek shows your own view of the board at any time.
 dm-reveals-here = When you capture a covered piece, I will tell you here, privately, what it was. /peek shows your own view of the board at any time.
 
 ## Moves and boards
@@ -91,6 +92,7 @@ result-head = Game { $game } is over.
 result-win = { $winner } wins: { $reason }.
 result-draw = Draw: { $reason }.
 result-aborted = The game was aborted: it ended before both sides had moved. It is not rated.
+result-aborted-rules = The game was called off: its moves no longer replay under the current rules. It is not rated.
 result-proof = The deal was { $deal } with salt { $salt }. Its letters name the hidden pieces in order (upper case Red, lower case Black); square by square:
 result-record = Moves of game { $game }: { $moves }
 reason-checkmate = checkmate
@@ -150,13 +152,13 @@ refuse-settings-admins = Only this chat's admins can change its settings (Discor
 ## Guides
 
 help-text = Commands:
-    /challenge [@user] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [time like 30m, 24h, 2d]: challenge someone, or anyone.
+    /challenge [@user] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [time like 30m, 24h, 2d]: challenge someone, or anyone. secret-captures: nobody, not even the capturer, learns a captured covered piece until the game ends.
     /accept, /decline, /cancel: answer or withdraw a challenge.
     /move h2e2 (also WXF C2.5 or Chinese 炮二平五; Banqi: c3 flips, c3c4 moves): play a move. With several games here: /move <id> h2e2.
     /board: the current board. /history [id]: the moves and FEN.
     /resign, /draw: resign; offer a draw or accept one.
     /peek: your own view, privately. /games: the games here and yours.
-    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]: a game against me, the built-in engine (not rated).
+    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]: a game against me, the built-in engine (not rated).
     /puzzle [jieqi|xiangqi|banqi]: a puzzle at your puzzle rating; answer with /move. In a group anyone may answer. /puzzle daily 18 (admins): a puzzle every day at 18:00 UTC; /puzzle daily off stops it.
     /watch <id>, /unwatch: follow a game of another chat.
     /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant]: ratings.
@@ -164,7 +166,8 @@ help-text = Commands:
     /learn: the rules course, lesson by lesson, answered with /move (/learn list, /learn <number>, /learn restart, /learn stop).
 start-greeting = Hello! I referee Jieqi, Xiangqi and Banqi games in group chats, and I will send you your private reveals here. Add me to a group and send /challenge there. /help lists the commands.
 rules-xiangqi = Xiangqi (Chinese chess): capture the enemy general. The general and advisors stay in the palace, elephants stay on their side of the river and are blocked by a piece on their eye, a horse is blocked by a piece next to it, a cannon captures by jumping over exactly one piece, soldiers move sideways once across the river. The generals may never face each other on an open file. A side with no legal move loses.
-rules-jieqi = Jieqi: Xiangqi with covered pieces. Apart from the generals, every piece starts face down and shuffled on its side's start points. A covered piece moves as the piece of the point it stands on; its first move turns it face up, and from then on it moves as what it really is (revealed advisors and elephants may go anywhere on the board). If you capture a covered piece, only you learn what it was, in a private message. When the game ends the whole deal is shown, with a proof that it never changed.
+rules-jieqi = Jieqi: Xiangqi with covered pieces. Apart from the generals, every piece starts face down and shuffled on its side's start points. A covered piece moves as the piece of the point it stands on; its first move turns it face up, and from then on it moves as what it really is (revealed advisors and elephants may go anywhere on the board). If you capture a covered piece, only you learn what it was, in a private message; under the secret-captures option (the “nobody sees” reading) not even you do. When the game ends the whole deal is shown, with a proof that it never changed.
+rules-revised = Game { $game } started under rules revision { $from } and goes on under revision { $to }, which changed this: { $changes }
 rules-banqi = Banqi (half-board chess): all 32 pieces start face down on a 4 × 8 board. On your turn flip a piece, move one of your face-up pieces one square, or capture. The first flip gives the first player that colour. Pieces capture equal or lower ranks (general, advisor, elephant, chariot, horse, cannon, soldier), but a soldier captures the general and the general cannot capture soldiers. A cannon captures by jumping over exactly one piece. You win when your opponent has no legal move.
 
 ## Refusals
@@ -185,9 +188,9 @@ refuse-unknown-notation = I cannot read “{ $text }” as a move. Write coordin
 refuse-unknown-notation-banqi = I cannot read “{ $text }” as a Banqi move. Write a square to flip it, like c3, or two squares to move or capture, like c3c4.
 refuse-illegal-move = That move is not allowed: { $reason }.
 refuse-move-not-played = That move cannot be played: { $reason }.
-refuse-challenge-option = I do not understand “{ $option }” in a challenge. Use a variant (jieqi, xiangqi, banqi), a colour (red, black, random), rules (standard, pychess, tencent, vietnam) or a time per move (30m, 24h, 2d).
+refuse-challenge-option = I do not understand “{ $option }” in a challenge. Use a variant (jieqi, xiangqi, banqi), a colour (red, black, random), rules (standard, pychess, tencent, vietnam), secret-captures, or a time per move (30m, 24h, 2d).
 refuse-play-usage = To play against me write /play bot, optionally with a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random) or rules, for example /play bot club jieqi red.
-refuse-play-option = I do not understand “{ $option }” in /play bot. Use a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random) or rules (standard, pychess, tencent, vietnam).
+refuse-play-option = I do not understand “{ $option }” in /play bot. Use a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random), rules (standard, pychess, tencent, vietnam) or secret-captures.
 refuse-play-has-game = You are already playing game { $game } against me here. Finish it (or /resign) before starting another.
 refuse-challenge-time = “{ $time }” is not a time per move I can use: write one from 1m to 30d, like 30m, 24h or 2d.
 refuse-challenge-two-users = A challenge is for one person (or for anyone, if you name nobody).

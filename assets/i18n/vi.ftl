@@ -51,6 +51,7 @@ game-started = Ván { $game } bắt đầu: { $first } gặp { $second }.
 game-terms = { $variant } · luật { $preset } · { $time } mỗi nước
 game-commitment = Cam kết công bằng sha256(deal ‖ salt): { $commitment }. Cách chia quân và muối sẽ được công bố khi ván đấu kết thúc để ai cũng kiểm tra được rằng cách chia không hề thay đổi.
 dm-game-started = Ván { $variant } { $game } của bạn với { $opponent } đã bắt đầu. Bạn cầm quân { $side }.
+dm-secret-captures = Ván này chơi với secret-captures: không ai, kể cả người ăn, biết quân úp bị ăn là quân gì cho đến khi ván kết thúc và toàn bộ cách chia quân được công bố. Gửi /peek bất cứ lúc nào để xem bàn cờ theo góc nhìn của bạn.
 dm-reveals-here = Khi bạn ăn một quân úp, tôi sẽ báo riêng cho bạn ở đây đó là quân gì. Gửi /peek bất cứ lúc nào để xem bàn cờ theo góc nhìn của bạn.
 
 ## Moves and boards
@@ -78,6 +79,7 @@ result-head = Ván { $game } đã kết thúc.
 result-win = { $winner } thắng: { $reason }.
 result-draw = Hòa: { $reason }.
 result-aborted = Ván đấu bị hủy: kết thúc trước khi cả hai bên đều đi một nước. Không tính điểm.
+result-aborted-rules = Ván đấu đã bị hủy: các nước đi của nó không còn phát lại được theo luật hiện hành. Ván này không tính hệ số.
 result-proof = Bộ bài chia là { $deal } với salt { $salt }. Các chữ cái lần lượt là các quân úp (chữ hoa là Đỏ, chữ thường là Đen); theo từng ô:
 result-record = Các nước đi của ván { $game }: { $moves }
 reason-checkmate = chiếu bí
@@ -135,13 +137,13 @@ refuse-settings-admins = Chỉ quản trị viên của nhóm mới được đ�
 ## Guides
 
 help-text = Các lệnh:
-    /challenge [@người] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [thời gian như 30m, 24h, 2d]: thách đấu một người, hoặc bất kỳ ai.
+    /challenge [@người] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [thời gian như 30m, 24h, 2d]: thách đấu một người, hoặc bất kỳ ai. secret-captures: không ai, kể cả người ăn, biết quân úp bị ăn là quân gì cho đến khi ván kết thúc.
     /accept, /decline, /cancel: nhận lời, từ chối hoặc rút lại lời thách đấu.
     /move h2e2 (hoặc WXF C2.5, hoặc chữ Hán 炮二平五; Banqi: c3 để lật, c3c4 để đi): đi một nước. Nếu có nhiều ván ở đây: /move <mã> h2e2.
     /board: bàn cờ hiện tại. /history [mã]: các nước đi và FEN.
     /resign, /draw: đầu hàng; cầu hòa hoặc đồng ý hòa.
     /peek: xem riêng góc nhìn của bạn. /games: các ván ở đây và của bạn.
-    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]: chơi với tôi, máy cờ có sẵn (không tính hệ số).
+    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]: chơi với tôi, máy cờ có sẵn (không tính hệ số).
     /puzzle [jieqi|xiangqi|banqi]: một bài cờ theo hệ số giải đố của bạn; trả lời bằng /move. Trong nhóm ai cũng có thể trả lời. /puzzle daily 18 (quản trị viên): mỗi ngày một bài lúc 18:00 UTC; /puzzle daily off để dừng.
     /watch <mã>, /unwatch: theo dõi một ván của nhóm khác.
     /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể]: hệ số.
@@ -149,7 +151,8 @@ help-text = Các lệnh:
     /learn: khóa học luật chơi, từng bài một, trả lời bằng /move (/learn list, /learn <số>, /learn restart, /learn stop).
 start-greeting = Xin chào! Tôi làm trọng tài các ván Cờ úp, Cờ tướng và Banqi trong nhóm chat, và sẽ báo riêng cho bạn ở đây những quân úp bạn ăn được. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó. /help liệt kê các lệnh.
 rules-xiangqi = Cờ tướng: chiếu bí tướng đối phương. Tướng và sĩ không ra khỏi cung, tượng không qua sông và bị cản khi có quân ở mắt tượng, mã bị cản khi có quân ở chân mã, pháo ăn quân bằng cách nhảy qua đúng một quân, tốt qua sông được đi ngang. Hai tướng không được đối mặt trên cùng một cột trống. Bên hết nước đi thì thua.
-rules-jieqi = Cờ úp: cờ tướng với quân úp. Trừ hai tướng, mọi quân đều úp mặt và được xáo trộn trên các vị trí xuất phát của bên mình. Quân úp đi như quân của vị trí nó đứng; nước đi đầu tiên lật nó lên, từ đó nó đi theo đúng loại quân thật (sĩ và tượng đã lật được đi khắp bàn cờ). Khi bạn ăn một quân úp, chỉ mình bạn được báo riêng đó là quân gì. Khi ván đấu kết thúc, toàn bộ cách chia quân được công bố cùng bằng chứng rằng nó không hề thay đổi.
+rules-jieqi = Cờ úp: cờ tướng với quân úp. Trừ hai tướng, mọi quân đều úp mặt và được xáo trộn trên các vị trí xuất phát của bên mình. Quân úp đi như quân của vị trí nó đứng; nước đi đầu tiên lật nó lên, từ đó nó đi theo đúng loại quân thật (sĩ và tượng đã lật được đi khắp bàn cờ). Khi bạn ăn một quân úp, chỉ mình bạn được báo riêng đó là quân gì; với tùy chọn secret-captures (cách chơi “không ai thấy”) thì cả bạn cũng không được báo. Khi ván đấu kết thúc, toàn bộ cách chia quân được công bố cùng bằng chứng rằng nó không hề thay đổi.
+rules-revised = Ván { $game } bắt đầu theo luật phiên bản { $from } và tiếp tục theo phiên bản { $to }, với thay đổi sau: { $changes }
 rules-banqi = Banqi (cờ úp nửa bàn): cả 32 quân úp mặt trên bàn 4 × 8. Đến lượt, bạn lật một quân, đi một quân đã lật của mình một ô, hoặc ăn quân. Lần lật đầu tiên cho người đi trước màu của quân đó. Quân ăn được quân cùng cấp hoặc thấp hơn (tướng, sĩ, tượng, xe, mã, pháo, tốt), nhưng tốt ăn được tướng và tướng không ăn được tốt. Pháo ăn quân bằng cách nhảy qua đúng một quân. Bạn thắng khi đối thủ hết nước đi.
 
 ## Refusals
@@ -170,9 +173,9 @@ refuse-unknown-notation = Tôi không đọc được “{ $text }” là một 
 refuse-unknown-notation-banqi = Tôi không đọc được “{ $text }” là một nước Banqi. Viết một ô để lật, như c3, hoặc hai ô để đi hay ăn quân, như c3c4.
 refuse-illegal-move = Nước này không được phép: { $reason }.
 refuse-move-not-played = Không thể đi nước này: { $reason }.
-refuse-challenge-option = Tôi không hiểu “{ $option }” trong lời thách đấu. Hãy dùng biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam) hoặc thời gian mỗi nước (30m, 24h, 2d).
+refuse-challenge-option = Tôi không hiểu “{ $option }” trong lời thách đấu. Hãy dùng biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam), secret-captures hoặc thời gian mỗi nước (30m, 24h, 2d).
 refuse-play-usage = Để chơi với tôi hãy viết /play bot, có thể thêm cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random) hoặc luật, ví dụ /play bot club jieqi red.
-refuse-play-option = Tôi không hiểu “{ $option }” trong /play bot. Hãy dùng cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random) hoặc luật (standard, pychess, tencent, vietnam).
+refuse-play-option = Tôi không hiểu “{ $option }” trong /play bot. Hãy dùng cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam) hoặc secret-captures.
 refuse-play-has-game = Bạn đang chơi ván { $game } với tôi ở đây. Hãy chơi xong (hoặc /resign) trước khi bắt đầu ván khác.
 refuse-challenge-time = “{ $time }” không phải thời gian mỗi nước dùng được: hãy viết từ 1m đến 30d, như 30m, 24h hoặc 2d.
 refuse-challenge-two-users = Mỗi lời thách đấu chỉ dành cho một người (hoặc cho bất kỳ ai nếu bạn không nêu tên ai).

@@ -51,6 +51,7 @@ game-started = 对局 { $game } 开始：{ $first } 对 { $second }。
 game-terms = { $variant } · { $preset } 规则 · 每步 { $time }
 game-commitment = 公平承诺 sha256(deal ‖ salt)：{ $commitment }。对局结束时会公布发牌和盐值，任何人都可以验证发牌从未改变。
 dm-game-started = 你与 { $opponent } 的{ $variant }对局 { $game } 已开始。你是{ $side }。
+dm-secret-captures = 本局使用 secret-captures：被吃的暗子是什么，对局结束公布全部发牌之前谁都不知道，吃子方也不知道。随时发送 /peek 查看你自己的视角。
 dm-reveals-here = 当你吃掉暗子时，我会在这里私下告诉你它是什么。随时发送 /peek 查看你自己的视角。
 
 ## Moves and boards
@@ -78,6 +79,7 @@ result-head = 对局 { $game } 已结束。
 result-win = { $winner } 获胜：{ $reason }。
 result-draw = 和棋：{ $reason }。
 result-aborted = 对局已取消：双方尚未各走一步就结束了。不计等级分。
+result-aborted-rules = 对局已取消：按现行规则无法再重现其着法。不计等级分。
 result-proof = 发牌为 { $deal }，盐值（salt）为 { $salt }。这些字母依次表示暗子（大写为红方，小写为黑方）；逐格列出如下：
 result-record = 对局 { $game } 的着法：{ $moves }
 reason-checkmate = 将死
@@ -135,13 +137,13 @@ refuse-settings-admins = 只有本群管理员才能修改本群设置（Discord
 ## Guides
 
 help-text = 命令：
-    /challenge [@用户] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [每步时间，如 30m、24h、2d]：向某人或任何人发起挑战。
+    /challenge [@用户] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [每步时间，如 30m、24h、2d]：向某人或任何人发起挑战。secret-captures：被吃的暗子对局结束前谁都不知道是什么，吃子方也不知道。
     /accept、/decline、/cancel：接受、拒绝或撤回挑战。
     /move h2e2（也可用 WXF 如 C2.5 或中文如 炮二平五；暗棋：c3 翻子，c3c4 走子）：走棋。本群有多局时：/move <编号> h2e2。
     /board：当前棋盘。/history [编号]：着法和 FEN。
     /resign、/draw：认输；提和或同意和棋。
     /peek：私下查看你自己的视角。/games：本群和你的对局。
-    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]：与内置引擎（我）对弈（不计等级分）。
+    /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]：与内置引擎（我）对弈（不计等级分）。
     /puzzle [jieqi|xiangqi|banqi]：按你的解题等级分出一道题，用 /move 作答；群里任何人都可以作答。/puzzle daily 18（管理员）：每天 UTC 18:00 出一道题；/puzzle daily off 停止。
     /watch <编号>、/unwatch：关注其他群的对局。
     /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体]：等级分。
@@ -149,7 +151,8 @@ help-text = 命令：
     /learn：规则课程，一课一课地学，用 /move 作答（/learn list、/learn <编号>、/learn restart、/learn stop）。
 start-greeting = 你好！我在群聊中主持揭棋、象棋和暗棋对局，并会在这里私下告诉你暗子的真身。把我加入群聊并在群里发送 /challenge。/help 列出所有命令。
 rules-xiangqi = 象棋：将死对方的将帅。将帅和士不出九宫，象不过河且塞象眼时不能走，马被蹩腿时不能走，炮隔一子吃子，兵过河后可横走。两将不能在同一直线上直接照面。无棋可走的一方判负。
-rules-jieqi = 揭棋：带暗子的象棋。除将帅外，所有棋子都背面朝上，随机打乱后放在己方的初始位置上。暗子按所在位置的棋子行走；第一次走动时翻开，此后按真身行走（翻开的士和象可以走遍全盘）。吃掉暗子时，只有你会私下得知它是什么。对局结束时公布全部发牌，并附上从未改动的证明。
+rules-jieqi = 揭棋：带暗子的象棋。除将帅外，所有棋子都背面朝上，随机打乱后放在己方的初始位置上。暗子按所在位置的棋子行走；第一次走动时翻开，此后按真身行走（翻开的士和象可以走遍全盘）。吃掉暗子时，只有你会私下得知它是什么；若选用 secret-captures（“谁都不知道”的玩法），连你也不会得知。对局结束时公布全部发牌，并附上从未改动的证明。
+rules-revised = 对局 { $game } 开始时使用第 { $from } 版规则，现按第 { $to } 版继续，改动如下：{ $changes }
 rules-banqi = 暗棋（半盘棋）：32 枚棋子全部背面朝上放在 4 × 8 的棋盘上。轮到你时，可以翻开一枚棋子、把己方明子走一格，或吃子。第一次翻子决定先手方的颜色。棋子可以吃同级或更低级的棋子（将、士、象、车、马、炮、兵），但兵可以吃将，将不能吃兵。炮须隔一子才能吃子。对方无棋可走时你获胜。
 
 ## Refusals
@@ -170,9 +173,9 @@ refuse-unknown-notation = 我无法把“{ $text }”识别为着法。请用坐
 refuse-unknown-notation-banqi = 我无法把“{ $text }”识别为暗棋着法。写一个格子来翻子，如 c3；或写两个格子来走子或吃子，如 c3c4。
 refuse-illegal-move = 这步棋不允许：{ $reason }。
 refuse-move-not-played = 这步棋无法走：{ $reason }。
-refuse-challenge-option = 我不理解挑战中的“{ $option }”。可用：变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）或每步时间（30m、24h、2d）。
+refuse-challenge-option = 我不理解挑战中的“{ $option }”。可用：变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）、secret-captures 或每步时间（30m、24h、2d）。
 refuse-play-usage = 要和我下棋，请写 /play bot，可加上级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）或规则，例如 /play bot club jieqi red。
-refuse-play-option = 我不理解 /play bot 中的“{ $option }”。可用：级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）或规则（standard、pychess、tencent、vietnam）。
+refuse-play-option = 我不理解 /play bot 中的“{ $option }”。可用：级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）或 secret-captures。
 refuse-play-has-game = 你已经在这里和我下着对局 { $game }。请先下完（或 /resign）再开新局。
 refuse-challenge-time = “{ $time }”不是可用的每步时间：请写 1m 到 30d 之间的时间，如 30m、24h 或 2d。
 refuse-challenge-two-users = 一次挑战只能针对一个人（不指定任何人则任何人都可以接受）。

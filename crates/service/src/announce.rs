@@ -247,6 +247,10 @@ pub(crate) fn outcome_text(
                     .arg("reason", ctx.say_in(lang, &Sentence::new(reason_key))),
             )
         }
+        // Called off after both moved: only a rules change does that (see `replay.rs`).
+        Outcome::Aborted if crate::replay::both_have_moved(&loaded.game) => {
+            ctx.say_in(lang, &Sentence::new("result-aborted-rules"))
+        }
         Outcome::Aborted => ctx.say_in(lang, &Sentence::new("result-aborted")),
     }
 }
@@ -332,9 +336,22 @@ pub(crate) fn game_terms(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> 
                 "variant",
                 ctx.say_in(lang, &Sentence::new(variant_key(record.variant))),
             )
-            .arg("preset", record.preset.name())
+            .arg("preset", preset_text(record.preset, record.secret_captures))
             .arg("time", duration_text(ctx, lang, record.move_time)),
     )
+}
+
+/// The preset with the challenge's options, as typed: `standard`, `tencent secret-captures`.
+pub(crate) fn preset_text(preset: jieqi_rules::game::Preset, secret_captures: bool) -> String {
+    if secret_captures {
+        format!(
+            "{} {}",
+            preset.name(),
+            crate::store::records::SECRET_CAPTURES
+        )
+    } else {
+        preset.name().to_owned()
+    }
 }
 
 /// Seconds in a duration, at least one.

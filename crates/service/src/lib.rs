@@ -12,8 +12,8 @@
 //!
 //! The modules form layers, each using only its own and the ones below (`tests/layers.rs`
 //! checks it), from the bottom: the model (`ids`, `message`, `request`, `settings`, `i18n`,
-//! `recipe`, `puzzle_set`, ...), the [`store`], rebuilt games and their pictures (`replay`,
-//! [`pictures`]), the shared state (`state`), the request context (`context`), presentation
+//! `recipe`, `puzzle_set`, ...), the [`store`] and games rebuilt from its records (`replay`,
+//! which the store's upgrades use too), pictures ([`pictures`]), the shared state (`state`), the request context (`context`), presentation
 //! (`announce`), game logic (`lifecycle`, and `puzzle_play` for puzzles), `commands/`, and on
 //! top the service's API ([`Service`], split by concern over `service.rs`, `outbox.rs`,
 //! `delivery.rs`, `timers.rs`, `engine_play.rs`).

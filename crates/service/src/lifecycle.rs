@@ -4,7 +4,7 @@
 //! messages to the request's [`Ctx`].
 
 use jieqi_rules::game::CapturedCoveredVisibleTo;
-use jieqi_rules::{Game, Outcome, Rules, Variant, Viewer};
+use jieqi_rules::{Game, Outcome, Variant, Viewer};
 
 pub(crate) use crate::announce::role_key;
 use crate::announce::{
@@ -232,7 +232,11 @@ pub(crate) async fn start_game(
         (acceptor.clone(), challenge.challenger.clone())
     };
     let secret = ctx.inner.secret(challenge.variant);
-    let rules = Rules::new(challenge.variant, challenge.preset);
+    let rules = crate::store::records::rules_of(
+        challenge.variant,
+        challenge.preset,
+        challenge.secret_captures,
+    );
     let deal_letters = secret.deal.letters();
     let game = Game::new(rules, secret.deal).map_err(|e| {
         crate::store::StoreError::Corrupt(format!("a fresh game could not start: {e}"))
@@ -268,6 +272,9 @@ pub(crate) async fn start_game(
             seed,
         }),
         prompts: Prompts::default(),
+        rules_revision: jieqi_rules::game::RULES_REVISION,
+        secret_captures: challenge.secret_captures,
+        verdict: None,
     };
     let mut loaded = LoadedGame { record, game };
     start_clock(&mut loaded.record, ctx.now);
@@ -338,7 +345,12 @@ pub(crate) async fn start_game(
         );
         if loaded.record.variant == Variant::Jieqi {
             text.push('\n');
-            text.push_str(&ctx.say_in(lang, &Sentence::new("dm-reveals-here")));
+            let key = if loaded.record.secret_captures {
+                "dm-secret-captures"
+            } else {
+                "dm-reveals-here"
+            };
+            text.push_str(&ctx.say_in(lang, &Sentence::new(key)));
         }
         let message = Message::text(
             Destination::Private(user.id.clone()),
@@ -409,6 +421,9 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
         ctx.post_picture(message, picture, Some(loaded.record.chat.clone()))
             .await?;
     }
+    if loaded.record.rules_revision < jieqi_rules::game::RULES_REVISION {
+        announce_rules_revision(ctx, &mut loaded).await?;
+    }
     if loaded.game.outcome().is_some() {
         if loaded.record.ending.is_none() {
             loaded.record.ending = Some(Ending::ByPlay);
@@ -438,6 +453,35 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
     };
     post_boards(ctx, &mut loaded, &head).await?;
     ctx.save_loaded(loaded);
+    Ok(())
+}
+
+/// A game started under an older rules revision goes on under the current one (the bot keeps
+/// no old rules): its chat is told, once, what changed, and the record moves to the current
+/// revision. See `docs/rules.md`, "Rules revisions".
+async fn announce_rules_revision(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame) -> Step {
+    let from = loaded.record.rules_revision;
+    let to = jieqi_rules::game::RULES_REVISION;
+    let changes: Vec<&str> = jieqi_rules::game::changes_since(from)
+        .map(|note| note.change)
+        .collect();
+    let settings = ctx.chat_record(&loaded.record.chat).await?.settings;
+    let text = ctx.say_in(
+        settings.language,
+        &Sentence::new("rules-revised")
+            .arg("game", loaded.record.id.as_str())
+            .arg("from", u64::from(from))
+            .arg("to", u64::from(to))
+            .arg("changes", changes.join(" ")),
+    );
+    let message = Message::text(
+        Destination::Chat(loaded.record.chat.clone()),
+        MessageKind::Notice,
+        text,
+    )
+    .about(&loaded.record.id);
+    ctx.post(message, None).await?;
+    loaded.record.rules_revision = to;
     Ok(())
 }
 
@@ -517,6 +561,9 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
     loaded.record.deadline = None;
     loaded.record.prompts.times_out_at = None;
     loaded.record.finished_at = Some(ctx.now);
+    // The result as announced below: what the game shows from now on, whatever the rules
+    // judge later.
+    loaded.record.verdict = Some(outcome.into());
     settle_draw_offer(ctx, &mut loaded, "draw-offer-closed").await?;
     let id = loaded.record.id.clone();
     let reveal =

@@ -105,24 +105,15 @@ pub(crate) async fn redraw(
         return Ok(None);
     };
     let plies = usize::try_from(spec.plies).unwrap_or(usize::MAX);
-    let Some(moves) = record.moves.get(..plies) else {
+    if plies > record.moves.len() {
         return Ok(None);
-    };
-    let rules = Rules::new(record.variant, record.preset);
-    let rebuilt = GameDeal::from_letters(record.variant, &record.deal)
-        .and_then(|deal| Game::replay(rules, deal, moves));
-    let mut game = match rebuilt {
-        Ok(game) => game,
-        Err(e) => {
-            return Err(StoreError::Corrupt(format!(
-                "game {} cannot be rebuilt for a picture: {e}",
-                record.id
-            )));
-        }
-    };
-    if spec.ended {
-        apply_ending(&record, &mut game);
     }
+    let game = crate::replay::rebuild_at(&record, plies, spec.ended).map_err(|e| {
+        StoreError::Corrupt(format!(
+            "a picture of game {} cannot be drawn: {e}",
+            record.id
+        ))
+    })?;
     Ok(render(&game, spec))
 }
 
@@ -186,21 +177,24 @@ pub(crate) fn lesson_picture(
     })
 }
 
-/// The public view after each ply of a game (the last with its ending applied).
+/// The public view after each ply of a game (the last with its ending applied): as recorded,
+/// so a finished game shows every move that replays and its stored verdict.
 fn public_views(record: &GameRecord) -> Option<Vec<jieqi_rules::View>> {
     let deal = GameDeal::from_letters(record.variant, &record.deal).ok()?;
-    let mut game = Game::new(Rules::new(record.variant, record.preset), deal).ok()?;
+    let mut game = Game::new(record.rules(), deal).ok()?;
     let mut views = vec![game.view(Viewer::Public)];
     for stored in &record.moves {
-        // The stored form carries what the move revealed; a player's form is the move alone.
-        let typed = match record.variant {
-            jieqi_rules::Variant::Banqi => stored.split('=').next().unwrap_or(stored),
-            _ => stored.get(..4).unwrap_or(stored),
-        };
-        game.play_text(typed).ok()?;
+        if game.play_recorded(stored).is_err() {
+            break;
+        }
+        // Mid-game views are of a running game, whatever today's judge says of the position.
+        game.impose_verdict(None);
         views.push(game.view(Viewer::Public));
     }
-    apply_ending(record, &mut game);
+    match record.verdict {
+        Some(verdict) => game.impose_verdict(Some(verdict.into())),
+        None => apply_ending(record, &mut game),
+    }
     if let Some(last) = views.last_mut() {
         *last = game.view(Viewer::Public);
     }

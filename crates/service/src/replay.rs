@@ -1,11 +1,14 @@
 //! A game rebuilt from its stored record: the moves replayed, then the part of the ending the
-//! moves do not decide (resignation, agreement, time-out). Below the game logic and the
-//! pictures, which both start from a rebuilt game; above the store, whose records it reads.
+//! moves do not decide (resignation, agreement, time-out). A finished game ends with the
+//! verdict stored with it, never one judged again: today's rules may judge its moves
+//! otherwise, or refuse one of them, and it still shows what was announced. Below the game
+//! logic and the pictures, which both start from a rebuilt game; in the store's layer, whose
+//! records it reads and whose upgrades settle older games' verdicts with it.
 
-use jieqi_rules::game::Seat as RulesSeat;
-use jieqi_rules::{Game, GameDeal, Rules, Side};
+use jieqi_rules::game::{RULES_REVISION, Seat as RulesSeat};
+use jieqi_rules::{Game, GameDeal, Outcome, Side};
 
-use crate::store::{Ending, GameRecord, Seat, StoreError};
+use crate::store::{Ending, GameRecord, Seat, StoreError, Verdict};
 
 /// A loaded game: its record and the game rebuilt from it.
 #[derive(Clone, Debug)]
@@ -14,16 +17,93 @@ pub(crate) struct LoadedGame {
     pub game: Game,
 }
 
-/// Rebuilds a game by replaying its stored moves and ending.
+/// Rebuilds a game by replaying its stored moves and ending; a finished game ends with its
+/// stored verdict.
 pub(crate) fn rebuild(record: &GameRecord) -> Result<Game, StoreError> {
-    let rules = Rules::new(record.variant, record.preset);
+    rebuild_at(record, record.moves.len(), true)
+}
+
+/// The game after its first `plies` moves, ended (with its stored verdict) only if `ended`.
+/// A game with a stored verdict is replayed as recorded and is never refused for its moves
+/// (see [`Game::replay_as_recorded`]); a running one must replay under today's rules.
+pub(crate) fn rebuild_at(
+    record: &GameRecord,
+    plies: usize,
+    ended: bool,
+) -> Result<Game, StoreError> {
     let corrupt = |e: jieqi_rules::GameError| {
         StoreError::Corrupt(format!("game {} cannot be rebuilt: {e}", record.id))
     };
+    let moves = record.moves.get(..plies).unwrap_or(&record.moves);
     let deal = GameDeal::from_letters(record.variant, &record.deal).map_err(corrupt)?;
-    let mut game = Game::replay(rules, deal, &record.moves).map_err(corrupt)?;
-    apply_ending(record, &mut game);
+    if let Some(verdict) = record.verdict {
+        let verdict = ended.then(|| Outcome::from(verdict));
+        let (game, replayed) =
+            Game::replay_as_recorded(record.rules(), deal, moves, verdict).map_err(corrupt)?;
+        if replayed < moves.len() {
+            tracing::debug!(
+                game = record.id.as_str(),
+                replayed,
+                "a finished game's moves replay only in part under today's rules: shown as stored"
+            );
+        }
+        return Ok(game);
+    }
+    let mut game = match Game::replay(record.rules(), deal.clone(), moves) {
+        Ok(game) => game,
+        Err(e) => {
+            // A running game whose moves today's rules refuse cannot go on: it is shown as
+            // far as it replays and called off (unrated), never as an error. Its next timer
+            // ends it so (see `docs/rules.md`, "Rules revisions").
+            tracing::warn!(
+                game = record.id.as_str(),
+                error = %e,
+                "a game's moves no longer replay under today's rules: called off"
+            );
+            let (game, _) =
+                Game::replay_as_recorded(record.rules(), deal, moves, Some(Outcome::Aborted))
+                    .map_err(corrupt)?;
+            return Ok(game);
+        }
+    };
+    if ended {
+        apply_ending(record, &mut game);
+    }
     Ok(game)
+}
+
+/// Brings a game of an older schema to this one, once, when the store upgrades it: it is
+/// played on under the current rules revision, and a finished game gets the verdict it was
+/// announced with from the best evidence the record holds. Its stored ending says how a game
+/// that was not ended by its moves ended (resignation, agreement, time-out); what its moves
+/// decided is judged by replaying them under the rules as they stand at the migration. Where
+/// the moves no longer replay and the game ended by them, nothing tells the result: it is
+/// kept as aborted (unrated), and the migration says so in the log.
+pub(crate) fn settle_old_game(record: &mut GameRecord) {
+    record.rules_revision = RULES_REVISION;
+    if record.ending.is_none() || record.verdict.is_some() {
+        return;
+    }
+    let outcome = match rebuild_at(record, record.moves.len(), true) {
+        Ok(game) => game.outcome(),
+        Err(_) => None,
+    };
+    let outcome = outcome.or_else(|| {
+        // The moves stop replaying somewhere: the part that replays, then the ending.
+        let deal = GameDeal::from_letters(record.variant, &record.deal).ok()?;
+        let (mut game, _) =
+            Game::replay_as_recorded(record.rules(), deal, &record.moves, None).ok()?;
+        game.impose_verdict(None);
+        apply_ending(record, &mut game);
+        game.outcome()
+    });
+    record.verdict = Some(Verdict::from(outcome.unwrap_or_else(|| {
+        tracing::warn!(
+            game = record.id.as_str(),
+            "a finished game's moves no longer replay and its result is not recorded: kept as aborted"
+        );
+        Outcome::Aborted
+    })));
 }
 
 /// Replays the part of a game's end that its moves do not decide. A game that ends before

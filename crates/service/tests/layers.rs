@@ -23,8 +23,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "puzzle_set",
         ],
     ),
-    ("store", &["store"]),
-    ("rebuilt games", &["error", "ratings", "replay", "pictures"]),
+    // `replay` rebuilds a game from its record, reading nothing but the store; the store's
+    // codec uses it to give an older finished game its verdict once, as it upgrades it.
+    ("store", &["store", "replay"]),
+    ("rebuilt games", &["error", "ratings", "pictures"]),
     ("shared state", &["state"]),
     ("request context", &["context"]),
     ("presentation", &["announce"]),

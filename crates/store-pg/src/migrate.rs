@@ -5,7 +5,9 @@
 //! per schema), so each migration runs once. A schema newer than this binary is refused.
 
 use jieqi_service::StoreError;
-use tokio_postgres::Client;
+use jieqi_service::store::GameRecord;
+use jieqi_service::store::codec::{self, decode, encode};
+use tokio_postgres::{Client, Transaction};
 
 use crate::backend;
 
@@ -17,7 +19,15 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (1, include_str!("migrations/0001_initial.sql")),
     (2, include_str!("migrations/0002_pipelined_commit.sql")),
     (3, include_str!("migrations/0003_vacuum_churn.sql")),
+    (4, include_str!("migrations/0004_stored_verdicts.sql")),
 ];
+
+/// The migration after whose SQL the game records are rewritten in the codec's current
+/// schema, each finished one with its verdict (see `0004_stored_verdicts.sql`).
+const STORED_VERDICTS: u32 = 4;
+
+/// Game rows rewritten per round of [`rewrite_old_games`].
+const REWRITE_BATCH: i64 = 500;
 
 /// The newest schema version this binary knows.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
@@ -62,6 +72,10 @@ pub(crate) async fn run(client: &mut Client) -> Result<(), StoreError> {
                 crate::describe(&e)
             ))
         })?;
+        if version == STORED_VERDICTS {
+            let rewritten = rewrite_old_games(&tx).await?;
+            tracing::info!(rewritten, "game records rewritten with their verdicts");
+        }
         let version = i32::try_from(version).unwrap_or(i32::MAX);
         tx.execute(
             "INSERT INTO schema_migrations (version) VALUES ($1)",
@@ -72,4 +86,35 @@ pub(crate) async fn run(client: &mut Client) -> Result<(), StoreError> {
         tracing::info!(version, "applied a schema migration");
     }
     tx.commit().await.map_err(backend)
+}
+
+/// Rewrites every game row written by an older record codec in the current one: a finished
+/// game gets its verdict, judged once here (`Record::upgrade`), and never again. Returns how
+/// many rows were rewritten. Runs inside the migration's transaction, so it happens once.
+async fn rewrite_old_games(tx: &Transaction<'_>) -> Result<usize, StoreError> {
+    let current = i32::from(codec::SCHEMA_VERSION);
+    let mut rewritten = 0;
+    loop {
+        let rows = tx
+            .query(
+                "SELECT id, record FROM games WHERE get_byte(record, 0) < $1 ORDER BY id LIMIT $2",
+                &[&current, &REWRITE_BATCH],
+            )
+            .await
+            .map_err(backend)?;
+        if rows.is_empty() {
+            return Ok(rewritten);
+        }
+        for row in rows {
+            let id: &str = row.get(0);
+            let game: GameRecord = decode(row.get::<_, &[u8]>(1))?;
+            tx.execute(
+                "UPDATE games SET record = $2 WHERE id = $1",
+                &[&id, &encode(&game)?],
+            )
+            .await
+            .map_err(backend)?;
+            rewritten += 1;
+        }
+    }
 }

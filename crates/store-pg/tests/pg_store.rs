@@ -54,6 +54,9 @@ fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord {
         finished_at: None,
         engine: None,
         prompts: Default::default(),
+        rules_revision: jieqi_rules::game::RULES_REVISION,
+        secret_captures: false,
+        verdict: None,
     }
 }
 
@@ -72,6 +75,7 @@ fn challenge(id: &str, revision: u64, expires_at: u64) -> ChallengeRecord {
         expires_at,
         post: None,
         text: "a challenge".to_owned(),
+        secret_captures: false,
     }
 }
 

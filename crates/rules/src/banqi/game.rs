@@ -243,6 +243,11 @@ impl BanqiGame {
         self.outcome = Some(outcome);
     }
 
+    /// Sets or clears the result whatever the position says (a recorded game rebuilt).
+    pub(crate) fn impose_outcome(&mut self, outcome: Option<Outcome>) {
+        self.outcome = outcome;
+    }
+
     /// The actions played, in order.
     pub fn history(&self) -> &[ActionRecord] {
         &self.history

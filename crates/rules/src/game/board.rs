@@ -100,6 +100,11 @@ impl BoardGame {
         }
     }
 
+    /// Sets or clears the result whatever the position says (a recorded game rebuilt).
+    pub(crate) fn impose_outcome(&mut self, outcome: Option<Outcome>) {
+        self.outcome = outcome;
+    }
+
     pub(crate) fn record(&self, ply: usize) -> Option<&MoveRecord> {
         self.records.get(ply)
     }
@@ -251,7 +256,7 @@ impl BoardGame {
             return Some(outcome);
         }
         let quiet = self.records.len() - self.last_capture_ply;
-        let limit = self.rules.no_progress_plies as usize;
+        let limit = super::revision::judged_no_progress(self.rules.no_progress_plies) as usize;
         (limit > 0 && quiet >= limit).then_some(Outcome::Draw(DrawReason::NoProgress))
     }
 

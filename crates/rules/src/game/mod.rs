@@ -23,6 +23,7 @@ mod error;
 mod knowledge;
 mod options;
 mod repetition;
+mod revision;
 
 use std::fmt;
 
@@ -41,6 +42,9 @@ pub use error::GameError;
 pub use options::{
     CapturedCoveredVisibleTo, ParsePresetError, ParseVisibilityError, Preset, RepetitionRule, Rules,
 };
+#[cfg(feature = "test-hooks")]
+pub use revision::testing;
+pub use revision::{REVISIONS, RULES_REVISION, RevisionNote, changes_since};
 
 /// The two players by turn order: the one who moves first (Red in Xiangqi and Jieqi; in
 /// Banqi whoever flips first, whatever colour that shows) and the other.
@@ -456,6 +460,61 @@ impl Game {
         Ok(game)
     }
 
+    /// Rebuilds a game as it was recorded, whatever today's rules judge: the stored moves are
+    /// replayed without stopping where today's judge would end the game, up to the first one
+    /// today's rules refuse, and the game ends with `verdict`, the result given when it was
+    /// played (`None`: it has none, it is running). Returns the game and how many of `moves`
+    /// it holds (all of them unless the rules changed since). Views, FENs and move texts read
+    /// the replayed part.
+    ///
+    /// ```
+    /// use jieqi_rules::{DrawReason, Game, GameDeal, Outcome, Preset, Rules, Variant};
+    ///
+    /// let rules = Rules::new(Variant::Xiangqi, Preset::Standard);
+    /// let moves = ["h2e2".to_owned(), "zz".to_owned()];
+    /// let verdict = Outcome::Draw(DrawReason::Agreement);
+    /// let (game, replayed) =
+    ///     Game::replay_as_recorded(rules, GameDeal::None, &moves, Some(verdict))?;
+    /// assert_eq!((game.outcome(), replayed), (Some(verdict), 1));
+    /// # Ok::<(), jieqi_rules::GameError>(())
+    /// ```
+    pub fn replay_as_recorded(
+        rules: Rules,
+        deal: GameDeal,
+        moves: &[String],
+        verdict: Option<Outcome>,
+    ) -> Result<(Game, usize), GameError> {
+        let mut game = Game::new(rules, deal)?;
+        let mut replayed = 0;
+        for text in moves {
+            if game.play_recorded(text).is_err() {
+                break;
+            }
+            replayed += 1;
+        }
+        game.impose_verdict(verdict);
+        Ok((game, replayed))
+    }
+
+    /// Plays a stored move (see [`Game::move_record_texts`]) as it was recorded: a result
+    /// today's judge gave the position before it is set aside, since the game went on when it
+    /// was played. The move itself must still be allowed.
+    pub fn play_recorded(&mut self, text: &str) -> Result<(), GameError> {
+        self.impose_verdict(None);
+        self.play_stored(text)
+    }
+
+    /// Sets the result as it was recorded (or clears it: `None`), whatever the position says.
+    /// For a stored game rebuilt by [`Game::play_recorded`]; a game in play gets its result
+    /// from its moves and from [`Game::resign`], [`Game::agree_draw`], [`Game::time_out`] and
+    /// [`Game::abort`].
+    pub fn impose_verdict(&mut self, verdict: Option<Outcome>) {
+        match &mut self.inner {
+            Inner::Board(game) => game.impose_outcome(verdict),
+            Inner::Banqi(game) => game.impose_outcome(verdict),
+        }
+    }
+
     fn play_stored(&mut self, text: &str) -> Result<(), GameError> {
         if let Some(outcome) = self.outcome() {
             return Err(GameError::GameOver(outcome));
@@ -496,7 +555,7 @@ impl Game {
 
 /// The Banqi no-progress limit of `rules` (`0`: none).
 fn banqi_limit(rules: &Rules) -> u32 {
-    match rules.no_progress_plies {
+    match revision::judged_no_progress(rules.no_progress_plies) {
         0 => u32::MAX,
         plies => plies,
     }

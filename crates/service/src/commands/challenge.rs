@@ -1,5 +1,7 @@
-//! `/challenge [@user] [variant] [colour] [preset] [time]`: posts a challenge with Accept /
-//! Decline buttons. Options come in any order; without a user anyone may accept.
+//! `/challenge [@user] [variant] [colour] [preset] [secret-captures] [time]`: posts a
+//! challenge with Accept / Decline buttons. Options come in any order; without a user anyone
+//! may accept. `secret-captures` is the "nobody sees" reading: a captured covered piece stays
+//! unknown to both players, the capturer too, until the game ends.
 
 use std::time::Duration;
 
@@ -24,6 +26,7 @@ pub(crate) struct Challenge {
     colour: Option<ColourChoice>,
     preset: Option<Preset>,
     move_time: Option<Duration>,
+    secret_captures: bool,
 }
 
 impl Challenge {
@@ -40,6 +43,8 @@ impl Challenge {
                 challenge.variant = Some(variant);
             } else if let Ok(preset) = word.parse::<Preset>() {
                 challenge.preset = Some(preset);
+            } else if word == crate::store::records::SECRET_CAPTURES {
+                challenge.secret_captures = true;
             } else if let Some(colour) = colour(&word) {
                 challenge.colour = Some(colour);
             } else if word.starts_with(|c: char| c.is_ascii_digit()) {
@@ -146,7 +151,10 @@ impl Challenge {
                     "variant",
                     ctx.say_in(lang, &Sentence::new(variant_key(variant))),
                 )
-                .arg("preset", preset.name())
+                .arg(
+                    "preset",
+                    crate::announce::preset_text(preset, self.secret_captures),
+                )
                 .arg("time", duration_text(ctx, lang, move_time))
                 .arg(
                     "colour",
@@ -193,6 +201,7 @@ impl Challenge {
             expires_at: ctx.now + ttl,
             post: Some(post),
             text,
+            secret_captures: self.secret_captures,
         });
         chat.challenges.push(id);
         ctx.save_chat(chat);
@@ -224,6 +233,10 @@ mod tests {
         let c = Challenge::parse(&["30m", "xiangqi"]).unwrap();
         assert_eq!(c.move_time, Some(Duration::from_secs(1800)));
         assert_eq!(c.handle, None);
+        assert!(!c.secret_captures);
+        let c = Challenge::parse(&["Secret-Captures", "tencent"]).unwrap();
+        assert!(c.secret_captures);
+        assert_eq!(c.preset, Some(Preset::Tencent));
     }
 
     #[test]

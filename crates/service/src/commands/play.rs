@@ -1,4 +1,4 @@
-//! `/play bot [level] [variant] [colour] [preset]`: a game against the built-in engine in this
+//! `/play bot [level] [variant] [colour] [preset] [secret-captures]`: a game against the built-in engine in this
 //! chat. Options come in any order (the word `bot` may be left out, as Discord's `/play`
 //! does); the level defaults to casual, the variant to Jieqi, the colour to a coin toss.
 //! Games against the engine are not rated.
@@ -23,6 +23,7 @@ pub(crate) struct Play {
     variant: Option<Variant>,
     colour: Option<ColourChoice>,
     preset: Option<Preset>,
+    secret_captures: bool,
 }
 
 impl Play {
@@ -44,6 +45,8 @@ impl Play {
                 play.variant = Some(variant);
             } else if let Ok(preset) = word.parse::<Preset>() {
                 play.preset = Some(preset);
+            } else if word == crate::store::records::SECRET_CAPTURES {
+                play.secret_captures = true;
             } else if let Some(colour) = colour(&word) {
                 play.colour = Some(colour);
             } else {
@@ -91,6 +94,7 @@ impl Play {
             expires_at: ctx.now,
             post: None,
             text: String::new(),
+            secret_captures: self.secret_captures,
         };
         let seed = ctx.inner.engine_seed();
         start_game(ctx, &terms, &engine, Some((level, seed))).await?;

@@ -22,7 +22,10 @@ use super::records::{
 ///   outbox entries with the time their lane may be tried again.
 /// - 4 added `PlayerRecord::course` (the rules course) and `PlayerRecord::puzzle`, and
 ///   `ChatRecord::puzzles`, as their records' last fields.
-pub const SCHEMA_VERSION: u8 = 4;
+/// - 5 added `GameRecord::rules_revision`, `secret_captures` and `verdict`, and
+///   `ChallengeRecord::secret_captures`, last. A finished game of an older schema gets its
+///   verdict once, when the store upgrades it (`replay::verdict_of_old_game`).
+pub const SCHEMA_VERSION: u8 = 5;
 
 /// A record the store keeps: its current shape, and how to read its older ones.
 pub trait Record: Serialize + DeserializeOwned {
@@ -64,7 +67,12 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
     bytes.first().copied()
 }
 
-impl Record for ChallengeRecord {}
+impl Record for ChallengeRecord {
+    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        // Schemas 1 to 4 lack `secret_captures` at the end: every challenge let the capturer see.
+        postcard_read(&completed(rest, &false)?)
+    }
+}
 /// `rest` followed by the stored form of `value`: an older record whose shape lacks only
 /// fields at its end, completed with their defaults.
 fn completed<T: Serialize>(rest: &[u8], value: &T) -> Result<Vec<u8>, StoreError> {
@@ -73,13 +81,19 @@ fn completed<T: Serialize>(rest: &[u8], value: &T) -> Result<Vec<u8>, StoreError
 }
 
 impl Record for ChatRecord {
-    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+    fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 4 {
+            return postcard_read(rest);
+        }
         // Schemas 1 to 3 lack `puzzles` at the end: no puzzle open, no daily puzzle.
         postcard_read(&completed(rest, &ChatPuzzles::default())?)
     }
 }
 impl Record for PlayerRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 4 {
+            return postcard_read(rest);
+        }
         let mut bytes = rest.to_vec();
         // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
         if version < 3 {
@@ -97,23 +111,38 @@ impl Record for SentRecord {}
 impl Record for GameRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
         let mut bytes = rest.to_vec();
-        // Schema 1 differs from 2 only in lacking `engine` at the end: a trailing zero byte
-        // reads as `None` there.
-        if version == 1 {
-            bytes.push(0);
-        }
-        Ok(postcard_read::<legacy::Game>(&bytes)?.into())
+        let mut game: GameRecord = if version >= 3 {
+            // Schemas 3 and 4 wrote the compact form without its last three fields: zero
+            // bytes read as revision 0, the capturer sees, no verdict (filled in below).
+            bytes.extend([0, 0, 0]);
+            postcard_read(&bytes)?
+        } else {
+            // Schema 1 differs from 2 only in lacking `engine` at the end: a trailing zero
+            // byte reads as `None` there.
+            if version == 1 {
+                bytes.push(0);
+            }
+            postcard_read::<legacy::Game>(&bytes)?.into()
+        };
+        crate::replay::settle_old_game(&mut game);
+        Ok(game)
     }
 }
 
 impl Record for AnswerRecord {
-    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+    fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 3 {
+            return postcard_read(rest);
+        }
         Ok(postcard_read::<legacy::Answer>(rest)?.into())
     }
 }
 
 impl Record for OutboxRecord {
-    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+    fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 3 {
+            return postcard_read(rest);
+        }
         Ok(postcard_read::<legacy::Outbox>(rest)?.into())
     }
 }
@@ -176,6 +205,9 @@ mod legacy {
                 finished_at: old.finished_at,
                 engine: old.engine,
                 prompts: Default::default(),
+                rules_revision: 0,
+                secret_captures: false,
+                verdict: None,
             }
         }
     }

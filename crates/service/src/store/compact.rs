@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Verdict;
 use super::records::{BoardPost, DrawOffer, Ending, EngineSeat, GameRecord, Prompts, UnixTime};
 use crate::ids::{ChatId, GameId, User};
 
@@ -221,7 +222,7 @@ mod serde_bytes_compat {
     }
 }
 
-/// [`GameRecord`] as stored (schema 3).
+/// [`GameRecord`] as stored (schema 3; schema 5 added the last three fields).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct StoredGame {
     id: GameId,
@@ -246,6 +247,10 @@ pub(crate) struct StoredGame {
     finished_at: Option<UnixTime>,
     engine: Option<EngineSeat>,
     prompts: Prompts,
+    /// Schema 5 on: the rules revision, "nobody sees", the stored verdict.
+    rules_revision: u32,
+    secret_captures: bool,
+    verdict: Option<Verdict>,
 }
 
 fn index_of<T: PartialEq>(all: &[T], value: &T) -> u8 {
@@ -280,6 +285,9 @@ impl From<GameRecord> for StoredGame {
             finished_at: game.finished_at,
             engine: game.engine,
             prompts: game.prompts,
+            rules_revision: game.rules_revision,
+            secret_captures: game.secret_captures,
+            verdict: game.verdict,
         }
     }
 }
@@ -321,6 +329,9 @@ impl TryFrom<StoredGame> for GameRecord {
             finished_at: stored.finished_at,
             engine: stored.engine,
             prompts: stored.prompts,
+            rules_revision: stored.rules_revision,
+            secret_captures: stored.secret_captures,
+            verdict: stored.verdict,
         })
     }
 }

@@ -19,6 +19,7 @@ mod compact;
 pub mod records;
 mod sled_folder;
 mod sled_store;
+pub mod verdict;
 
 use async_trait::async_trait;
 use thiserror::Error;
@@ -33,6 +34,7 @@ pub use records::{
     VariantStats,
 };
 pub use sled_store::SledStore;
+pub use verdict::Verdict;
 
 /// A request key scoped by platform (Telegram and Discord number their events separately).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

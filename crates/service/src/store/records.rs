@@ -129,6 +129,20 @@ pub struct GameRecord {
     /// reminders, unreachable notices, board reposts). Last, with defaults.
     #[serde(default)]
     pub prompts: Prompts,
+    /// The rules revision (`jieqi_rules::game::RULES_REVISION`) the game is played and was
+    /// judged under. Added by schema 5 (older games read with the revision of the migration
+    /// that gave them their verdict).
+    #[serde(default)]
+    pub rules_revision: u32,
+    /// "Nobody sees": a captured covered piece stays unknown to both players until the end
+    /// (`secret-captures`). Added by schema 5.
+    #[serde(default)]
+    pub secret_captures: bool,
+    /// The result as it was announced, once the game is over; what everything shown about a
+    /// finished game reads. Added by schema 5 (filled in once for older finished games, see
+    /// `codec`).
+    #[serde(default)]
+    pub verdict: Option<super::Verdict>,
 }
 
 /// What the bot asked or told around one game and when, so it asks once and says things once.
@@ -158,6 +172,11 @@ pub struct EngineSeat {
 }
 
 impl GameRecord {
+    /// The full rules of this game: its preset, with the challenge's options.
+    pub fn rules(&self) -> jieqi_rules::Rules {
+        rules_of(self.variant, self.preset, self.secret_captures)
+    }
+
     /// The user in `seat`.
     pub fn player(&self, seat: Seat) -> &User {
         match seat {
@@ -186,6 +205,19 @@ impl GameRecord {
     pub fn audience(&self) -> impl Iterator<Item = &ChatId> {
         std::iter::once(&self.chat).chain(self.watchers.iter())
     }
+}
+
+/// The challenge option of the "nobody sees" reading (`/challenge`, `/play`, and shown with
+/// the preset).
+pub const SECRET_CAPTURES: &str = "secret-captures";
+
+/// The rules of `preset` for `variant`, with "nobody sees" if `secret_captures`.
+pub fn rules_of(variant: Variant, preset: Preset, secret_captures: bool) -> jieqi_rules::Rules {
+    let mut rules = jieqi_rules::Rules::new(variant, preset);
+    if secret_captures {
+        rules.captured_covered_visible_to = jieqi_rules::CapturedCoveredVisibleTo::Nobody;
+    }
+    rules
 }
 
 /// The challenger's colour choice.
@@ -231,6 +263,9 @@ pub struct ChallengeRecord {
     pub post: Option<OutboxId>,
     /// Its text (repeated when the buttons are removed).
     pub text: String,
+    /// "Nobody sees" (`secret-captures`): nobody learns a captured covered piece until the
+    /// end. Added by schema 5, last.
+    pub secret_captures: bool,
 }
 
 /// A chat: its settings and what is going on in it.

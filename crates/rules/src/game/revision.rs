@@ -1,0 +1,72 @@
+//! The rules revision: a number this crate bumps whenever a change alters a judgement (a move
+//! allowed or refused, a result given or withheld, a reason named), so a stored game can say
+//! which rules it was played and judged under.
+//!
+//! The golden verdicts (`tests/golden_verdicts.rs`, over `tests/golden/`) hold a corpus of
+//! finished games with the verdicts this crate gave them at each revision: a judging change
+//! that lands without a bump fails there. A bump adds a line to [`REVISIONS`] naming the
+//! change, the words a running game's players are told when their game moves on to it.
+
+/// The current rules revision. Bump it (and add a [`REVISIONS`] line and a golden corpus of
+/// the new revision) with any change that alters a judgement.
+pub const RULES_REVISION: u32 = 1;
+
+/// One revision of the rules and what it changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RevisionNote {
+    /// The revision.
+    pub revision: u32,
+    /// What changed from the one before, as one English sentence.
+    pub change: &'static str,
+}
+
+/// Every revision, oldest first; the last is [`RULES_REVISION`].
+pub const REVISIONS: &[RevisionNote] = &[RevisionNote {
+    revision: 1,
+    change: "The first recorded revision: the repetition judge, the presets' no-progress \
+             limits, the Tencent limit, and a game ending before both sides moved is aborted.",
+}];
+
+/// The changes a game played under `revision` has not seen, oldest first.
+///
+/// ```
+/// use jieqi_rules::game::{RULES_REVISION, changes_since};
+///
+/// assert_eq!(changes_since(RULES_REVISION).count(), 0);
+/// assert_eq!(changes_since(0).count(), RULES_REVISION as usize);
+/// ```
+pub fn changes_since(revision: u32) -> impl Iterator<Item = &'static RevisionNote> {
+    REVISIONS
+        .iter()
+        .filter(move |note| note.revision > revision)
+}
+
+/// The no-progress limit that judges a game whose rules say `plies` (`0`: none). Always
+/// `plies`, except under [`testing::alter_judging`].
+pub(crate) fn judged_no_progress(plies: u32) -> u32 {
+    #[cfg(feature = "test-hooks")]
+    if testing::judging_altered() && plies > 20 {
+        return plies - 20;
+    }
+    plies
+}
+
+/// A deliberately changed judging rule for tests of what must not change with the rules (a
+/// stored verdict, a rating): with the `test-hooks` feature only, never in a release build.
+#[cfg(feature = "test-hooks")]
+pub mod testing {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static ALTERED: AtomicBool = AtomicBool::new(false);
+
+    /// Turns the altered judgement on or off for the whole process: while on, every
+    /// no-progress limit above 20 plies is 20 plies shorter (a game that ended on the limit,
+    /// or went past the new one, is judged differently, or no longer replays).
+    pub fn alter_judging(on: bool) {
+        ALTERED.store(on, Ordering::SeqCst);
+    }
+
+    pub(crate) fn judging_altered() -> bool {
+        ALTERED.load(Ordering::SeqCst)
+    }
+}

@@ -609,10 +609,13 @@ mod tests {
 
     #[test]
     fn elo_of_an_even_score_is_zero_and_of_a_whitewash_is_left_out() {
-        assert_eq!(elo_text(5, 0, 5), " (about +0 Elo, 95% interval -221 to +221)");
+        assert_eq!(elo_text(5, 0, 5), " (about +0 Elo, 95% interval -252 to +252)");
         assert_eq!(elo_text(0, 10, 0), " (about +0 Elo, 95% interval +0 to +0)");
         assert_eq!(elo_text(4, 0, 0), "");
         assert!(elo_text(3, 0, 1).contains("+191"));
-        assert!(elo_text(30, 10, 60).contains("about -108 Elo"));
+        assert_eq!(
+            elo_text(30, 10, 60),
+            " (about -108 Elo, 95% interval -180 to -43)"
+        );
     }
 }

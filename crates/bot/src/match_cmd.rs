@@ -609,7 +609,10 @@ mod tests {
 
     #[test]
     fn elo_of_an_even_score_is_zero_and_of_a_whitewash_is_left_out() {
-        assert_eq!(elo_text(5, 0, 5), " (about +0 Elo, 95% interval -252 to +252)");
+        assert_eq!(
+            elo_text(5, 0, 5),
+            " (about +0 Elo, 95% interval -252 to +252)"
+        );
         assert_eq!(elo_text(0, 10, 0), " (about +0 Elo, 95% interval +0 to +0)");
         assert_eq!(elo_text(4, 0, 0), "");
         assert!(elo_text(3, 0, 1).contains("+191"));

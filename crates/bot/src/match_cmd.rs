@@ -1,13 +1,20 @@
 //! `jieqi-bot match`: two contestants (engine levels, `random`, or an external UCI engine)
 //! play a series of games through the rules' `Game` facade, so results, repetition and the
 //! no-progress draw are the real rules. Deals are seeded; each deal is played twice with the
-//! contestants' colours swapped, which cancels most of the luck of the deal. A ply cap
-//! adjudicates a draw.
+//! contestants' colours swapped, which cancels most of the luck of the deal; `--opening-plies`
+//! starts both games of a pair from the same seeded random moves, so deterministic engines
+//! (master has no noise, and Xiangqi has no deal) still play varied games.
+//!
+//! Adjudication, the whole of it: a game ends as the rules end it (mate, stalemate, the
+//! repetition rulings, the no-progress draw of the preset); one still running after
+//! `--max-plies` plies is a draw; an external engine that answers a move the game refuses, or
+//! none, or nothing within a minute, loses that game.
 //!
 //! An external engine (`uci:/path/to/engine args...`) is started once for the match and told,
-//! before each of its moves, only its own side's view: the position in its dialect's FEN
-//! (for Jieqi, with the pool of pieces hidden to it), never the deal. A move it answers that
-//! the game refuses (or none) loses it that game.
+//! before each of its moves, only its own side's view, never the deal: for Jieqi the position
+//! in the dialect's FEN with the pool of pieces hidden to it; for Xiangqi (which hides nothing)
+//! the start and every move since, so it sees repetitions coming. Moves are written and read in
+//! its rank numbering (`--red-ranks 1-10` for Fairy-Stockfish).
 
 use std::fmt;
 use std::fs;
@@ -18,10 +25,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use jieqi_engine::{Budget, Engine, Level, RandomMover};
-use jieqi_rules::notation::uci as coordinates;
-use jieqi_rules::{Game, GameDeal, GameMove, Preset, Rules, Seat, Side, Variant, View, Viewer};
+use jieqi_rules::{
+    Game, GameDeal, GameMove, Move, Preset, Rules, Seat, Side, Variant, View, Viewer,
+};
 use jieqi_uci::client::ExternalEngine;
 use jieqi_uci::dialect::write_view_fen;
+use jieqi_uci::ranks::Ranks;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -55,6 +64,17 @@ pub struct MatchArgs {
     /// A UCI option for an external second contestant, NAME=VALUE (repeatable).
     #[arg(long = "black-option", value_name = "NAME=VALUE", value_parser = uci_option)]
     black_options: Vec<(String, String)>,
+    /// How an external first contestant numbers ranks in its moves: 0-9 (Pikafish,
+    /// jieqi-bot) or 1-10 (Fairy-Stockfish).
+    #[arg(long, default_value = "0-9")]
+    red_ranks: Ranks,
+    /// How an external second contestant numbers ranks in its moves: 0-9 or 1-10.
+    #[arg(long, default_value = "0-9")]
+    black_ranks: Ranks,
+    /// Seeded random plies that open both games of each pair (the same moves in both), so
+    /// that engines without randomness play varied games.
+    #[arg(long, default_value_t = 0)]
+    opening_plies: usize,
     /// External engines search this many nodes a move (`go nodes N`) instead of a movetime.
     #[arg(long)]
     uci_nodes: Option<u64>,
@@ -152,7 +172,14 @@ fn uci_option(text: &str) -> Result<(String, String), String> {
 enum Player {
     Engine(Engine),
     Random(Box<RandomMover>),
-    External(usize),
+    External { index: usize, ranks: Ranks },
+}
+
+/// What an external engine is told of the game besides the view: for Xiangqi, the start and
+/// the moves since (nothing is hidden there, and the moves let it see repetitions).
+struct Told<'a> {
+    start_fen: &'a str,
+    moves: &'a [Move],
 }
 
 /// What a player did on its turn.
@@ -178,6 +205,7 @@ impl Player {
         view: &View,
         legal: &[GameMove],
         externals: &mut [Option<ExternalEngine>; 2],
+        told: Option<&Told<'_>>,
         limits: &str,
         effort: &mut Effort,
     ) -> anyhow::Result<Turn> {
@@ -192,17 +220,26 @@ impl Player {
                 Turn::Move(mv)
             }
             Player::Random(mover) => Turn::Move(mover.choose(legal)?),
-            Player::External(i) => {
-                let engine = externals[*i]
+            Player::External { index, ranks } => {
+                let engine = externals[*index]
                     .as_mut()
                     .context("the external engine is not running")?;
                 // Its own side's view only, in its dialect: never the deal.
-                let answer = engine.best_move(&write_view_fen(view), limits, EXTERNAL_PATIENCE)?;
+                let answer = match told {
+                    Some(told) => {
+                        let moves: Vec<String> =
+                            told.moves.iter().map(|&mv| ranks.write(mv)).collect();
+                        engine.best_move(told.start_fen, &moves, limits, EXTERNAL_PATIENCE)?
+                    }
+                    None => {
+                        engine.best_move(&write_view_fen(view), &[], limits, EXTERNAL_PATIENCE)?
+                    }
+                };
                 effort.nodes += answer.nodes.unwrap_or(0);
                 effort.depth += u64::from(answer.depth.unwrap_or(0));
-                let chosen = coordinates::parse(&answer.bestmove)
-                    .ok()
-                    .map(|(mv, _)| GameMove::Board(mv))
+                let chosen = ranks
+                    .read(&answer.bestmove)
+                    .map(GameMove::Board)
                     .filter(|mv| legal.contains(mv));
                 match chosen {
                     Some(mv) => Turn::Move(mv),
@@ -274,6 +311,20 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(1_000_003) ^ u64::from(index / 2));
         let deal = GameDeal::shuffled(args.variant, &mut |n| deal_rng.gen_range(0..n.max(1)));
         let mut game = Game::new(rules.clone(), deal).context("could not start a game")?;
+        // Xiangqi hides nothing, so an external engine is told the start and the moves.
+        let start_fen = write_view_fen(&game.view(Viewer::Public));
+        let mut moves: Vec<Move> = Vec::new();
+        for _ in 0..args.opening_plies {
+            let legal = game.legal_moves();
+            if game.outcome().is_some() || legal.is_empty() {
+                break;
+            }
+            let mv = legal[deal_rng.gen_range(0..legal.len())];
+            game.play(mv).context("a random opening move was refused")?;
+            if let GameMove::Board(mv) = mv {
+                moves.push(mv);
+            }
+        }
         // first_seat[i]: the seat contestant i plays in this game.
         let first_seat = if index % 2 == 0 {
             Seat::First
@@ -294,8 +345,19 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             };
             let view = game.view(viewer);
             let legal = game.legal_moves();
+            let told = (args.variant == Variant::Xiangqi).then(|| Told {
+                start_fen: &start_fen,
+                moves: &moves,
+            });
             let turn = players[i]
-                .choose(&view, &legal, &mut externals, &limits, &mut efforts[i])
+                .choose(
+                    &view,
+                    &legal,
+                    &mut externals,
+                    told.as_ref(),
+                    &limits,
+                    &mut efforts[i],
+                )
                 .with_context(|| {
                     format!("{} could not move in game {}", contestants[i], index + 1)
                 })?;
@@ -308,6 +370,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                     break;
                 }
             };
+            if let GameMove::Board(mv) = mv {
+                moves.push(mv);
+            }
             game.play(mv).with_context(|| {
                 format!(
                     "{} chose a move the game refused in game {}",
@@ -377,7 +442,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         score,
         args.games,
         percent,
-        elo_text(score / played)
+        elo_text(wins, draws, losses)
     );
     if capped > 0 {
         println!(
@@ -450,7 +515,14 @@ fn make_player(contestant: &Contestant, args: &MatchArgs, game: u32, which: usiz
             let budget = match_budget(level.budget(), args);
             Player::Engine(Engine::with_budget(*level, budget, seed))
         }
-        Contestant::External { .. } => Player::External(which),
+        Contestant::External { .. } => Player::External {
+            index: which,
+            ranks: if which == 0 {
+                args.red_ranks
+            } else {
+                args.black_ranks
+            },
+        },
     }
 }
 
@@ -468,14 +540,40 @@ fn match_budget(budget: Budget, args: &MatchArgs) -> Budget {
     budget
 }
 
-/// The rating difference a score implies, for the summary line.
-fn elo_text(fraction: f64) -> String {
-    if fraction <= 0.0 || fraction >= 1.0 {
+/// The rating difference a score fraction implies (`None` at 0 and 1, where it is unbounded).
+fn elo_of(fraction: f64) -> Option<f64> {
+    (fraction > 0.0 && fraction < 1.0)
+        // `+ 0.0` turns the -0 of an even score into 0.
+        .then(|| -400.0 * (1.0 / fraction - 1.0).log10() + 0.0)
+}
+
+/// The rating difference the games imply, with its 95 % interval from the games' own spread
+/// (normal approximation of the mean score), for the summary line.
+fn elo_text(wins: u32, draws: u32, losses: u32) -> String {
+    let n = f64::from(wins + draws + losses);
+    if n == 0.0 {
         return String::new();
     }
-    // `+ 0.0` turns the -0 of an even score into 0.
-    let elo = -400.0 * (1.0 / fraction - 1.0).log10() + 0.0;
-    format!(" (about {elo:+.0} Elo)")
+    let mean = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
+    let variance = (f64::from(wins) * (1.0 - mean).powi(2)
+        + f64::from(draws) * (0.5 - mean).powi(2)
+        + f64::from(losses) * mean.powi(2))
+        / n;
+    let margin = 1.96 * (variance / n).sqrt();
+    let bound = |fraction: f64| {
+        elo_of(fraction).map_or_else(
+            || if fraction <= 0.0 { "-inf" } else { "+inf" }.to_owned(),
+            |elo| format!("{elo:+.0}"),
+        )
+    };
+    match elo_of(mean) {
+        Some(elo) => format!(
+            " (about {elo:+.0} Elo, 95% interval {} to {})",
+            bound(mean - margin),
+            bound(mean + margin)
+        ),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]
@@ -511,8 +609,16 @@ mod tests {
 
     #[test]
     fn elo_of_an_even_score_is_zero_and_of_a_whitewash_is_left_out() {
-        assert_eq!(elo_text(0.5), " (about +0 Elo)");
-        assert_eq!(elo_text(1.0), "");
-        assert!(elo_text(0.75).contains("+191"));
+        assert_eq!(
+            elo_text(5, 0, 5),
+            " (about +0 Elo, 95% interval -252 to +252)"
+        );
+        assert_eq!(elo_text(0, 10, 0), " (about +0 Elo, 95% interval +0 to +0)");
+        assert_eq!(elo_text(4, 0, 0), "");
+        assert!(elo_text(3, 0, 1).contains("+191"));
+        assert_eq!(
+            elo_text(30, 10, 60),
+            " (about -108 Elo, 95% interval -180 to -43)"
+        );
     }
 }

@@ -214,3 +214,50 @@ fn a_level_plays_the_binary_over_uci_and_the_records_are_written() {
     let second = std::fs::read_to_string(records.path().join("game-002.txt")).expect("record");
     assert!(first.contains("[Red \"casual\"]") && second.contains("[Black \"casual\"]"));
 }
+
+#[test]
+fn a_xiangqi_match_tells_the_engine_its_moves_and_opens_each_pair_alike() {
+    let records = tempfile::tempdir().expect("a folder");
+    let output = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "xiangqi",
+            "--red",
+            &format!("uci:{BIN} uci"),
+            "--black",
+            "novice",
+            "--uci-nodes",
+            "800",
+            "--games",
+            "2",
+            "--opening-plies",
+            "4",
+            "--max-plies",
+            "30",
+            "--records",
+        ])
+        .arg(records.path())
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let opening = |game: &str| -> Vec<String> {
+        let record = std::fs::read_to_string(records.path().join(game)).expect("a record");
+        // The engine was told the start and the moves; had it misread them it would have
+        // answered a move the game refuses and lost by it.
+        assert!(!record.contains("illegal move"), "{record}");
+        record
+            .lines()
+            .filter(|l| l.starts_with("1. ") || l.starts_with("2. "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let first = opening("game-001.txt");
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert_eq!(first, opening("game-002.txt"));
+}

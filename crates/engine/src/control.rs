@@ -79,13 +79,15 @@ impl Control {
         self.stopped
     }
 
-    /// Whether another iteration is worth starting: iterations grow several-fold, so one
-    /// begun after ~40 % of the budget would rarely finish.
+    /// Whether another iteration is worth starting: while any time and nodes are left. An
+    /// iteration cut short still counts (it searches the previous best move first, and a move
+    /// it prefers beat that one on the deeper search), so the whole budget is spent, as the
+    /// player was promised, rather than left unused after the last complete iteration.
     pub fn may_deepen(&self) -> bool {
         !self.stopped
             && !self.cancelled()
-            && self.start.elapsed() < self.deadline.mul_f64(0.4)
-            && self.nodes < self.node_limit / 5 * 2
+            && self.start.elapsed() < self.deadline
+            && self.nodes < self.node_limit
     }
 
     /// Whether another thread asked the search to stop.

@@ -147,15 +147,22 @@ impl ExternalEngine {
         self.wait_for("readyok", HANDSHAKE, |_, _| {})
     }
 
-    /// Sets the position to `fen` and sends `go <limits>` (e.g. `nodes 20000` or
-    /// `movetime 200`); waits at most `within` for `bestmove`.
+    /// Sets the position to `fen` followed by `moves` (already in the engine's notation; an
+    /// engine that knows the moves since the last capture can see repetitions coming) and
+    /// sends `go <limits>` (e.g. `nodes 20000` or `movetime 200`); waits at most `within` for
+    /// `bestmove`.
     pub fn best_move(
         &mut self,
         fen: &str,
+        moves: &[String],
         limits: &str,
         within: Duration,
     ) -> Result<Answer, ClientError> {
-        self.send(&format!("position fen {fen}"))?;
+        if moves.is_empty() {
+            self.send(&format!("position fen {fen}"))?;
+        } else {
+            self.send(&format!("position fen {fen} moves {}", moves.join(" ")))?;
+        }
         self.send(format!("go {limits}").trim_end())?;
         let mut nodes = None;
         let mut depth = None;

@@ -12,9 +12,11 @@
 //! covered piece captured without its type being learnt stays in the pool, so the pool may
 //! hold more pieces than stand covered on the board (the difference is the captured covered
 //! pieces of unknown type). A move that turns a covered piece face up carries the revealed
-//! type as a fifth character (`e3e4p`), and a capture of a covered piece may name what was
+//! type as a fifth character (`e3e4P`), and a capture of a covered piece may name what was
 //! taken the same way; when one move does both, the sixth character names the captured piece
-//! (`b2b9rn`). Those letters are read in either case (the side is the board's); a capture
+//! (`b2b9Rn`). Pikafish reads a letter's case as the piece's colour, so [`write_move`] writes the
+//! revealed letter in the mover's case and a captured one in the other side's (`e3e4P` for Red,
+//! `e6e5p` for Black); the letters are read in either case (the side is the board's); a capture
 //! named nowhere leaves the pool as it was. JieqiBox's older seven-field form (the pool right
 //! after the placement, then `w - - 0 1`) and our own FEN with a `[...]` captured group (six
 //! fields) are read too.
@@ -202,7 +204,7 @@ impl GuiPosition {
         let bytes = text.as_bytes();
         if !text.is_ascii() || !(4..=6).contains(&bytes.len()) {
             return Err(
-                "a move is two points and up to two piece letters, like `h2e2` or `e3e4p`"
+                "a move is two points and up to two piece letters, like `h2e2` or `e3e4P`"
                     .to_owned(),
             );
         }
@@ -343,6 +345,34 @@ impl GuiPosition {
     pub fn to_fen(&self) -> String {
         write_view_fen(&self.view())
     }
+}
+
+/// A move as Pikafish's `jieqi` branch writes it: coordinates, then the revealed type if the
+/// move turned a covered piece face up, then the type of a covered piece it captured if that
+/// is known. Pikafish reads a letter's case as the piece's colour, so the revealed letter is
+/// in the `mover`'s case (upper for Red) and the captured one in the other side's; letters are
+/// Pikafish's (`N` horse, `B` elephant). [`GuiPosition::play`] reads either case.
+///
+/// ```
+/// use jieqi_rules::{Move, Role, Side};
+/// use jieqi_uci::dialect::write_move;
+///
+/// let mv = Move::new("e3".parse()?, "e4".parse()?);
+/// assert_eq!(write_move(mv, Some(Role::Soldier), None, Side::Red), "e3e4P");
+/// let mv = Move::new("b2".parse()?, "b9".parse()?);
+/// assert_eq!(write_move(mv, Some(Role::Chariot), Some(Role::Horse), Side::Red), "b2b9Rn");
+/// assert_eq!(write_move(mv, None, Some(Role::Elephant), Side::Black), "b2b9B");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_move(mv: Move, reveal: Option<Role>, taken: Option<Role>, mover: Side) -> String {
+    let mut text = mv.to_string();
+    if let Some(role) = reveal {
+        text.push(letter(Piece::new(mover, role)));
+    }
+    if let Some(role) = taken {
+        text.push(letter(Piece::new(!mover, role)));
+    }
+    text
 }
 
 /// A view as a GUI reads it: plain Xiangqi FEN (`... w - - 0 1`, letters N and B for horse
@@ -611,14 +641,17 @@ mod tests {
                     panic!("a board move")
                 };
                 for viewer in Side::ALL {
-                    let mut text = record.mv.to_string();
-                    if let Some(role) = record.reveal {
-                        text.push(role.lower_char());
-                    }
-                    if let Some(taken) = record.captured.filter(|c| c.was_covered)
-                        && viewer == side
-                    {
-                        text.push(taken.piece.role.upper_char());
+                    // Letters in Pikafish's case (colour of the piece); the capturer alone
+                    // learns what a covered piece it took was.
+                    let taken = record
+                        .captured
+                        .filter(|c| c.was_covered && viewer == side)
+                        .map(|c| c.piece.role);
+                    let text = write_move(record.mv, record.reveal, taken, side);
+                    // Pikafish reads a Red reveal as an uppercase letter, a Black one as
+                    // lowercase.
+                    if let (Some(letter), Some(_)) = (text.chars().nth(4), record.reveal) {
+                        assert_eq!(letter.is_ascii_uppercase(), side == Side::Red, "{text}");
                     }
                     known[viewer].push(text);
                 }

@@ -9,7 +9,7 @@
 //! own thread); [`command`] reads a line into a typed [`Command`](command::Command);
 //! [`dialect`] turns the GUI's FEN and moves into the [`View`](jieqi_rules::View) of the side
 //! to move, which is all the engine ever searches; [`limits`] turns `go` into the engine's
-//! budget; [`client`] speaks to an external engine.
+//! budget; [`client`] speaks to an external engine, in its [`ranks`] numbering.
 //!
 //! The dialects are described in `docs/notation.md` ("UCI dialects") in the repository; how the
 //! crates fit together in `docs/architecture.md`.
@@ -18,6 +18,7 @@ pub mod client;
 pub mod command;
 pub mod dialect;
 pub mod limits;
+pub mod ranks;
 pub mod session;
 
 pub use session::{Flow, Session, Settings, Sink};

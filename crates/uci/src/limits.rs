@@ -2,7 +2,10 @@
 //! character of the play (depth cap, noise, node budget), and the `go` limits override what
 //! they name.
 //!
-//! - `nodes`, `depth`, `movetime`: those limits, and nothing else stops the search early;
+//! - `nodes`, `depth`: those limits, and nothing else stops the search early;
+//! - `movetime`: that time, and below master the level's node budget and depth cap too, so
+//!   `Skill Level` keeps the levels apart under a fixed time (a club engine given a second
+//!   still plays as a club player); master has no node cap and uses the time it is given;
 //! - `infinite`: nothing stops it but `stop`;
 //! - a clock (`wtime`/`btime`, increments, `movestogo`): a share of the remaining time, and
 //!   the level's node budget, so a level plays as strong with a clock as in the bot;
@@ -50,8 +53,19 @@ pub fn level_of_skill(skill: u32) -> Level {
 pub fn budget(go: &Go, level: Level, side: Side) -> Budget {
     let base = level.budget();
     let exact = go.infinite || go.nodes.is_some() || go.depth.is_some() || go.movetime.is_some();
+    // A movetime alone keeps the node budget that makes a level what it is; master's is
+    // only there to bound its time in the bot, so under a movetime it has none.
+    let keeps_level_nodes = go.movetime.is_some()
+        && !go.infinite
+        && go.nodes.is_none()
+        && go.depth.is_none()
+        && level != Level::Master;
     let mut budget = Budget {
-        nodes: if exact { u64::MAX } else { base.nodes },
+        nodes: if exact && !keeps_level_nodes {
+            u64::MAX
+        } else {
+            base.nodes
+        },
         movetime: UNLIMITED_TIME,
         ..base
     };
@@ -131,6 +145,34 @@ mod tests {
             budget(&go, Level::Master, Side::Red).movetime,
             Duration::from_millis(1000)
         );
+    }
+
+    #[test]
+    fn a_movetime_keeps_the_node_budgets_that_separate_the_levels() {
+        let go = Go {
+            movetime: Some(Duration::from_millis(200)),
+            ..Go::default()
+        };
+        let nodes: Vec<u64> = Level::ALL
+            .iter()
+            .map(|&level| budget(&go, level, Side::Red).nodes)
+            .collect();
+        assert_eq!(
+            nodes,
+            [
+                Level::Novice.budget().nodes,
+                Level::Casual.budget().nodes,
+                Level::Club.budget().nodes,
+                u64::MAX
+            ]
+        );
+        assert_eq!(budget(&go, Level::Casual, Side::Red).max_depth, 3);
+        let with_nodes = Go {
+            nodes: Some(50_000),
+            movetime: Some(Duration::from_millis(200)),
+            ..Go::default()
+        };
+        assert_eq!(budget(&with_nodes, Level::Novice, Side::Red).nodes, 50_000);
     }
 
     #[test]

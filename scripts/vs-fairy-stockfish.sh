@@ -1,0 +1,27 @@
+#!/bin/sh
+# The engine's strength against an engine nobody here wrote: jieqi-bot over UCI against
+# Fairy-Stockfish (Debian's `fairy-stockfish` package: Xiangqi, its classical evaluation, no
+# network), both at the same fixed time per move, from seeded random 6-ply openings with
+# colours swapped in each pair.
+#
+# Usage (from the repository root, after `cargo build -p jieqi-bot`):
+#     sh scripts/vs-fairy-stockfish.sh [GAMES] [MOVETIME_MS] [SKILL] [FSF_SKILL] [path/to/jieqi-bot]
+# defaults: 100 games, 200 ms, our Skill Level 20 (master), Fairy-Stockfish at full strength
+# (Skill Level 20). Run it alone on the machine (`nice -n 15`): it is timed, so other load
+# changes the result.
+#
+# Adjudication (that of `jieqi-bot match`): the rules end a game (mate, stalemate, the
+# repetition rulings, the preset's no-progress draw); a game still running after 300 plies is
+# a draw; an engine answering an illegal move, or none within a minute, loses.
+set -eu
+GAMES=${1:-100}
+MS=${2:-200}
+SKILL=${3:-20}
+FSF_SKILL=${4:-20}
+BIN=${5:-${CARGO_TARGET_DIR:-target}/debug/jieqi-bot}
+FSF=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
+exec "$BIN" match --variant xiangqi \
+    --red "uci:$BIN uci" --red-option "Skill Level=$SKILL" \
+    --black "uci:$FSF" --black-option "UCI_Variant=xiangqi" --black-option "Threads=1" \
+    --black-option "Hash=16" --black-option "Skill Level=$FSF_SKILL" --black-ranks 1-10 \
+    --movetime-ms "$MS" --games "$GAMES" --opening-plies 6 --max-plies 300 --seed 23 --verbose

@@ -6,7 +6,7 @@
 //! the chat's public texts and, once the game is over, the deal the result post published.
 //! Two games whose public histories agree give equal pages (`tests/web_page.rs`).
 
-use jieqi_rules::{Game, GameDeal, Rules, Side, Viewer};
+use jieqi_rules::{Game, GameDeal, Side, Viewer};
 use serde::Serialize;
 
 use crate::announce::{
@@ -15,7 +15,7 @@ use crate::announce::{
 use crate::context::{Ctx, Sentence, Step};
 use crate::i18n::Language;
 use crate::lifecycle::{is_engine_seat, times_out_at};
-use crate::replay::{LoadedGame, apply_ending, side_of};
+use crate::replay::{LoadedGame, rebuild_at, side_of};
 use crate::settings::{ChatSettings, Orientation, Style};
 use crate::store::{GameRecord, Seat};
 
@@ -268,11 +268,7 @@ pub(crate) fn public_position(record: &GameRecord, ply: usize, ended: bool) -> O
     if ply > record.moves.len() || (ended && (record.is_active() || ply != record.moves.len())) {
         return None;
     }
-    let rules = Rules::new(record.variant, record.preset);
-    let deal = GameDeal::from_letters(record.variant, &record.deal).ok()?;
-    let mut game = Game::replay(rules, deal, &record.moves[..ply]).ok()?;
-    if ended {
-        apply_ending(record, &mut game);
-    }
-    Some(game)
+    // As the store rebuilds it: the game's own rules (secret captures), a finished game as
+    // recorded with its stored verdict.
+    rebuild_at(record, ply, ended).ok()
 }

@@ -369,7 +369,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let score = f64::from(wins) + 0.5 * f64::from(draws);
     let percent = 100.0 * score / played;
     writeln!(
-                out,
+        out,
         "{} vs {} ({}, {} games, seed {}): {} wins, {} draws, {} losses for {}; score {:.1}/{} = {:.1}%{}",
         contestants[0],
         contestants[1],
@@ -387,7 +387,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     )?;
     if capped > 0 {
         writeln!(
-                out,
+            out,
             "{capped} game(s) reached the ply cap of {} and were scored as draws",
             args.max_plies
         )?;

@@ -18,6 +18,7 @@
 
 use std::fmt;
 use std::fs;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -268,6 +269,9 @@ enum Result3 {
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    // A reader that stops early (`| head`) closes the pipe: the next write fails with
+    // `BrokenPipe`, which `main` takes as the end of the run (println! would panic).
+    let mut out = std::io::stdout();
     let rules = Rules::new(args.variant, args.preset);
     let contestants = [args.red.clone(), args.black.clone()];
     let option_lists = [&args.red_options, &args.black_options];
@@ -417,18 +421,20 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             let colour = first_side
                 .map(|s| s.to_string())
                 .unwrap_or_else(|| "?".to_owned());
-            println!(
+            writeln!(
+                out,
                 "game {:>3}: {} as {colour}: {how} after {} plies",
                 index + 1,
                 contestants[0],
                 game.ply()
-            );
+            )?;
         }
     }
     let played = f64::from(args.games);
     let score = f64::from(wins) + 0.5 * f64::from(draws);
     let percent = 100.0 * score / played;
-    println!(
+    writeln!(
+        out,
         "{} vs {} ({}, {} games, seed {}): {} wins, {} draws, {} losses for {}; score {:.1}/{} = {:.1}%{}",
         contestants[0],
         contestants[1],
@@ -443,26 +449,28 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         args.games,
         percent,
         elo_text(wins, draws, losses)
-    );
+    )?;
     if capped > 0 {
-        println!(
+        writeln!(
+            out,
             "{capped} game(s) reached the ply cap of {} and were scored as draws",
             args.max_plies
-        );
+        )?;
     }
     for (contestant, effort) in contestants.iter().zip(&efforts) {
         if effort.moves > 0 {
-            println!(
+            writeln!(
+                out,
                 "  {contestant}: {} moves, {:.1} ms a move on average, longest {} ms, {} nodes and depth {:.1} a move",
                 effort.moves,
                 effort.total.as_secs_f64() * 1000.0 / effort.moves as f64,
                 effort.longest.as_millis(),
                 effort.nodes / effort.moves,
                 effort.depth as f64 / effort.moves as f64,
-            );
+            )?;
         }
     }
-    println!("  took {:.0} s", started.elapsed().as_secs_f64());
+    writeln!(out, "  took {:.0} s", started.elapsed().as_secs_f64())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -6,7 +6,11 @@
 //! Figures are printed (run with `--nocapture` to see them): moves acknowledged, lost (0),
 //! applied twice (0), boards posted twice after the platform had acknowledged them (0 on
 //! Discord, where every post carries a nonce; Telegram has no idempotency key, so a kill
-//! inside a send can double a post: its window is measured and only bounded).
+//! inside a send can double a post: its window is measured and only bounded), and the
+//! takeover delay: from a kill to the delivery, by the other process, of each message the
+//! killed one had claimed (its claims lapse within one short lease, since nothing renews
+//! them any more). A live process never loses a claim (it renews them): no process logs
+//! that one of its claims was taken over.
 //!
 //! The PostgreSQL tests need `TEST_DATABASE_URL` (see `jieqi_store_pg::testing`); without a
 //! server they are skipped, except under `CI=true`.
@@ -485,6 +489,7 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
         let Some(store) = test_store().await else {
             return;
         };
+        let store = Arc::new(store);
         const TG_GAMES: i64 = 6;
         const DC_GAMES: u64 = 6;
         const SHARDS: u64 = 2;
@@ -527,19 +532,35 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
 
         // Kills, while the games are played: one process at a time, at seeded random points.
         let stop = Arc::new(AtomicBool::new(false));
+        let takeovers = Arc::new(Mutex::new(Vec::new()));
         let chaos = {
             let (procs, stop) = (procs.clone(), stop.clone());
+            let (store, takeovers) = (store.clone(), takeovers.clone());
             tokio::spawn(async move {
                 let mut rng = ChaCha8Rng::seed_from_u64(20_240_611);
                 let mut kills = 0;
+                let mut watchers = Vec::new();
                 tokio::time::sleep(Duration::from_millis(rng.gen_range(500..2000))).await;
                 while !stop.load(Ordering::SeqCst) && kills < 12 {
                     let victim = rng.gen_range(0..2);
+                    let pid = procs.lock().expect("procs")[victim].pid();
                     procs.lock().expect("procs")[victim].kill();
+                    let killed_at = Instant::now();
+                    if let Some(pid) = pid {
+                        watchers.push(tokio::spawn(watch_takeover(
+                            store.clone(),
+                            pid,
+                            killed_at,
+                            takeovers.clone(),
+                        )));
+                    }
                     kills += 1;
                     tokio::time::sleep(Duration::from_millis(rng.gen_range(100..1500))).await;
                     procs.lock().expect("procs")[victim].start();
                     tokio::time::sleep(Duration::from_millis(rng.gen_range(800..2500))).await;
+                }
+                for watcher in watchers {
+                    watcher.await.expect("a takeover watcher");
                 }
                 kills
             })
@@ -581,11 +602,11 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
         let kills = chaos.await.expect("the kills");
         // Everything owed is delivered by whichever process claims it (a killed process's
         // claims lapse after their lease).
-        outbox_drained(&*store, &procs).await;
+        outbox_drained(&**store, &procs).await;
 
         let (mut lost, mut twice) = (0, 0);
         for game in &tg_games {
-            let (l, t) = compare_moves(&*store, &game.chat(), OPENING.len()).await;
+            let (l, t) = compare_moves(&**store, &game.chat(), OPENING.len()).await;
             lost += l;
             twice += t;
             assert_eq!(
@@ -597,13 +618,27 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
         }
         let channels: Vec<u64> = dc_games.iter().map(|g| g.channel).collect();
         for game in &dc_games {
-            let (l, t) = compare_moves(&*store, &game.chat(), OPENING.len()).await;
+            let (l, t) = compare_moves(&**store, &game.chat(), OPENING.len()).await;
             lost += l;
             twice += t;
         }
         let discord_twice = discord_duplicate_boards(&discord, &channels);
         let telegram_twice = telegram_duplicate_boards(&telegram);
         let window = telegram_twice.iter().max().copied().unwrap_or_default();
+        let mut delays = takeovers.lock().expect("takeovers").clone();
+        delays.sort();
+        println!(
+            "multi-process takeover: {} messages claimed by a killed process, delivered by the \
+             other {}",
+            delays.len(),
+            percentiles(&delays)
+        );
+        let lost_claims: usize = procs
+            .lock()
+            .expect("procs")
+            .iter()
+            .map(|p| p.log().matches("a delivery claim lapsed").count())
+            .sum();
         println!(
             "multi-process: acknowledged={}, lost={lost}, applied_twice={twice}, \
              discord_duplicate_boards={discord_twice}, telegram_duplicate_boards={} \
@@ -616,6 +651,7 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
             counts.refused_as_done.load(Ordering::SeqCst),
         );
         assert_eq!(discord_twice, 0, "Discord boards are posted once (nonces)");
+        assert_eq!(lost_claims, 0, "a live process lost a delivery claim");
         // Each kill can cut at most one send per Telegram lane short.
         assert!(
             telegram_twice.len() <= kills * (TG_GAMES as usize + 2),
@@ -626,6 +662,62 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
             proc.terminate();
         }
     });
+}
+
+/// After process `pid` was killed at `killed_at`: the messages it had claimed (live claims
+/// named after it), and for each, how long until it was delivered (gone from the outbox).
+async fn watch_takeover(
+    store: Arc<TestStore>,
+    pid: u32,
+    killed_at: Instant,
+    delays: Arc<Mutex<Vec<Duration>>>,
+) {
+    let claimed = store
+        .query_i64s(&format!(
+            "SELECT id FROM outbox WHERE claimed_by LIKE '{pid}-%' \
+             AND claimed_until > (extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+        ))
+        .await;
+    let mut waiting = claimed;
+    let deadline = Instant::now() + HANG;
+    while !waiting.is_empty() {
+        let ids: Vec<String> = waiting.iter().map(i64::to_string).collect();
+        let left = store
+            .query_i64s(&format!(
+                "SELECT id FROM outbox WHERE id IN ({})",
+                ids.join(",")
+            ))
+            .await;
+        let now = Instant::now();
+        let delivered = waiting.iter().filter(|id| !left.contains(id)).count();
+        delays.lock().expect("delays").extend(std::iter::repeat_n(
+            now.saturating_duration_since(killed_at),
+            delivered,
+        ));
+        waiting = left;
+        assert!(
+            now < deadline,
+            "claims of a killed process were never taken over"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// "p50 1.2 s, p99 3.4 s, max 3.4 s" (nearest rank) of sorted `delays`.
+fn percentiles(delays: &[Duration]) -> String {
+    if delays.is_empty() {
+        return "(none)".to_owned();
+    }
+    let rank = |p: f64| {
+        let i = ((p * delays.len() as f64).ceil() as usize).clamp(1, delays.len()) - 1;
+        delays[i].as_secs_f64()
+    };
+    format!(
+        "after p50 {:.1} s, p99 {:.1} s, max {:.1} s",
+        rank(0.5),
+        rank(0.99),
+        rank(1.0)
+    )
 }
 
 /// The Discord part of process `i`'s environment: shard `i` of `count`.

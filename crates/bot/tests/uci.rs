@@ -215,6 +215,41 @@ fn a_level_plays_the_binary_over_uci_and_the_records_are_written() {
     assert!(first.contains("[Red \"casual\"]") && second.contains("[Black \"casual\"]"));
 }
 
+/// `jieqi-bot match ... | head`: the reader takes one line and closes the pipe; the match
+/// stops at its next line, quietly and successfully, instead of panicking.
+#[test]
+fn a_match_whose_reader_closes_the_pipe_stops_quietly() {
+    let mut child = Command::new(BIN)
+        .args([
+            "match",
+            "--red",
+            "random",
+            "--black",
+            "random",
+            "--games",
+            // Far more lines than a pipe holds, so the match is still writing when the
+            // reader goes.
+            "20000",
+            "--max-plies",
+            "4",
+            "--verbose",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("match runs");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("a line");
+    assert!(first.starts_with("game"), "{first}");
+    drop(stdout);
+    let output = child.wait_with_output().expect("the match ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+}
+
 #[test]
 fn a_xiangqi_match_tells_the_engine_its_moves_and_opens_each_pair_alike() {
     let records = tempfile::tempdir().expect("a folder");

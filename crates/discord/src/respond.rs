@@ -5,9 +5,12 @@
 //! response, with the visibility the service gave it (refusals and `/peek` ephemeral, a board
 //! or the rules for everyone). A slower one is deferred, always ephemerally, because a
 //! deferral's visibility cannot change later and a refusal must never show publicly: the
-//! requester alone sees "thinking…". Then an ephemeral first reply is written into the
-//! deferred response; a public one is posted as a follow-up and the private placeholder
-//! removed.
+//! requester alone sees "thinking…". When the answer is ready the deferral is resolved first:
+//! an ephemeral first reply is written into it, else the placeholder is removed. Only then
+//! does a public reply go out, posted to the channel as a message of its own: Discord makes
+//! the first follow-up sent while "thinking…" shows the deferral's own answer, keeping its
+//! ephemeral flag (discord-api-docs issue 2742), so a public follow-up would reach the
+//! requester alone.
 //!
 //! The first answer is sent by us (not serenity) so that a 429's `retry_after` can be waited
 //! out within the three seconds; a 5xx is tried again with a short backoff, also within them.
@@ -21,7 +24,7 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use backon::{ExponentialBuilder, Retryable};
-use jieqi_service::{Answer, Destination, Message, Request, Service};
+use jieqi_service::{Answer, Destination, Message, Request, SendError, Service};
 use serenity::all::{
     ChannelId, CreateAttachment, CreateInteractionResponse, CreateInteractionResponseMessage,
     InteractionId, MessageId,
@@ -151,7 +154,7 @@ impl Target<'_> {
                     CreateInteractionResponse::Message(post.response(is_ephemeral(&first)));
                 if let Err(stop) = self.callback(&response, files).await {
                     if matches!(stop, Stop::Failed) && !is_ephemeral(&first) {
-                        self.post_instead(sender, first).await;
+                        self.post_instead(sender, first, "r").await;
                     }
                     return Err(stop);
                 }
@@ -163,31 +166,46 @@ impl Target<'_> {
         Ok(())
     }
 
-    /// A public reply whose interaction could not be answered in time goes to the channel.
-    async fn post_instead(&self, sender: &DiscordSender, mut reply: Message) {
+    /// A public reply the interaction cannot carry (not answered in time, or deferred
+    /// privately) goes to the channel as a message of its own, under nonce `which` (posted
+    /// once however often this runs), retried on passing failures.
+    async fn post_instead(&self, sender: &DiscordSender, mut reply: Message, which: &str) {
         reply.to = Destination::Chat(jieqi_service::ChatId::new(
             jieqi_service::Platform::Discord,
             self.channel.to_string(),
         ));
-        match sender.post(&reply, self.nonce("r")).await {
-            Ok(post) => tracing::info!(%post, "posted an answer the interaction could not carry"),
-            Err(error) => tracing::warn!(%error, "cannot post an answer instead"),
+        let backoff = ExponentialBuilder::default()
+            .with_min_delay(Duration::from_millis(200))
+            .with_max_delay(Duration::from_secs(5))
+            .with_max_times(6);
+        let posted = (|| sender.post(&reply, self.nonce(which)))
+            .retry(backoff)
+            .when(|e| matches!(e, SendError::Retry { .. }))
+            .adjust(|e, delay| match e {
+                SendError::Retry {
+                    after: Some(after), ..
+                } => delay.map(|d| d.max(*after)),
+                _ => delay,
+            })
+            .await;
+        match posted {
+            Ok(post) => tracing::debug!(%post, "posted an answer to the channel"),
+            Err(error) => tracing::warn!(%error, "cannot post an answer to the channel"),
         }
     }
 
-    /// After the (ephemeral) deferral: the first ephemeral reply is written into it; if there
-    /// is none, the placeholder is removed. Everything else follows up with its own visibility,
-    /// before the placeholder changes (which settles the answer).
+    /// After the (ephemeral) deferral: the deferral is resolved first (the first ephemeral
+    /// reply written into it, or the placeholder removed), then public replies are posted to
+    /// the channel and any further ephemeral ones follow up. A follow-up sent while the
+    /// deferral still shows would become its answer, ephemeral whatever it asks for.
     async fn finish(&self, sender: &DiscordSender, answer: Answer) -> Result<(), Stop> {
-        let mut replies = self.for_requester(sender, answer).await;
-        let first = replies
-            .iter()
-            .position(is_ephemeral)
-            .map(|i| replies.remove(i));
-        for reply in &replies {
-            self.followup(reply).await?;
-        }
-        match first {
+        let (private, public): (Vec<Message>, Vec<Message>) = self
+            .for_requester(sender, answer)
+            .await
+            .into_iter()
+            .partition(is_ephemeral);
+        let mut private = private.into_iter();
+        let resolved = match private.next() {
             Some(first) => {
                 let edit = Post::of(&first).edit_response();
                 let (http, token) = (self.rest.http(), self.token);
@@ -195,9 +213,21 @@ impl Target<'_> {
                     || edit.clone().execute(http, token),
                     "edit an interaction response",
                 )
-                .await?;
+                .await
+                .map(drop)
             }
-            None => self.delete_original().await?,
+            None => self.delete_original().await,
+        };
+        if let Err(Stop::AlreadyAnswered) = resolved {
+            return resolved;
+        }
+        // Public replies reach the channel even if the placeholder could not be resolved.
+        for (n, reply) in public.into_iter().enumerate() {
+            self.post_instead(sender, reply, &format!("p{n}")).await;
+        }
+        resolved?;
+        for reply in private {
+            self.followup(&reply).await?;
         }
         Ok(())
     }

@@ -581,17 +581,22 @@ async fn a_slow_answer_is_deferred_privately_and_a_public_one_follows_up() {
     assert_eq!(shown.seen, Seen::Ephemeral(CAROL.id));
     assert_eq!(shown.method, "PATCH", "written into the private deferral");
 
+    // Public: the placeholder is removed first, then the rules are posted to the channel
+    // (a follow-up sent while "thinking…" shows would stay ephemeral, Discord's rule).
     let rules = bot.command(CAROL, "rules", json!([]));
     let answers = bot.send(&rules).await;
-    let shown = only_shown(&answers);
-    assert_eq!(shown.seen, Seen::Channel(CHANNEL));
-    assert!(is_png(&shown.files.first().expect("the rules' picture").2));
+    assert!(
+        answers.iter().all(|r| r.seen == Seen::Nobody),
+        "the interaction itself shows nothing: {answers:?}"
+    );
     assert!(
         answers
             .iter()
             .any(|r| r.method == "DELETE" && r.path.ends_with("/@original")),
         "the private placeholder is removed: {answers:?}"
     );
+    let post = public_post(&bot).await;
+    assert!(is_png(&post.files.first().expect("the rules' picture").2));
     bot.stop().await;
 }
 
@@ -648,5 +653,37 @@ async fn a_public_answer_that_cannot_be_sent_in_time_is_posted_to_the_channel() 
     let post = channel_posts(&log)[0];
     assert!(is_png(&post.files.first().expect("the rules' picture").2));
     assert!(post.json["nonce"].is_string(), "{}", post.text());
+    bot.stop().await;
+}
+
+/// The first message posted to the game channel, seen by everyone there.
+async fn public_post(bot: &Bot) -> Recorded {
+    bot.fake
+        .wait_for("a post in the channel", |log| {
+            !channel_posts(log).is_empty()
+        })
+        .await;
+    let log = bot.fake.log();
+    let post = channel_posts(&log)[0].clone();
+    assert_eq!(post.seen, Seen::Channel(CHANNEL));
+    post
+}
+
+/// The store held for 2.5 s: the public answer misses Discord's first-answer window, is
+/// deferred privately, and still reaches the channel for everyone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_public_answer_appears_in_the_channel_for_everyone() {
+    let bot = start().await;
+    bot.store.hold(Duration::from_millis(2500));
+    let rules = bot.command(CAROL, "rules", json!([]));
+    let answers = bot.send(&rules).await;
+    bot.store.hold(Duration::ZERO);
+    assert_eq!(callback_type(&answers), Some(5), "deferred: {answers:?}");
+    assert!(
+        answers.iter().all(|r| r.seen == Seen::Nobody),
+        "nothing was shown to Carol alone: {answers:?}"
+    );
+    let post = public_post(&bot).await;
+    assert!(is_png(&post.files.first().expect("the rules' picture").2));
     bot.stop().await;
 }

@@ -12,8 +12,10 @@
 //!
 //! Discord's semantics it keeps: a message created with `enforce_nonce` and a nonce the bot
 //! used in that channel within the last minutes is not created again, the earlier one is
-//! returned; an interaction is answered once (40060 after that); several gateway connections
-//! each get the interactions of their shard, `(guild_id >> 22) % shard_count`.
+//! returned; an interaction is answered once (40060 after that); the first follow-up sent
+//! while a deferral still shows "thinking…" becomes the deferral's answer and keeps its
+//! ephemeral flag, whatever flags it asks for (discord-api-docs issue 2742); several gateway
+//! connections each get the interactions of their shard, `(guild_id >> 22) % shard_count`.
 //!
 //! Faults on demand, per channel or for interaction callbacks: 429 with `retry_after`, 5xx,
 //! "created, then 502" (a proxy timing out after Discord did the work), a delay, or a success
@@ -169,6 +171,8 @@ struct Pending {
     /// How the interaction was first answered: Some(ephemeral) for a message or deferral.
     ephemeral: Option<bool>,
     answered: bool,
+    /// Deferred, and still showing "thinking…" (not yet edited, removed or followed up).
+    thinking: bool,
 }
 
 /// A stored message.
@@ -472,6 +476,7 @@ impl FakeDiscord {
                     channel: CHANNEL,
                     ephemeral: None,
                     answered: false,
+                    thinking: false,
                 },
             ),
         );

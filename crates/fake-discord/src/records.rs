@@ -15,10 +15,13 @@ pub fn settled(log: &[Recorded], token: &str) -> bool {
         // A duplicate is settled once Discord refused it.
         return mine.iter().any(|r| r.status == 400);
     };
+    // A deferral is settled by an edit or removal of `@original`, or by a follow-up (which
+    // then becomes its answer).
     callback.json["type"] != json!(5)
-        || mine
-            .iter()
-            .any(|r| r.path.ends_with("/messages/@original") && r.method != "GET")
+        || mine.iter().any(|r| {
+            (r.path.ends_with("/messages/@original") && r.method != "GET")
+                || (r.method == "POST" && r.path.ends_with(token) && r.status < 300)
+        })
 }
 
 /// The type of an interaction's successful callback (4 message, 5 deferral, 6 acknowledge,

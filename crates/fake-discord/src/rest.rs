@@ -256,6 +256,7 @@ fn route(
                 }
                 Some(5) => {
                     pending.ephemeral = Some(ephemeral);
+                    pending.thinking = true;
                     Seen::Nobody
                 }
                 _ => Seen::Nobody,
@@ -263,10 +264,11 @@ fn route(
             no_content(seen)
         }
         ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
-            let interactions = lock(&fake.interactions);
-            let Some((_, pending)) = interactions.get(*token) else {
+            let mut interactions = lock(&fake.interactions);
+            let Some((_, pending)) = interactions.get_mut(*token) else {
                 return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
             };
+            pending.thinking = false;
             let seen = match pending.ephemeral {
                 Some(true) => Seen::Ephemeral(pending.user),
                 Some(false) => Seen::Channel(pending.channel),
@@ -280,17 +282,27 @@ fn route(
             )
         }
         ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {
-            if !lock(&fake.interactions).contains_key(*token) {
+            let mut interactions = lock(&fake.interactions);
+            let Some((_, pending)) = interactions.get_mut(*token) else {
                 return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
-            }
+            };
+            pending.thinking = false;
             no_content(Seen::Nobody)
         }
         ("POST", ["webhooks", _, token]) => {
-            let interactions = lock(&fake.interactions);
-            let Some((_, pending)) = interactions.get(*token) else {
+            let mut interactions = lock(&fake.interactions);
+            let Some((_, pending)) = interactions.get_mut(*token) else {
                 return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
             };
-            let seen = if ephemeral_flag(json) {
+            // While the deferral shows "thinking…", this follow-up is its answer: it keeps the
+            // deferral's visibility, not its own flags (and is `@original` from now on).
+            let ephemeral = if pending.thinking {
+                pending.thinking = false;
+                pending.ephemeral.unwrap_or(false)
+            } else {
+                ephemeral_flag(json)
+            };
+            let seen = if ephemeral {
                 Seen::Ephemeral(pending.user)
             } else {
                 Seen::Channel(pending.channel)

@@ -8,10 +8,15 @@
 //! answers add nothing to another chat's latency. A message that keeps failing holds back
 //! only its own lane, and is dropped after `MAX_DELIVERY_ROUNDS` rounds.
 //!
-//! Each message is claimed in the store for a lease before it is sent, so several processes
-//! can drain one outbox; the delivered mark is durable as soon as the platform has answered.
+//! Each message is claimed in the store for a short lease before it is sent, so several
+//! processes can drain one outbox; the delivered mark is durable as soon as the platform has
+//! answered. A heartbeat renews the claims of the messages being delivered every few seconds,
+//! so a live process keeps them however long a round takes (retries, a platform's waits),
+//! while a dead process's claims lapse within one lease and another process takes its lanes
+//! over in seconds.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -21,8 +26,8 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::ids::Platform;
-use crate::message::OutboxEntry;
-use crate::service::{IDLE_POLL, Service};
+use crate::message::{OutboxEntry, OutboxId};
+use crate::service::{IDLE_POLL, Service, lock};
 
 /// Delivers outbox entries to one platform (implemented by each adapter).
 #[async_trait]
@@ -75,9 +80,12 @@ impl Default for RetryPolicy {
 
 /// Lanes one process delivers at the same time.
 const LANES_AT_ONCE: usize = 64;
-/// How long a claim lasts: longer than any round (retries, waits and the send itself), so a
-/// live process never loses a message it is still sending; a dead one's claims lapse then.
-const LEASE: Duration = Duration::from_secs(120);
+/// How long a claim lasts without a heartbeat: a dead process's lanes wait at most this long
+/// (plus a poll) before another process takes them over.
+const LEASE: Duration = Duration::from_secs(8);
+/// How often the claims being delivered are renewed: four beats fit in one lease, so a slow
+/// round trip or two to the store do not lose a live process its claims.
+const HEARTBEAT: Duration = Duration::from_secs(2);
 /// A platform's "retry after" longer than this ends the round: the lane is deferred for that
 /// long instead of holding a claim and a task.
 const LONGEST_WAIT_IN_ROUND: Duration = Duration::from_secs(10);
@@ -102,13 +110,20 @@ pub async fn run_delivery_with(
 ) {
     let mut changes = service.outbox_changes();
     let mut lanes = JoinSet::new();
+    let held = Held::default();
+    let beating = CancellationToken::new();
+    let heartbeat = tokio::spawn(renew_while_held(
+        service.clone(),
+        held.clone(),
+        beating.clone(),
+    ));
     while !shutdown.is_cancelled() {
         changes.borrow_and_update();
         let free = LANES_AT_ONCE.saturating_sub(lanes.len());
         let claimed = if free == 0 {
             Vec::new()
         } else {
-            match service.claim_for(platform, LEASE, free).await {
+            match service.claim_pending_for(platform, LEASE, free).await {
                 Ok(claimed) => claimed,
                 Err(error) => {
                     tracing::error!(%error, %platform, "cannot read the outbox");
@@ -117,10 +132,23 @@ pub async fn run_delivery_with(
                 }
             }
         };
-        for entry in claimed {
+        for pending in claimed {
             let service = service.clone();
             let sender = sender.clone();
-            lanes.spawn(async move { deliver(&service, sender.as_ref(), &entry, policy).await });
+            let holding = held.hold(pending.entry.id);
+            lanes.spawn(async move {
+                // Pictures are drawn here, each lane on its own, while the heartbeat keeps
+                // the claim.
+                match service.prepare(pending).await {
+                    Ok(entry) => deliver(&service, sender.as_ref(), &entry, policy).await,
+                    Err(error) => tracing::error!(
+                        %error,
+                        id = %holding.id,
+                        "cannot prepare a message; it is tried again when its claim lapses"
+                    ),
+                }
+                drop(holding);
+            });
         }
         // Wait for a lane to finish (its next message may be due), new messages, or a while
         // (another process may have queued or released some).
@@ -131,9 +159,73 @@ pub async fn run_delivery_with(
             _ = tokio::time::sleep(IDLE_POLL) => {}
         }
     }
-    // Messages being sent finish (a send cut off midway would be repeated after a restart);
-    // the caller bounds how long that may take.
+    // Messages being sent finish (a send cut off midway would be repeated after a restart),
+    // their claims renewed meanwhile; the caller bounds how long that may take.
     while lanes.join_next().await.is_some() {}
+    beating.cancel();
+    let _ = heartbeat.await;
+}
+
+/// The messages this delivery loop is delivering: their claims are renewed.
+#[derive(Clone, Default)]
+struct Held(Arc<Mutex<HashSet<OutboxId>>>);
+
+impl Held {
+    fn hold(&self, id: OutboxId) -> Holding {
+        lock(&self.0).insert(id);
+        Holding {
+            held: self.clone(),
+            id,
+        }
+    }
+
+    fn ids(&self) -> Vec<OutboxId> {
+        lock(&self.0).iter().copied().collect()
+    }
+
+    fn contains(&self, id: OutboxId) -> bool {
+        lock(&self.0).contains(&id)
+    }
+}
+
+/// One held message; dropping it (the lane's task ended, even by a panic) lets its claim go.
+struct Holding {
+    held: Held,
+    id: OutboxId,
+}
+
+impl Drop for Holding {
+    fn drop(&mut self) {
+        lock(&self.held.0).remove(&self.id);
+    }
+}
+
+/// The heartbeat: renews the claims of every held message each [`HEARTBEAT`] until `stop`.
+async fn renew_while_held(service: Service, held: Held, stop: CancellationToken) {
+    let mut beat = tokio::time::interval(HEARTBEAT);
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = beat.tick() => {}
+        }
+        let ids = held.ids();
+        if ids.is_empty() {
+            continue;
+        }
+        match service.renew_claims(&ids, LEASE).await {
+            Ok(renewed) => {
+                // One not renewed was delivered meanwhile (gone from the store), or lost its
+                // claim to another process.
+                for id in ids.iter().filter(|id| !renewed.contains(id)) {
+                    if held.contains(*id) && matches!(service.is_undelivered(*id).await, Ok(true)) {
+                        tracing::warn!(%id, "a delivery claim lapsed and another process took it");
+                    }
+                }
+            }
+            Err(error) => tracing::warn!(%error, "cannot renew the delivery claims"),
+        }
+    }
 }
 
 /// Sends one claimed entry with retries and records what happened.

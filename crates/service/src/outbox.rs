@@ -35,50 +35,88 @@ impl Service {
     }
 
     /// Claims the next message of up to `limit` free delivery lanes of `platform` for this
-    /// process, for `lease` (see [`GameStore::claim`](crate::store::GameStore::claim)).
+    /// process, for `lease` (see [`GameStore::claim`](crate::store::GameStore::claim)), with
+    /// their pictures.
     pub async fn claim_for(
         &self,
         platform: Platform,
         lease: Duration,
         limit: usize,
     ) -> Result<Vec<OutboxEntry>, ServiceError> {
-        let now = unix_millis(SystemTime::now());
-        let claim = Claim {
-            holder: self.inner.instance.clone(),
-            now,
-            until: now.saturating_add(u64::try_from(lease.as_millis()).unwrap_or(u64::MAX)),
-        };
-        let claimed = self
-            .inner
-            .store
-            .claim(Some(platform), &claim, limit)
-            .await?;
+        let claimed = self.claim_pending_for(platform, lease, limit).await?;
         self.with_pictures(claimed).await
     }
 
-    /// Puts the pictures into pending messages: from memory, or drawn again from the recipe.
+    /// [`Service::claim_for`] without drawing the pictures: the delivery loop draws each in
+    /// its lane's own task ([`Service::prepare`]), side by side, while its claim is renewed.
+    pub async fn claim_pending_for(
+        &self,
+        platform: Platform,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<PendingMessage>, ServiceError> {
+        let claim = self.claim_until(lease);
+        Ok(self
+            .inner
+            .store
+            .claim(Some(platform), &claim, limit)
+            .await?)
+    }
+
+    /// Extends this process's claims on `ids` for `lease` from now (the delivery loop's
+    /// heartbeat). Returns the ids still held.
+    pub async fn renew_claims(
+        &self,
+        ids: &[OutboxId],
+        lease: Duration,
+    ) -> Result<Vec<OutboxId>, ServiceError> {
+        let claim = self.claim_until(lease);
+        Ok(self.inner.store.renew(&claim, ids).await?)
+    }
+
+    /// True while message `id` is undelivered.
+    pub(crate) async fn is_undelivered(&self, id: OutboxId) -> Result<bool, ServiceError> {
+        Ok(self.inner.store.outbox_record(id).await?.is_some())
+    }
+
+    fn claim_until(&self, lease: Duration) -> Claim {
+        let now = unix_millis(SystemTime::now());
+        Claim {
+            holder: self.inner.instance.clone(),
+            now,
+            until: now.saturating_add(u64::try_from(lease.as_millis()).unwrap_or(u64::MAX)),
+        }
+    }
+
+    /// Puts the pictures into pending messages.
     async fn with_pictures(
         &self,
         pending: Vec<PendingMessage>,
     ) -> Result<Vec<OutboxEntry>, ServiceError> {
         let mut entries = Vec::with_capacity(pending.len());
-        for PendingMessage { mut entry, picture } in pending {
-            if let Some(spec) = picture {
-                let cached = lock(&self.inner.pictures).get(entry.id);
-                entry.message.image = match cached {
-                    Some(image) => Some(image),
-                    None => {
-                        let image = pictures::redraw(self.inner.store.as_ref(), &spec).await?;
-                        if let Some(image) = &image {
-                            lock(&self.inner.pictures).insert(entry.id, image.clone());
-                        }
-                        image
-                    }
-                };
-            }
-            entries.push(entry);
+        for message in pending {
+            entries.push(self.prepare(message).await?);
         }
         Ok(entries)
+    }
+
+    /// A claimed message with its picture: from memory, or drawn again from its recipe.
+    pub async fn prepare(&self, pending: PendingMessage) -> Result<OutboxEntry, ServiceError> {
+        let PendingMessage { mut entry, picture } = pending;
+        if let Some(spec) = picture {
+            let cached = lock(&self.inner.pictures).get(entry.id);
+            entry.message.image = match cached {
+                Some(image) => Some(image),
+                None => {
+                    let image = pictures::redraw(self.inner.store.as_ref(), &spec).await?;
+                    if let Some(image) = &image {
+                        lock(&self.inner.pictures).insert(entry.id, image.clone());
+                    }
+                    image
+                }
+            };
+        }
+        Ok(entry)
     }
 
     /// A watch that changes whenever messages are queued (delivery loops wait on it).

@@ -36,7 +36,8 @@ pub(crate) struct Inner {
     pub outbox_signal: watch::Sender<u64>,
     /// Games where this process's engine is choosing a move.
     pub thinking: Mutex<HashSet<GameId>>,
-    /// This process run's name in delivery claims (random, so two processes never share it).
+    /// This process run's name in delivery claims: its process id (so an operator can tell
+    /// whose claims they are) and a random part (so two runs never share it).
     pub instance: String,
 }
 
@@ -54,7 +55,7 @@ impl Inner {
             pictures: Mutex::new(PictureCache::default()),
             outbox_signal: watch::Sender::new(0),
             thinking: Mutex::new(HashSet::new()),
-            instance: format!("{:016x}", rand::random::<u64>()),
+            instance: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
         }
     }
 

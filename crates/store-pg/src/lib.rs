@@ -835,6 +835,30 @@ impl GameStore for PgStore {
         Ok(pending)
     }
 
+    async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let client = self.client().await?;
+        // Only this holder's own claims: one that lapsed and was taken over is not taken back.
+        let statement = client
+            .prepare_cached(
+                "UPDATE outbox SET claimed_until = greatest(claimed_until, $3) \
+                 WHERE id = ANY($1) AND claimed_by = $2 RETURNING id",
+            )
+            .await
+            .map_err(backend)?;
+        let wanted: Vec<i64> = ids.iter().map(|id| int(id.0)).collect();
+        let rows = client
+            .query(&statement, &[&wanted, &claim.holder, &int(claim.until)])
+            .await
+            .map_err(backend)?;
+        Ok(rows
+            .iter()
+            .map(|row| OutboxId(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0)))
+            .collect())
+    }
+
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
         let client = self.client().await?;
         let statement = client

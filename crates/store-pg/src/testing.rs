@@ -63,6 +63,15 @@ impl TestStore {
         u64::try_from(value).unwrap_or(0)
     }
 
+    /// The first column of every row of `sql` (a `bigint`), in the test's schema.
+    pub async fn query_i64s(&self, sql: &str) -> Vec<i64> {
+        let (client, driver) = self.side_connection().await;
+        let rows = client.query(sql, &[]).await.expect("the test's query");
+        drop(client);
+        let _ = driver.await;
+        rows.iter().map(|row| row.get(0)).collect()
+    }
+
     async fn side_connection(&self) -> (tokio_postgres::Client, tokio::task::JoinHandle<()>) {
         let (client, connection) = self
             .url

@@ -496,6 +496,48 @@ async fn a_deferred_lane_waits_and_a_lapsed_claim_is_taken_over() {
 }
 
 #[tokio::test]
+async fn a_renewed_claim_is_kept_and_a_lapsed_one_taken_over_is_not_taken_back() {
+    let first = store_or_skip!();
+    let second = first.another().await;
+    let ids = queue(&first, &[("a", "a1"), ("b", "b1")]).await;
+    let claimed = first.claim(None, &claim("p1", 100, 110), 10).await.unwrap();
+    assert_eq!(ids_of(&claimed), ids);
+    // p1 beats for a1 only (b1's delivery is stuck, say, and p1 died for it).
+    let renewed = first
+        .renew(&claim("p1", 105, 120), &ids[..1])
+        .await
+        .unwrap();
+    assert_eq!(renewed, vec![ids[0]]);
+    // After the first lease, only the lane that stopped beating is free.
+    let taken_over = second
+        .claim(None, &claim("p2", 115, 200), 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        ids_of(&taken_over),
+        vec![ids[1]],
+        "a1's renewed claim holds"
+    );
+    // p1 comes back and beats for both: it keeps a1 and does not get b1 back.
+    let renewed = first.renew(&claim("p1", 116, 130), &ids).await.unwrap();
+    assert_eq!(renewed, vec![ids[0]]);
+    assert!(
+        second
+            .claim(None, &claim("p2", 125, 200), 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a1 is still p1's and b1 is p2's"
+    );
+    // p1 stops beating: a1 lapses at 130 and p2 takes it.
+    let lapsed = second
+        .claim(None, &claim("p2", 131, 200), 10)
+        .await
+        .unwrap();
+    assert_eq!(ids_of(&lapsed), vec![ids[0]]);
+}
+
+#[tokio::test]
 async fn concurrent_claims_never_share_a_message_or_a_lane() {
     let first = store_or_skip!();
     let second = first.another().await;

@@ -102,6 +102,22 @@ impl From<RequestError> for Failure {
     }
 }
 
+/// `Some` if `error` is passing (worth asking again), with Telegram's "retry after" if it said
+/// one; `None` for a refusal.
+pub(crate) fn passing(error: &RequestError) -> Option<Option<std::time::Duration>> {
+    match error {
+        RequestError::RetryAfter(after) => Some(Some(after.duration())),
+        RequestError::Api(api) => match classify_api(api) {
+            SendError::Retry { .. } => Some(None),
+            SendError::Undeliverable(_) => None,
+        },
+        RequestError::MigrateToChatId(_) => None,
+        RequestError::Network(_) | RequestError::InvalidJson { .. } | RequestError::Io(_) => {
+            Some(None)
+        }
+    }
+}
+
 /// Refusals of the Bot API are final (a blocked bot, a private chat never started, a chat the
 /// bot left, a malformed request); only an unrecognised answer, such as a server error, is
 /// worth retrying.

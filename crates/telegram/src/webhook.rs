@@ -4,15 +4,22 @@
 //! signs each post with the configured secret token (the same in every process behind a load
 //! balancer); a post without it is refused (401) and a body that is not an update is refused
 //! (400), both before anything is handled.
+//!
+//! Registering the webhook at start (`setWebhook`) is retried with backoff while Telegram
+//! answers 429 or a server error, or cannot be reached, as `getMe` is: only Telegram's refusal
+//! of the URL itself stops the start.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
+use backon::{ExponentialBuilder, Retryable};
+use teloxide::RequestError;
 use teloxide::payloads::SetWebhookSetters;
 use teloxide::prelude::*;
 use teloxide::types::Update;
@@ -51,19 +58,10 @@ pub(crate) async fn serve(
                 addr: listen,
                 error,
             })?;
-    handler
-        .poster
-        .client
-        .bot
-        .set_webhook(url.clone())
-        .secret_token(secret.expose())
-        .allowed_updates(ALLOWED)
-        .max_connections(MAX_CONNECTIONS)
-        .await
-        .map_err(|error| TelegramError::Webhook {
-            url: url.to_string(),
-            reason: error.to_string(),
-        })?;
+    tokio::select! {
+        () = shutdown.cancelled() => return Ok(()),
+        registered = register(&handler.poster.client.bot, &url, &secret) => registered?,
+    }
     let path = if url.path().is_empty() {
         "/"
     } else {
@@ -80,6 +78,42 @@ pub(crate) async fn serve(
             addr: listen,
             error,
         })
+}
+
+/// `setWebhook`, retried while Telegram is busy (429, waiting its `retry_after`), failing
+/// (5xx) or out of reach; a refusal (Telegram's 4xx about the URL or the token) fails at once.
+async fn register(bot: &Bot, url: &Url, secret: &WebhookSecret) -> Result<(), TelegramError> {
+    let backoff = ExponentialBuilder::default()
+        .with_max_delay(Duration::from_secs(30))
+        .without_max_times()
+        .with_jitter();
+    (|| async {
+        bot.set_webhook(url.clone())
+            .secret_token(secret.expose())
+            .allowed_updates(ALLOWED)
+            .max_connections(MAX_CONNECTIONS)
+            .await
+    })
+    .retry(backoff)
+    .when(|error| crate::outbound::passing(error).is_some())
+    .adjust(|error, delay| {
+        // Telegram's own "retry after" beats our guess.
+        delay.map(|d| {
+            crate::outbound::passing(error)
+                .flatten()
+                .map_or(d, |after| after.max(d))
+        })
+    })
+    .notify(|error, delay| tracing::warn!(%error, ?delay, "cannot register the webhook yet"))
+    .await
+    .map_err(|error| match error {
+        RequestError::Api(teloxide::ApiError::InvalidToken) => TelegramError::InvalidToken,
+        error => TelegramError::Webhook {
+            url: url.to_string(),
+            reason: error.to_string(),
+        },
+    })
+    .map(drop)
 }
 
 async fn receive(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes) -> StatusCode {

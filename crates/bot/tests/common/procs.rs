@@ -95,6 +95,16 @@ impl Proc {
         self.starts += 1;
     }
 
+    /// Its process id while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
+    /// Its whole log.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log_path()).unwrap_or_default()
+    }
+
     pub fn is_running(&self) -> bool {
         self.child.is_some()
     }

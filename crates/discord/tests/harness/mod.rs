@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+mod held;
+
 use std::num::NonZeroU64;
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,6 +31,8 @@ pub const DEAL: &str = "rheaaecrhcpppppPPPPPCRCHEAAEHR";
 pub struct Bot {
     pub fake: FakeDiscord,
     pub service: Service,
+    /// The service's store, which a test may hold (each request waits at its first read).
+    pub store: Arc<held::HeldStore>,
     shutdown: CancellationToken,
     gateway: JoinHandle<Result<(), DiscordError>>,
     delivery: JoinHandle<()>,
@@ -40,9 +44,11 @@ pub async fn start() -> Bot {
 
 pub async fn start_with(adjust: impl FnOnce(&mut DiscordConfig)) -> Bot {
     let fake = FakeDiscord::start().await;
-    let store = Arc::new(SledStore::temporary().expect("a temporary store"));
+    let store = Arc::new(held::HeldStore::new(
+        SledStore::temporary().expect("a temporary store"),
+    ));
     let service = Service::open_with_store(
-        store,
+        store.clone(),
         ServiceConfig {
             deal_source: DealSource::Scripted {
                 seed: 7,
@@ -86,6 +92,7 @@ pub async fn start_with(adjust: impl FnOnce(&mut DiscordConfig)) -> Bot {
     Bot {
         fake,
         service,
+        store,
         shutdown,
         gateway,
         delivery,

@@ -8,8 +8,8 @@
 //! Delivery goes by *lanes* ([`Lane`]): one chat, or one person's private messages. Order is
 //! kept within a lane and never across lanes, so one chat's trouble holds back nobody else.
 //! A delivery loop [claims](GameStore::claim) the oldest message of each free lane for a
-//! while (a lease); a process that dies leaves its claims to expire, and another process
-//! takes them over.
+//! short lease, which it [renews](GameStore::renew) while it delivers; a process that dies
+//! stops renewing, its claims lapse within the lease, and another process takes them over.
 //!
 //! Backends: [`SledStore`] (embedded, one process, the default) and `PgStore` (PostgreSQL,
 //! shared by several processes; in the `jieqi-store-pg` crate).
@@ -290,6 +290,11 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
         claim: &Claim,
         limit: usize,
     ) -> Result<Vec<PendingMessage>, StoreError>;
+    /// Extends `claim.holder`'s claims on `ids` until `claim.until`: the heartbeat of a
+    /// delivery loop, so that a short lease lapses only for a process that stopped beating
+    /// (it died). Returns the ids still held; one another process has taken over (the claim
+    /// lapsed first) is not extended and not returned.
+    async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError>;
     /// Every undelivered message (claimed or not), oldest first: for tests and tools.
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError>;
     /// One undelivered message.

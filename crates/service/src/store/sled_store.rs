@@ -902,6 +902,22 @@ impl GameStore for SledStore {
         Ok(heads)
     }
 
+    async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError> {
+        // One process owns the folder, so every claim here is this process's own.
+        let mut claims = self
+            .claims
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut held = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(until) = claims.get_mut(id) {
+                *until = (*until).max(claim.until);
+                held.push(*id);
+            }
+        }
+        Ok(held)
+    }
+
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
         self.scan_outbox(|_, _| true, limit)
     }

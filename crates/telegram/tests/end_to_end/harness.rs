@@ -27,9 +27,9 @@ pub const IDENTITY_DEAL: &str = "rheaaehrccpppppPPPPPCCRHEAAEHR";
 
 /// A running adapter.
 pub struct Adapter {
-    shutdown: CancellationToken,
-    receiver: JoinHandle<Result<(), TelegramError>>,
-    delivery: JoinHandle<()>,
+    pub shutdown: CancellationToken,
+    pub receiver: JoinHandle<Result<(), TelegramError>>,
+    pub delivery: JoinHandle<()>,
 }
 
 pub struct Harness {

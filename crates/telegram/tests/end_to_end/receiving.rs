@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use jieqi_fake_telegram::post_to_webhook;
+use jieqi_fake_telegram::{Fault, post_to_webhook};
 use jieqi_service::Platform;
-use jieqi_telegram::{Receiving, WebhookSecret};
+use jieqi_telegram::{Receiving, TelegramError, WebhookSecret};
 use url::Url;
 
 use crate::fake_bot_api::BOT_USERNAME;
@@ -237,4 +237,79 @@ async fn two_webhook_processes_accept_the_same_secret() {
     h.stop_adapter().await;
     h.adapter = Some(second);
     h.stop_adapter().await;
+}
+
+/// Telegram answering `setWebhook` with 429 (twice) and then a 502 at start: the adapter waits
+/// and asks again, registers, and serves, instead of stopping with a message blaming the URL.
+#[tokio::test]
+async fn a_busy_or_failing_set_webhook_at_start_is_retried_until_it_registers() {
+    let mut h = Harness::start(15, &[]).await;
+    h.stop_adapter().await;
+    h.fake
+        .inject(Fault::too_many_requests("setWebhook", None, 2, 1));
+    h.fake
+        .inject(Fault::server_error("setWebhook", None, 1, 502));
+    let port = free_port();
+    let (url, receiving) = webhook_on(port, "Retried_secret-7");
+    h.adapter = Some(h.start_adapter(receiving));
+    h.fake
+        .wait_for("setWebhook", STEP, |fake| fake.webhook().is_some())
+        .await;
+    let tries: Vec<u16> = h
+        .fake
+        .calls()
+        .iter()
+        .filter(|c| c.method == "setWebhook")
+        .map(|c| c.status)
+        .collect();
+    assert_eq!(tries, [429, 429, 502, 200], "asked until it registered");
+    let update = h.fake.message_update(ALICE, GROUP, "/help").to_string();
+    let mut status = 0;
+    // The server listens once the webhook is registered.
+    for _ in 0..100 {
+        status = post_to_webhook(&url, Some("Retried_secret-7"), &update).await;
+        if status != 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, 200, "the webhook serves");
+    h.stop_adapter().await;
+}
+
+/// Telegram's real refusal of the URL stops the start at once, saying what the URL must be.
+#[tokio::test]
+async fn a_refused_webhook_url_stops_the_start_blaming_the_url() {
+    let mut h = Harness::start(16, &[]).await;
+    h.stop_adapter().await;
+    h.fake.inject(Fault {
+        method: "setWebhook".to_owned(),
+        chat: None,
+        times: 1,
+        status: 400,
+        body: serde_json::json!({"ok": false, "error_code": 400,
+            "description": "Bad Request: bad webhook: HTTPS url must be provided for webhook"}),
+        delay: Duration::ZERO,
+    });
+    let (url, receiving) = webhook_on(free_port(), "Refused_secret-8");
+    let adapter = h.start_adapter(receiving);
+    let ended = tokio::time::timeout(STEP, adapter.receiver)
+        .await
+        .expect("the start stops")
+        .expect("the receiver ran");
+    let error = ended.expect_err("a refused webhook stops the start");
+    let said = error.to_string();
+    assert!(matches!(error, TelegramError::Webhook { .. }), "{error:?}");
+    assert!(
+        said.contains(url.as_str()) && said.contains("https"),
+        "{said}"
+    );
+    let tries = h
+        .fake
+        .calls()
+        .iter()
+        .filter(|c| c.method == "setWebhook")
+        .count();
+    assert_eq!(tries, 1, "a refusal is not asked again");
+    adapter.shutdown.cancel();
 }

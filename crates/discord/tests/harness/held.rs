@@ -101,4 +101,7 @@ impl GameStore for HeldStore {
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
         self.inner.lead(role).await
     }
+    fn game_changes(&self) -> tokio::sync::broadcast::Receiver<jieqi_service::GameChange> {
+        self.inner.game_changes()
+    }
 }

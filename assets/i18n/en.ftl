@@ -304,3 +304,29 @@ refuse-puzzle-reveal-typed = Write the move without what the covered piece is (n
 refuse-puzzle-not-a-move = “{ $text }” is not a move in this puzzle ({ $reason }). Write coordinates like h2e2, WXF like C2.5, or Chinese like 炮二平五.
 refuse-puzzle-not-a-move-banqi = “{ $text }” is not a move in this puzzle ({ $reason }). Write a square to flip it, like c3, or two squares to move or capture, like c3c4.
 refuse-puzzle-daily-admin = Only the chat's admins can set the daily puzzle. /puzzle gives you a puzzle now.
+
+## Reviews (/review) and the PGN record
+button-review = Review the game
+command-review = A finished game's review: graph, costliest moves, accuracy
+review-head = Review of game { $game }: { $first } against { $second }
+review-judged = Each move is judged by the engine against its best move in that position.
+review-judged-hidden = Each move is judged from what its player knew when making it: covered pieces count by their odds, never by what they turned out to be.
+review-player = { $player }: accuracy { $accuracy }% · { $blunders } blunders, { $mistakes } mistakes, { $inaccuracies } inaccuracies
+review-costly = { $number } { $player } played { $played }; the engine preferred { $best }. Cost: { $drop } points of win chance ({ $judgement }). The board as { $player } saw it.
+review-good = good
+review-inaccuracy = an inaccuracy
+review-mistake = a mistake
+review-blunder = a blunder
+review-queued = Reviewing game { $game } { $ahead ->
+    [0] now
+    [one] after 1 other review
+   *[other] after { $ahead } other reviews
+}; it will be posted here.
+review-already-queued = Game { $game } is already being reviewed ({ $ahead ->
+    [0] next
+   *[other] { $ahead } ahead of it
+}); it will be posted here.
+refuse-review-queue-full = Too many reviews are waiting; please ask again in a few minutes.
+refuse-review-nothing-finished = No game has finished in this chat yet: give a game id, for example /review g7k2.
+refuse-review-not-finished = Game { $game } has not finished (or was aborted), so there is nothing to review yet.
+history-pgn = Game { $game } as PGN, for other Xiangqi programs.

@@ -288,3 +288,28 @@ refuse-puzzle-reveal-typed = Hãy viết nước đi mà không ghi quân úp l�
 refuse-puzzle-not-a-move = “{ $text }” không phải là nước đi trong bài này ({ $reason }). Hãy viết tọa độ như h2e2, WXF như C2.5, hoặc chữ Hán như 炮二平五.
 refuse-puzzle-not-a-move-banqi = “{ $text }” không phải là nước đi trong bài này ({ $reason }). Viết một ô để lật quân, như c3, hoặc hai ô để đi hoặc ăn, như c3c4.
 refuse-puzzle-daily-admin = Chỉ quản trị viên của nhóm mới đặt được bài cờ mỗi ngày. Gửi /puzzle để có một bài ngay.
+
+## Reviews (/review) and the PGN record
+button-review = Phân tích ván cờ
+command-review = Phân tích ván đã kết thúc: biểu đồ, các nước đắt giá nhất, độ chính xác
+review-head = Phân tích ván { $game }: { $first } đấu với { $second }
+review-judged = Mỗi nước đi được máy so với nước tốt nhất ở thế cờ đó.
+review-judged-hidden = Mỗi nước đi được đánh giá theo những gì người đi biết lúc đó: quân úp được tính theo xác suất, không theo thứ nó lật ra sau này.
+review-player = { $player }: độ chính xác { $accuracy }% · { $blunders } nước hỏng, { $mistakes } nước sai, { $inaccuracies } nước thiếu chính xác
+review-costly = { $number } { $player } đi { $played }; máy chọn { $best }. Mất: { $drop } điểm phần trăm cơ hội thắng ({ $judgement }). Bàn cờ như { $player } thấy lúc đó.
+review-good = nước tốt
+review-inaccuracy = nước thiếu chính xác
+review-mistake = nước sai
+review-blunder = nước hỏng
+review-queued = Ván { $game } { $ahead ->
+    [0] đang được phân tích ngay
+   *[other] sẽ được phân tích sau { $ahead } ván khác
+}; kết quả sẽ đăng ở đây.
+review-already-queued = Ván { $game } đã có trong hàng chờ phân tích ({ $ahead ->
+    [0] kế tiếp
+   *[other] còn { $ahead } ván trước nó
+}); kết quả sẽ đăng ở đây.
+refuse-review-queue-full = Có quá nhiều ván đang chờ phân tích; vui lòng thử lại sau vài phút.
+refuse-review-nothing-finished = Chưa có ván nào kết thúc trong cuộc trò chuyện này: hãy ghi mã ván, ví dụ /review g7k2.
+refuse-review-not-finished = Ván { $game } chưa kết thúc (hoặc đã bị hủy), nên chưa có gì để phân tích.
+history-pgn = Ván { $game } dạng PGN, để mở bằng các phần mềm cờ tướng khác.

@@ -288,3 +288,28 @@ refuse-puzzle-reveal-typed = 请不要写出暗子是什么（还没人知道）
 refuse-puzzle-not-a-move = “{ $text }”不是这道谜题中的着法（{ $reason }）。请写坐标如 h2e2、WXF 如 C2.5，或中文如 炮二平五。
 refuse-puzzle-not-a-move-banqi = “{ $text }”不是这道谜题中的着法（{ $reason }）。写一个格子翻子，如 c3；写两个格子走子或吃子，如 c3c4。
 refuse-puzzle-daily-admin = 只有群管理员可以设置每日谜题。发送 /puzzle 现在就来一题。
+
+## Reviews (/review) and the PGN record
+button-review = 复盘
+command-review = 已结束对局的复盘：形势图、代价最大的着法、准确率
+review-head = 对局 { $game } 复盘：{ $first } 对 { $second }
+review-judged = 每一步都由引擎与该局面下的最佳着法比较评判。
+review-judged-hidden = 每一步都按走棋者当时所知评判：暗子按概率计算，而不按它后来翻出的结果。
+review-player = { $player }：准确率 { $accuracy }% · 大错 { $blunders } 次，错着 { $mistakes } 次，缓着 { $inaccuracies } 次
+review-costly = { $number } { $player } 走了 { $played }；引擎推荐 { $best }。代价：胜率 { $drop } 个百分点（{ $judgement }）。图为 { $player } 当时所见的棋盘。
+review-good = 好棋
+review-inaccuracy = 缓着
+review-mistake = 错着
+review-blunder = 大错
+review-queued = 对局 { $game } 的复盘{ $ahead ->
+    [0] 马上开始
+   *[other] 排在 { $ahead } 个复盘之后
+}，完成后会发在这里。
+review-already-queued = 对局 { $game } 已在复盘队列中（{ $ahead ->
+    [0] 下一个
+   *[other] 前面还有 { $ahead } 个
+}），完成后会发在这里。
+refuse-review-queue-full = 等待复盘的对局太多，请过几分钟再试。
+refuse-review-nothing-finished = 这个聊天还没有结束的对局：请给出对局编号，例如 /review g7k2。
+refuse-review-not-finished = 对局 { $game } 尚未结束（或已取消），暂时没有可复盘的内容。
+history-pgn = 对局 { $game } 的 PGN 棋谱，可导入其他象棋软件。

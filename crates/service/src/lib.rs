@@ -47,6 +47,7 @@ pub mod ratings;
 pub mod recipe;
 mod replay;
 pub mod request;
+mod review;
 mod service;
 pub mod settings;
 mod state;
@@ -66,5 +67,6 @@ pub use message::{
 };
 pub use metrics::{LatencyHistogram, MetricsSnapshot};
 pub use request::{ButtonAction, ButtonDecodeError, Input, Request};
+pub use review::DEFAULT_WORKERS as DEFAULT_REVIEW_WORKERS;
 pub use service::Service;
 pub use store::{GameStore, Leadership, SledStore, StoreError};

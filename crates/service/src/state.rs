@@ -38,6 +38,8 @@ pub(crate) struct Inner {
     pub thinking: Mutex<HashSet<GameId>>,
     /// This process run's name in delivery claims (random, so two processes never share it).
     pub instance: String,
+    /// Reviews waiting and running (`/review`).
+    pub reviews: crate::review::ReviewQueue,
 }
 
 impl Inner {
@@ -55,6 +57,7 @@ impl Inner {
             outbox_signal: watch::Sender::new(0),
             thinking: Mutex::new(HashSet::new()),
             instance: format!("{:016x}", rand::random::<u64>()),
+            reviews: crate::review::ReviewQueue::default(),
         }
     }
 

@@ -17,6 +17,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (1, include_str!("migrations/0001_initial.sql")),
     (2, include_str!("migrations/0002_pipelined_commit.sql")),
     (3, include_str!("migrations/0003_vacuum_churn.sql")),
+    (6, include_str!("migrations/0006_reviews.sql")),
 ];
 
 /// The newest schema version this binary knows.

@@ -84,7 +84,12 @@ pub fn graph_svg(graph: &EvaluationGraph<'_>) -> Result<String, RenderError> {
     for (i, p) in graph.points.iter().enumerate() {
         let _ = write!(area, " L{:.1},{:.1}", x_of(i), y_of(*p));
     }
-    let _ = write!(area, " L{:.1},{:.1} Z", x_of(graph.points.len() - 1), top + plot_h);
+    let _ = write!(
+        area,
+        " L{:.1},{:.1} Z",
+        x_of(graph.points.len() - 1),
+        top + plot_h
+    );
     let _ = write!(body, r#"<path d="{area}" fill="{RED_AREA}"/>"#);
     // Move numbers every ten moves (twenty plies), and the even line.
     let plies = graph.points.len() - 1;
@@ -195,6 +200,9 @@ mod tests {
             width: 10,
             ..graph
         };
-        assert!(matches!(render_graph(&graph), Err(RenderError::Width { .. })));
+        assert!(matches!(
+            render_graph(&graph),
+            Err(RenderError::Width { .. })
+        ));
     }
 }

@@ -160,9 +160,9 @@ impl GameReview {
     /// A player's accuracy, 0 to 100: the mean of their moves' accuracies; `None` if they
     /// made no judged move.
     pub fn accuracy(&self, colour: Colour) -> Option<f64> {
-        let (sum, count) = self
-            .moves_of(colour)
-            .fold((0.0, 0u32), |(sum, count), m| (sum + m.accuracy(), count + 1));
+        let (sum, count) = self.moves_of(colour).fold((0.0, 0u32), |(sum, count), m| {
+            (sum + m.accuracy(), count + 1)
+        });
         (count > 0).then(|| sum / f64::from(count))
     }
 
@@ -173,7 +173,11 @@ impl GameReview {
             .moves_of(colour)
             .filter(|m| m.judgement() != Judgement::Good)
             .collect();
-        costly.sort_by(|a, b| b.win_drop().total_cmp(&a.win_drop()).then(a.ply.cmp(&b.ply)));
+        costly.sort_by(|a, b| {
+            b.win_drop()
+                .total_cmp(&a.win_drop())
+                .then(a.ply.cmp(&b.ply))
+        });
         costly.truncate(n);
         costly
     }

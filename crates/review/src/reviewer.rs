@@ -160,11 +160,9 @@ impl Reviewer {
     ) -> Result<(GameMove, Eval), EngineError> {
         let mut engine = Engine::with_budget(Level::Master, self.budget, SEED);
         let mv = engine.analyse(view, legal, Analysis::default())?;
-        let value = engine
-            .last_search()
-            .map_or(Eval::Centi(0), |info| {
-                Eval::of_score(Score::from_value(info.score))
-            });
+        let value = engine.last_search().map_or(Eval::Centi(0), |info| {
+            Eval::of_score(Score::from_value(info.score))
+        });
         Ok((mv, value))
     }
 

@@ -58,7 +58,12 @@ pub(crate) async fn post_review(
         let Some(name) = names.name(colour) else {
             continue;
         };
-        let count = |j: Judgement| review.moves_of(colour).filter(|m| m.judgement() == j).count();
+        let count = |j: Judgement| {
+            review
+                .moves_of(colour)
+                .filter(|m| m.judgement() == j)
+                .count()
+        };
         text.push('\n');
         text.push_str(
             &ctx.say_in(
@@ -87,8 +92,16 @@ pub(crate) async fn post_review(
             continue;
         };
         for verdict in review.costliest(colour, COSTLIEST) {
-            post_costly_move(ctx, chat, &loaded, &settings, (&rules, &deal), &name, verdict)
-                .await?;
+            post_costly_move(
+                ctx,
+                chat,
+                &loaded,
+                &settings,
+                (&rules, &deal),
+                &name,
+                verdict,
+            )
+            .await?;
         }
     }
     Ok(())
@@ -111,7 +124,10 @@ async fn post_costly_move(
     let side = Side::from(colour);
     let ply = usize::try_from(verdict.ply).unwrap_or(usize::MAX);
     let before = loaded.record.moves.get(..ply).ok_or_else(|| {
-        StoreError::Corrupt(format!("review of {} names a move it does not have", loaded.record.id))
+        StoreError::Corrupt(format!(
+            "review of {} names a move it does not have",
+            loaded.record.id
+        ))
     })?;
     let then = LoadedGame {
         record: loaded.record.clone(),
@@ -212,12 +228,7 @@ impl Names {
 
 /// The evaluation graph: Red's win chance after each move, the costliest moves marked, both
 /// players named with their accuracy.
-fn graph_png(
-    review: &GameReview,
-    names: &Names,
-    ctx: &Ctx<'_>,
-    lang: Language,
-) -> Option<Vec<u8>> {
+fn graph_png(review: &GameReview, names: &Names, ctx: &Ctx<'_>, lang: Language) -> Option<Vec<u8>> {
     let points: Vec<f32> = review
         .evaluation_red()
         .into_iter()
@@ -227,7 +238,9 @@ fn graph_png(
     for colour in [Colour::Red, Colour::Black] {
         for verdict in review.costliest(colour, COSTLIEST) {
             marks.push(GraphMark {
-                point: usize::try_from(verdict.ply).unwrap_or(usize::MAX).saturating_add(1),
+                point: usize::try_from(verdict.ply)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(1),
                 mover: Side::from(colour),
             });
         }
@@ -256,5 +269,7 @@ fn graph_png(
 }
 
 fn corrupt(error: jieqi_rules::GameError) -> StoreError {
-    StoreError::Corrupt(format!("a stored game cannot be replayed for its review: {error}"))
+    StoreError::Corrupt(format!(
+        "a stored game cannot be replayed for its review: {error}"
+    ))
 }

@@ -39,7 +39,7 @@ pub(crate) struct Inner {
     /// This process run's name in delivery claims (random, so two processes never share it).
     pub instance: String,
     /// Reviews waiting and running (`/review`).
-    pub reviews: crate::review::ReviewQueue,
+    pub reviews: crate::review_queue::ReviewQueue,
 }
 
 impl Inner {
@@ -57,7 +57,7 @@ impl Inner {
             outbox_signal: watch::Sender::new(0),
             thinking: Mutex::new(HashSet::new()),
             instance: format!("{:016x}", rand::random::<u64>()),
-            reviews: crate::review::ReviewQueue::default(),
+            reviews: crate::review_queue::ReviewQueue::default(),
         }
     }
 

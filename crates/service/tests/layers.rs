@@ -24,16 +24,26 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("store", &["store"]),
-    ("rebuilt games", &["error", "ratings", "replay", "pictures"]),
-    ("shared state", &["state"]),
+    (
+        "rebuilt games",
+        &["error", "ratings", "replay", "pictures", "pgn"],
+    ),
+    ("shared state", &["state", "review_queue"]),
     ("request context", &["context"]),
     ("presentation", &["announce"]),
-    ("game logic", &["lifecycle", "puzzle_play"]),
+    ("game logic", &["lifecycle", "puzzle_play", "review_post"]),
     ("commands", &["commands"]),
     // The service's API, one `impl Service` split by concern: these use each other.
     (
         "service",
-        &["service", "engine_play", "timers", "outbox", "delivery"],
+        &[
+            "service",
+            "engine_play",
+            "timers",
+            "outbox",
+            "delivery",
+            "reviews",
+        ],
     ),
 ];
 

@@ -1,13 +1,14 @@
 //! `/review [id]`: a finished game's review (also the Review button under a result). A
 //! review stored already is posted at once; otherwise it is queued and the requester told
 //! how many reviews are ahead of it. The review itself is computed off the request path
-//! (`crate::review`).
+//! (`reviews.rs`).
 
 use super::optional_game;
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::message::{Destination, Message, MessageKind};
-use crate::review::{Queued, ReviewJob, post_review};
+use crate::review_post::post_review;
+use crate::review_queue::{Queued, ReviewJob};
 use crate::store::GameRecord;
 
 #[derive(Debug)]

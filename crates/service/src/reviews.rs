@@ -1,7 +1,7 @@
 //! Reviews of finished games (`/review`), computed off the request path.
 //!
-//! A request only queues a review ([`ReviewQueue`]) and answers with the number of reviews
-//! ahead of it. A small pool of tasks (at most [`DEFAULT_WORKERS`] at once, one game at a
+//! A request only queues a review (`ReviewQueue`) and answers with the number of reviews
+//! ahead of it (`review_queue.rs`). A small pool of tasks (at most `DEFAULT_WORKERS` at once, one game at a
 //! time per chat) takes the queue in order; each review's engine work runs on a thread of its
 //! own that the operating system schedules only when nothing else wants the CPU
 //! (`SCHED_IDLE`), so moves and posts of running games never wait on a review: a review
@@ -14,128 +14,28 @@
 //! a process that stops forgets the reviews it had not started, and asking again queues them
 //! anew.
 
-mod post;
-
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
 use jieqi_review::{GameReview, Reviewer};
 use jieqi_rules::{GameDeal, Rules};
 
 use crate::context::{Ctx, Step, unix, unix_millis};
-use crate::ids::{ChatId, GameId};
-use crate::service::{Inner, Service, lock};
+use crate::review_post::post_review;
+use crate::review_queue::ReviewJob;
+use crate::service::{Inner, Service};
 use crate::store::{Claim, ReviewClaim, ReviewRecord};
 
-pub(crate) use post::post_review;
-
-/// Reviews computed at once by default (each on its own idle-priority thread).
-pub const DEFAULT_WORKERS: usize = 2;
-/// Reviews that may wait in one process's queue; more are refused until it drains.
-pub(crate) const QUEUE_LIMIT: usize = 32;
 /// How long a process's claim on computing a review lasts (a 200-ply game at the review
 /// budget takes well under this on one core).
 const CLAIM_LEASE: Duration = Duration::from_secs(10 * 60);
 /// How often a process waiting for another's review looks for it.
 const BUSY_POLL: Duration = Duration::from_secs(2);
 
-/// One review asked for: a game, and the chat to post it in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ReviewJob {
-    pub game: GameId,
-    pub chat: ChatId,
-}
-
-/// Where a queued review stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Queued {
-    /// Newly queued, with this many reviews before it (running or waiting).
-    Ahead(usize),
-    /// It was queued already, with this many before it.
-    Already(usize),
-    /// The queue is full.
-    Full,
-}
-
-#[derive(Debug, Default)]
-struct QueueState {
-    waiting: VecDeque<ReviewJob>,
-    running: Vec<ReviewJob>,
-}
-
-/// The reviews of one process: waiting in order, and running.
-#[derive(Debug)]
-pub(crate) struct ReviewQueue {
-    state: Mutex<QueueState>,
-    workers: AtomicUsize,
-    settled: tokio::sync::Notify,
-}
-
-impl Default for ReviewQueue {
-    fn default() -> ReviewQueue {
-        ReviewQueue {
-            state: Mutex::new(QueueState::default()),
-            workers: AtomicUsize::new(DEFAULT_WORKERS),
-            settled: tokio::sync::Notify::new(),
-        }
-    }
-}
-
-impl ReviewQueue {
-    /// Queues `job` unless it is queued already or the queue is full.
-    pub(crate) fn enqueue(&self, job: ReviewJob) -> Queued {
-        let mut state = lock(&self.state);
-        if let Some(i) = state.running.iter().position(|j| *j == job) {
-            return Queued::Already(i);
-        }
-        if let Some(i) = state.waiting.iter().position(|j| *j == job) {
-            return Queued::Already(state.running.len() + i);
-        }
-        if state.waiting.len() >= QUEUE_LIMIT {
-            return Queued::Full;
-        }
-        let ahead = state.running.len() + state.waiting.len();
-        state.waiting.push_back(job);
-        Queued::Ahead(ahead)
-    }
-
-    /// The next job to start, if a worker is free: the oldest whose chat has no review
-    /// running (one game at a time per chat).
-    fn start_next(&self) -> Option<ReviewJob> {
-        let mut state = lock(&self.state);
-        if state.running.len() >= self.workers.load(Ordering::Relaxed).max(1) {
-            return None;
-        }
-        let i = state
-            .waiting
-            .iter()
-            .position(|job| !state.running.iter().any(|r| r.chat == job.chat))?;
-        let job = state.waiting.remove(i)?;
-        state.running.push(job.clone());
-        Some(job)
-    }
-
-    fn finished(&self, job: &ReviewJob) {
-        let mut state = lock(&self.state);
-        if let Some(i) = state.running.iter().position(|j| j == job) {
-            state.running.remove(i);
-        }
-        if state.running.is_empty() && state.waiting.is_empty() {
-            self.settled.notify_waiters();
-        }
-    }
-
-    fn is_settled(&self) -> bool {
-        let state = lock(&self.state);
-        state.running.is_empty() && state.waiting.is_empty()
-    }
-}
-
 impl Service {
     /// Sets how many reviews this process computes at once (at least one; the default is
-    /// [`DEFAULT_WORKERS`]).
+    /// [`crate::DEFAULT_REVIEW_WORKERS`]).
     pub fn set_review_workers(&self, workers: usize) {
         self.inner
             .reviews

@@ -153,7 +153,7 @@ help-text = Commands:
     /challenge [@user] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [time like 30m, 24h, 2d]: challenge someone, or anyone.
     /accept, /decline, /cancel: answer or withdraw a challenge.
     /move h2e2 (also WXF C2.5 or Chinese 炮二平五; Banqi: c3 flips, c3c4 moves): play a move. With several games here: /move <id> h2e2.
-    /board: the current board. /history [id]: the moves and FEN.
+    /board: the current board. /history [id]: the moves and FEN. /review [id]: a finished game's review.
     /resign, /draw: resign; offer a draw or accept one.
     /peek: your own view, privately. /games: the games here and yours.
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]: a game against me, the built-in engine (not rated).

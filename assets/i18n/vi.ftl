@@ -138,7 +138,7 @@ help-text = Các lệnh:
     /challenge [@người] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [thời gian như 30m, 24h, 2d]: thách đấu một người, hoặc bất kỳ ai.
     /accept, /decline, /cancel: nhận lời, từ chối hoặc rút lại lời thách đấu.
     /move h2e2 (hoặc WXF C2.5, hoặc chữ Hán 炮二平五; Banqi: c3 để lật, c3c4 để đi): đi một nước. Nếu có nhiều ván ở đây: /move <mã> h2e2.
-    /board: bàn cờ hiện tại. /history [mã]: các nước đi và FEN.
+    /board: bàn cờ hiện tại. /history [mã]: các nước đi và FEN. /review [mã]: phân tích ván đã kết thúc.
     /resign, /draw: đầu hàng; cầu hòa hoặc đồng ý hòa.
     /peek: xem riêng góc nhìn của bạn. /games: các ván ở đây và của bạn.
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]: chơi với tôi, máy cờ có sẵn (không tính hệ số).

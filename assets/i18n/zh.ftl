@@ -138,7 +138,7 @@ help-text = 命令：
     /challenge [@用户] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [每步时间，如 30m、24h、2d]：向某人或任何人发起挑战。
     /accept、/decline、/cancel：接受、拒绝或撤回挑战。
     /move h2e2（也可用 WXF 如 C2.5 或中文如 炮二平五；暗棋：c3 翻子，c3c4 走子）：走棋。本群有多局时：/move <编号> h2e2。
-    /board：当前棋盘。/history [编号]：着法和 FEN。
+    /board：当前棋盘。/history [编号]：着法和 FEN。/review [编号]：已结束对局的复盘。
     /resign、/draw：认输；提和或同意和棋。
     /peek：私下查看你自己的视角。/games：本群和你的对局。
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random]：与内置引擎（我）对弈（不计等级分）。

@@ -198,6 +198,7 @@ fn style(action: &ButtonAction) -> ButtonStyle {
             ButtonStyle::Danger
         }
         ButtonAction::OfferDraw(_) => ButtonStyle::Secondary,
+        ButtonAction::Review(_) => ButtonStyle::Primary,
     }
 }
 

@@ -21,7 +21,7 @@ pub const REVIEW_BUDGET: Budget = Budget {
 };
 
 /// The engine's seed for reviews (unused without noise, fixed for reproducibility).
-const SEED: u64 = 0x5EED_0F_2E71E3;
+const SEED: u64 = 0x5EED_0F2E_71E3;
 
 /// Why a game could not be reviewed.
 #[derive(Debug, Error)]

@@ -155,7 +155,7 @@ help-text = Commands:
     /challenge [@user] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [time like 30m, 24h, 2d]: challenge someone, or anyone. secret-captures: nobody, not even the capturer, learns a captured covered piece until the game ends.
     /accept, /decline, /cancel: answer or withdraw a challenge.
     /move h2e2 (also WXF C2.5 or Chinese 炮二平五; Banqi: c3 flips, c3c4 moves): play a move. With several games here: /move <id> h2e2.
-    /board: the current board. /history [id]: the moves and FEN.
+    /board: the current board. /history [id]: the moves and FEN. /review [id]: a finished game's review.
     /resign, /draw: resign; offer a draw or accept one.
     /peek: your own view, privately. /games: the games here and yours.
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]: a game against me, the built-in engine (not rated).
@@ -332,3 +332,29 @@ web-bad-id = “{ $text }” is not a game id: a game id has four letters and di
 web-too-many = Too many live pages are open from your address. Close some and try again.
 web-keys = Keys: ← → step through the moves, Home and End jump to the start and the latest.
 web-no-page = There is nothing here. A game's page is /g/ followed by its id, like /g/g7k2: the chat's board posts link to it.
+
+## Reviews (/review) and the PGN record
+button-review = Review the game
+command-review = A finished game's review: graph, costliest moves, accuracy
+review-head = Review of game { $game }: { $first } against { $second }
+review-judged = Each move is judged by the engine against its best move in that position.
+review-judged-hidden = Each move is judged from what its player knew when making it: covered pieces count by their odds, never by what they turned out to be.
+review-player = { $player }: accuracy { $accuracy }% · { $blunders } blunders, { $mistakes } mistakes, { $inaccuracies } inaccuracies
+review-costly = { $number } { $player } played { $played }; the engine preferred { $best }. Cost: { $drop } points of win chance ({ $judgement }). The board as { $player } saw it.
+review-good = good
+review-inaccuracy = an inaccuracy
+review-mistake = a mistake
+review-blunder = a blunder
+review-queued = Reviewing game { $game } { $ahead ->
+    [0] now
+    [one] after 1 other review
+   *[other] after { $ahead } other reviews
+}; it will be posted here.
+review-already-queued = Game { $game } is already being reviewed ({ $ahead ->
+    [0] next
+   *[other] { $ahead } ahead of it
+}); it will be posted here.
+refuse-review-queue-full = Too many reviews are waiting; please ask again in a few minutes.
+refuse-review-nothing-finished = No game has finished in this chat yet: give a game id, for example /review g7k2.
+refuse-review-not-finished = Game { $game } has not finished (or was aborted), so there is nothing to review yet.
+history-pgn = Game { $game } as PGN, for other Xiangqi programs.

@@ -140,7 +140,7 @@ help-text = Các lệnh:
     /challenge [@người] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [thời gian như 30m, 24h, 2d]: thách đấu một người, hoặc bất kỳ ai. secret-captures: không ai, kể cả người ăn, biết quân úp bị ăn là quân gì cho đến khi ván kết thúc.
     /accept, /decline, /cancel: nhận lời, từ chối hoặc rút lại lời thách đấu.
     /move h2e2 (hoặc WXF C2.5, hoặc chữ Hán 炮二平五; Banqi: c3 để lật, c3c4 để đi): đi một nước. Nếu có nhiều ván ở đây: /move <mã> h2e2.
-    /board: bàn cờ hiện tại. /history [mã]: các nước đi và FEN.
+    /board: bàn cờ hiện tại. /history [mã]: các nước đi và FEN. /review [mã]: phân tích ván đã kết thúc.
     /resign, /draw: đầu hàng; cầu hòa hoặc đồng ý hòa.
     /peek: xem riêng góc nhìn của bạn. /games: các ván ở đây và của bạn.
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]: chơi với tôi, máy cờ có sẵn (không tính hệ số).
@@ -316,3 +316,28 @@ web-bad-id = “{ $text }” không phải mã ván cờ: mã ván gồm bốn c
 web-too-many = Địa chỉ của bạn đang mở quá nhiều trang trực tiếp. Hãy đóng bớt rồi thử lại.
 web-keys = Phím: ← → xem từng nước, Home và End về khai cuộc và thế cờ mới nhất.
 web-no-page = Không có gì ở đây. Trang của một ván là /g/ và mã ván, như /g/g7k2: các bàn cờ trong nhóm có đường dẫn tới đó.
+
+## Reviews (/review) and the PGN record
+button-review = Phân tích ván cờ
+command-review = Phân tích ván đã kết thúc: biểu đồ, các nước đắt giá nhất, độ chính xác
+review-head = Phân tích ván { $game }: { $first } đấu với { $second }
+review-judged = Mỗi nước đi được máy so với nước tốt nhất ở thế cờ đó.
+review-judged-hidden = Mỗi nước đi được đánh giá theo những gì người đi biết lúc đó: quân úp được tính theo xác suất, không theo thứ nó lật ra sau này.
+review-player = { $player }: độ chính xác { $accuracy }% · { $blunders } nước hỏng, { $mistakes } nước sai, { $inaccuracies } nước thiếu chính xác
+review-costly = { $number } { $player } đi { $played }; máy chọn { $best }. Mất: { $drop } điểm phần trăm cơ hội thắng ({ $judgement }). Bàn cờ như { $player } thấy lúc đó.
+review-good = nước tốt
+review-inaccuracy = nước thiếu chính xác
+review-mistake = nước sai
+review-blunder = nước hỏng
+review-queued = Ván { $game } { $ahead ->
+    [0] đang được phân tích ngay
+   *[other] sẽ được phân tích sau { $ahead } ván khác
+}; kết quả sẽ đăng ở đây.
+review-already-queued = Ván { $game } đã có trong hàng chờ phân tích ({ $ahead ->
+    [0] kế tiếp
+   *[other] còn { $ahead } ván trước nó
+}); kết quả sẽ đăng ở đây.
+refuse-review-queue-full = Có quá nhiều ván đang chờ phân tích; vui lòng thử lại sau vài phút.
+refuse-review-nothing-finished = Chưa có ván nào kết thúc trong cuộc trò chuyện này: hãy ghi mã ván, ví dụ /review g7k2.
+refuse-review-not-finished = Ván { $game } chưa kết thúc (hoặc đã bị hủy), nên chưa có gì để phân tích.
+history-pgn = Ván { $game } dạng PGN, để mở bằng các phần mềm cờ tướng khác.

@@ -140,7 +140,7 @@ help-text = 命令：
     /challenge [@用户] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [每步时间，如 30m、24h、2d]：向某人或任何人发起挑战。secret-captures：被吃的暗子对局结束前谁都不知道是什么，吃子方也不知道。
     /accept、/decline、/cancel：接受、拒绝或撤回挑战。
     /move h2e2（也可用 WXF 如 C2.5 或中文如 炮二平五；暗棋：c3 翻子，c3c4 走子）：走棋。本群有多局时：/move <编号> h2e2。
-    /board：当前棋盘。/history [编号]：着法和 FEN。
+    /board：当前棋盘。/history [编号]：着法和 FEN。/review [编号]：已结束对局的复盘。
     /resign、/draw：认输；提和或同意和棋。
     /peek：私下查看你自己的视角。/games：本群和你的对局。
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]：与内置引擎（我）对弈（不计等级分）。
@@ -316,3 +316,28 @@ web-bad-id = “{ $text }”不是对局编号：对局编号由四个字母或�
 web-too-many = 你的地址打开的直播页面太多了。请关闭一些后再试。
 web-keys = 按键：← → 逐步查看，Home 和 End 跳到开局和最新局面。
 web-no-page = 这里什么也没有。对局页面的地址是 /g/ 加对局编号，如 /g/g7k2；群里的棋盘消息附有链接。
+
+## Reviews (/review) and the PGN record
+button-review = 复盘
+command-review = 已结束对局的复盘：形势图、代价最大的着法、准确率
+review-head = 对局 { $game } 复盘：{ $first } 对 { $second }
+review-judged = 每一步都由引擎与该局面下的最佳着法比较评判。
+review-judged-hidden = 每一步都按走棋者当时所知评判：暗子按概率计算，而不按它后来翻出的结果。
+review-player = { $player }：准确率 { $accuracy }% · 大错 { $blunders } 次，错着 { $mistakes } 次，缓着 { $inaccuracies } 次
+review-costly = { $number } { $player } 走了 { $played }；引擎推荐 { $best }。代价：胜率 { $drop } 个百分点（{ $judgement }）。图为 { $player } 当时所见的棋盘。
+review-good = 好棋
+review-inaccuracy = 缓着
+review-mistake = 错着
+review-blunder = 大错
+review-queued = 对局 { $game } 的复盘{ $ahead ->
+    [0] 马上开始
+   *[other] 排在 { $ahead } 个复盘之后
+}，完成后会发在这里。
+review-already-queued = 对局 { $game } 已在复盘队列中（{ $ahead ->
+    [0] 下一个
+   *[other] 前面还有 { $ahead } 个
+}），完成后会发在这里。
+refuse-review-queue-full = 等待复盘的对局太多，请过几分钟再试。
+refuse-review-nothing-finished = 这个聊天还没有结束的对局：请给出对局编号，例如 /review g7k2。
+refuse-review-not-finished = 对局 { $game } 尚未结束（或已取消），暂时没有可复盘的内容。
+history-pgn = 对局 { $game } 的 PGN 棋谱，可导入其他象棋软件。

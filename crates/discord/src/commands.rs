@@ -233,6 +233,11 @@ const COMMANDS: &[(&str, &str, &[Opt])] = &[
         "The move record of a game (finished: with the deal)",
         &[GAME],
     ),
+    (
+        "review",
+        "A finished game's review: evaluation graph, costliest moves, accuracy",
+        &[GAME],
+    ),
     ("peek", "Your own view of your game, privately", &[GAME]),
     (
         "play",

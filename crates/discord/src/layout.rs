@@ -57,7 +57,8 @@ impl Post {
                 if let Some(description) = description {
                     embed = embed.description(description);
                 }
-                if let Some(attachment) = attachment {
+                // A picture shows in the embed; another file (a PGN record) is attached only.
+                if let Some(attachment) = attachment.as_ref().filter(|a| is_picture(&a.filename)) {
                     embed = embed.attachment(attachment.filename.clone());
                 }
                 Some(embed)
@@ -201,6 +202,7 @@ fn style(action: &ButtonAction) -> ButtonStyle {
             ButtonStyle::Danger
         }
         ButtonAction::OfferDraw(_) | ButtonAction::Link(_) => ButtonStyle::Secondary,
+        ButtonAction::Review(_) => ButtonStyle::Primary,
     }
 }
 
@@ -212,6 +214,15 @@ fn cut(text: &str, limit: usize) -> String {
     let mut cut: String = text.chars().take(limit.saturating_sub(1)).collect();
     cut.push('…');
     cut
+}
+
+/// True for the pictures an embed can show (board PNGs, game GIFs).
+fn is_picture(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(_, extension)| {
+        ["png", "gif"]
+            .iter()
+            .any(|known| extension.eq_ignore_ascii_case(known))
+    })
 }
 
 /// Discord matches `attachment://name` against the uploaded file's name, which must be plain.

@@ -18,7 +18,7 @@ use crate::{PieceStyle, RenderError, symbols};
 /// The subset of Noto Serif CJK TC Bold cut by `scripts/subset-font.py`.
 static FONT: &[u8] = include_bytes!("../../../assets/fonts/jieqi-board-serif.otf");
 /// The family name the subset script gives the font.
-const FONT_FAMILY: &str = "Jieqi Board Serif";
+pub(crate) const FONT_FAMILY: &str = "Jieqi Board Serif";
 
 /// Around the pictures: the trays and the margin behind the board.
 const FRAME: &str = "#5a4230";

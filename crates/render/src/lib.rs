@@ -15,6 +15,7 @@
 //!   palette picture and deflates it, about a millisecond for a 720-pixel board. The slow
 //!   rasterise-everything path ([`render_svg_per_request`], `reference.rs`) is kept as the
 //!   benchmark's yardstick and as a check that the sprites draw the same picture.
+//! - [`render_graph`] draws a reviewed game's evaluation graph ([`EvaluationGraph`]).
 //! - [`Layout`] is the geometry (where each point, square and tray is), public so that
 //!   tests can look at the right pixels.
 //! - Text uses a subset of Noto Serif CJK embedded from `assets/fonts/` (regenerate it with
@@ -51,6 +52,7 @@
 mod animation;
 mod art;
 mod compose;
+mod graph;
 mod layout;
 mod palette;
 mod reference;
@@ -62,6 +64,7 @@ use thiserror::Error;
 
 pub use animation::{FRAME_DELAY, LAST_FRAME_DELAY, render_gif};
 pub use art::character;
+pub use graph::{EvaluationGraph, GRAPH_WIDTHS, GraphMark, graph_svg, render_graph};
 pub use layout::{BoardShape, Layout, MAX_WIDTH, MIN_WIDTH, Rect};
 pub use reference::{board_svg, render_svg_per_request};
 

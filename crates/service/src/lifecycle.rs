@@ -642,12 +642,22 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
             .filter(|&seat| !is_engine_seat(&loaded.record, seat))
             .map(|seat| loaded.record.player(seat).id.clone())
             .collect();
+        // A finished game can be reviewed (`/review`); an aborted one has nothing to judge.
+        let review =
+            (!matches!(outcome, Outcome::Aborted) && loaded.game.history_len() > 0).then(|| {
+                Button {
+                    label: ctx.say_in(lang, &Sentence::new("button-review")),
+                    action: ButtonAction::Review(id.clone()),
+                    deep_link_accept: false,
+                }
+            });
         let result = Message::text(Destination::Chat(chat.clone()), MessageKind::Result, text)
             .about(&id)
             .with_mentions(mentions)
             .with_buttons(
-                page_link(ctx, &settings, &id, "button-replay")
+                review
                     .into_iter()
+                    .chain(page_link(ctx, &settings, &id, "button-replay"))
                     .collect(),
             );
         ctx.post_picture(result, picture, None).await?;

@@ -83,6 +83,8 @@ pub enum MessageKind {
     Refusal,
     /// A short confirmation or status note.
     Notice,
+    /// A game's review (`/review`): the summary with its graph, or one costly move.
+    Review,
 }
 
 /// One message to deliver.

@@ -267,7 +267,20 @@ pub(crate) async fn redraw_recipe(
             Some(record) => animation(&record, *orientation, *style, *width),
             None => None,
         }),
+        ImageRecipe::Pgn { game } => Ok(match store.game(game).await? {
+            Some(record) => pgn_file(&record)?,
+            None => None,
+        }),
     }
+}
+
+/// A finished game's PGN as an attachment (`g7k2.pgn`); `None` for Banqi.
+pub(crate) fn pgn_file(record: &GameRecord) -> Result<Option<Image>, StoreError> {
+    let game = crate::replay::rebuild(record)?;
+    Ok(crate::pgn::pgn(record, &game).map(|text| Image {
+        bytes: text.into_bytes(),
+        file_name: format!("{}.pgn", record.id),
+    }))
 }
 
 /// Drawn pictures of undelivered messages, by outbox id (oldest dropped first when full:

@@ -104,6 +104,12 @@ pub enum ImageRecipe {
         /// Width in pixels.
         width: u32,
     },
+    /// A finished game's PGN record (`/history`): not a picture, but an attachment made
+    /// again from the game the same way. Last, like `Lesson`.
+    Pgn {
+        /// Which game.
+        game: GameId,
+    },
 }
 
 /// A variant stored by its name (`jieqi`), which outlives any reordering of the enum.

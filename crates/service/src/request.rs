@@ -122,6 +122,8 @@ pub enum ButtonAction {
     ResignConfirm(GameId),
     /// Offer a draw in that game, or accept the opponent's offer.
     OfferDraw(GameId),
+    /// Review that finished game (`/review`).
+    Review(GameId),
     /// Open this web address (the game's live page): a link button, never pressed back to
     /// the bot. Last, so records written before it read the same.
     Link(String),
@@ -134,7 +136,7 @@ pub struct ButtonDecodeError(pub String);
 
 impl ButtonAction {
     /// The compact form for callback data, custom ids and `/start` deep links: `acc_c4f7k`,
-    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`.
+    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`.
     pub fn encode(&self) -> String {
         match self {
             ButtonAction::Accept(id) => format!("acc_{id}"),
@@ -142,6 +144,7 @@ impl ButtonAction {
             ButtonAction::Resign(id) => format!("res_{id}"),
             ButtonAction::ResignConfirm(id) => format!("rsy_{id}"),
             ButtonAction::OfferDraw(id) => format!("drw_{id}"),
+            ButtonAction::Review(id) => format!("rev_{id}"),
             ButtonAction::Link(url) => url.clone(),
         }
     }
@@ -156,6 +159,7 @@ impl ButtonAction {
             "res" => Ok(ButtonAction::Resign(id.parse().map_err(|_| bad())?)),
             "rsy" => Ok(ButtonAction::ResignConfirm(id.parse().map_err(|_| bad())?)),
             "drw" => Ok(ButtonAction::OfferDraw(id.parse().map_err(|_| bad())?)),
+            "rev" => Ok(ButtonAction::Review(id.parse().map_err(|_| bad())?)),
             _ => Err(bad()),
         }
     }
@@ -187,6 +191,7 @@ mod tests {
             ButtonAction::Resign("g7k2".parse().unwrap()),
             ButtonAction::ResignConfirm("g7k2".parse().unwrap()),
             ButtonAction::OfferDraw("g7k2".parse().unwrap()),
+            ButtonAction::Review("g7k2".parse().unwrap()),
         ];
         for action in actions {
             let data = action.encode();

@@ -34,7 +34,7 @@ pub(crate) const ATTEMPTS: usize = 8;
 pub(crate) const MAX_DELIVERY_ROUNDS: u32 = 12;
 
 /// The commands a chat client lists, with their description keys.
-const COMMAND_MENU: [(&str, &str); 21] = [
+const COMMAND_MENU: [(&str, &str); 22] = [
     ("challenge", "command-challenge"),
     ("accept", "command-accept"),
     ("decline", "command-decline"),
@@ -47,6 +47,7 @@ const COMMAND_MENU: [(&str, &str); 21] = [
     ("watch", "command-watch"),
     ("unwatch", "command-unwatch"),
     ("history", "command-history"),
+    ("review", "command-review"),
     ("peek", "command-peek"),
     ("play", "command-play"),
     ("puzzle", "command-puzzle"),
@@ -262,6 +263,7 @@ impl Service {
         for id in engine_turns {
             self.think_later(id);
         }
+        self.start_reviews();
         Ok(())
     }
 

@@ -39,6 +39,8 @@ pub(crate) struct Inner {
     /// This process run's name in delivery claims: its process id (so an operator can tell
     /// whose claims they are) and a random part (so two runs never share it).
     pub instance: String,
+    /// Reviews waiting and running (`/review`).
+    pub reviews: crate::review_queue::ReviewQueue,
 }
 
 impl Inner {
@@ -56,6 +58,7 @@ impl Inner {
             outbox_signal: watch::Sender::new(0),
             thinking: Mutex::new(HashSet::new()),
             instance: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
+            reviews: crate::review_queue::ReviewQueue::default(),
         }
     }
 

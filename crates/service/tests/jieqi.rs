@@ -175,9 +175,15 @@ async fn jieqi_game_with_a_private_reveal_a_draw_offer_and_a_resignation() {
     assert_eq!(stripped.len(), 1);
     assert!(stripped[0].buttons.is_empty() && stripped[0].replaces.is_some());
 
-    // /history of the finished game: full record, deal, and a GIF.
+    // /history of the finished game: full record, deal, a GIF and the PGN.
     let answer = h.say(&carol, &chat, "/history").await;
-    assert_eq!(answer.replies.len(), 2, "{answer:#?}");
+    assert_eq!(answer.replies.len(), 3, "{answer:#?}");
+    let pgn = answer.replies[2].image.as_ref().expect("pgn");
+    assert!(pgn.file_name.ends_with(".pgn"), "{}", pgn.file_name);
+    assert!(
+        String::from_utf8_lossy(&pgn.bytes).contains(&format!("[Deal \"{DEAL}\"]")),
+        "the PGN carries the deal"
+    );
     assert!(answer.replies[0].text.contains(DEAL));
     let gif = answer.replies[1].image.as_ref().expect("gif");
     assert!(gif.bytes.starts_with(b"GIF8"), "a GIF");

@@ -26,11 +26,11 @@ const LAYERS: &[(&str, &[&str])] = &[
     // `replay` rebuilds a game from its record, reading nothing but the store; the store's
     // codec uses it to give an older finished game its verdict once, as it upgrades it.
     ("store", &["store", "replay"]),
-    ("rebuilt games", &["error", "ratings", "pictures"]),
-    ("shared state", &["state"]),
+    ("rebuilt games", &["error", "ratings", "pictures", "pgn"]),
+    ("shared state", &["state", "review_queue"]),
     ("request context", &["context"]),
     ("presentation", &["announce"]),
-    ("game logic", &["lifecycle", "puzzle_play", "game_page"]),
+    ("game logic", &["lifecycle", "puzzle_play", "game_page", "review_post"]),
     ("commands", &["commands"]),
     // The service's API, one `impl Service` split by concern: these use each other.
     (
@@ -42,6 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "outbox",
             "delivery",
             "spectators",
+            "reviews",
         ],
     ),
 ];

@@ -41,7 +41,7 @@ use jieqi_service::store::codec::{decode, encode};
 use jieqi_service::store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameChange,
     GameChanges, GameRecord, Lane, Leadership, OutboxRecord, PendingMessage, PlayerRecord,
-    RequestKey, UnixTime,
+    RequestKey, ReviewClaim, ReviewRecord, UnixTime,
 };
 use jieqi_service::{
     ChallengeId, ChatId, GameId, GameStore, OutboxEntry, OutboxId, Platform, StoreError, UserId,
@@ -458,6 +458,21 @@ fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
                 Box::new(int(record.not_before)),
                 Box::new(i32::try_from(record.attempts).unwrap_or(i32::MAX)),
                 Box::new(encode(record)?),
+            ],
+        ));
+    }
+    for review in &change.reviews {
+        // Written once: a review stored already (another process finished first) refuses
+        // the whole change as a conflict.
+        out.push(Statement::new(
+            "WITH w AS (INSERT INTO reviews (game_id, record) VALUES ($1, $2) \
+             ON CONFLICT (game_id) DO UPDATE \
+             SET record = EXCLUDED.record, claimed_by = NULL, claimed_until = NULL \
+             WHERE reviews.record IS NULL RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            vec![
+                Box::new(review.game.as_str().to_owned()),
+                Box::new(encode(review)?),
             ],
         ));
     }
@@ -953,6 +968,44 @@ impl GameStore for PgStore {
             .await
             .map_err(backend)?;
         Ok(usize::try_from(answers + sent).unwrap_or(usize::MAX))
+    }
+
+    async fn review(&self, game: &GameId) -> Result<Option<ReviewRecord>, StoreError> {
+        self.read(
+            "SELECT record FROM reviews WHERE game_id = $1 AND record IS NOT NULL",
+            game.as_str(),
+        )
+        .await
+    }
+
+    async fn claim_review(&self, game: &GameId, claim: &Claim) -> Result<ReviewClaim, StoreError> {
+        let client = self.client().await?;
+        // Taken when nobody holds it, when its holder's claim lapsed, or again by its holder.
+        let taken = client
+            .query_opt(
+                "INSERT INTO reviews (game_id, claimed_by, claimed_until) VALUES ($1, $2, $3) \
+                 ON CONFLICT (game_id) DO UPDATE \
+                 SET claimed_by = EXCLUDED.claimed_by, claimed_until = EXCLUDED.claimed_until \
+                 WHERE reviews.record IS NULL \
+                 AND (reviews.claimed_until IS NULL OR reviews.claimed_until <= $4 \
+                      OR reviews.claimed_by = $2) \
+                 RETURNING 1",
+                &[
+                    &game.as_str(),
+                    &claim.holder,
+                    &int(claim.until),
+                    &int(claim.now),
+                ],
+            )
+            .await
+            .map_err(backend)?;
+        if taken.is_some() {
+            return Ok(ReviewClaim::Ours);
+        }
+        Ok(match self.review(game).await? {
+            Some(done) => ReviewClaim::Done(Box::new(done)),
+            None => ReviewClaim::Busy,
+        })
     }
 
     async fn flush(&self) -> Result<(), StoreError> {

@@ -725,3 +725,72 @@ async fn a_wrong_database_url_says_what_is_wrong() {
     };
     assert!(schema.contains("schema name"), "{schema}");
 }
+
+fn review(game: &str) -> jieqi_service::store::ReviewRecord {
+    jieqi_service::store::ReviewRecord {
+        game: game.parse().unwrap(),
+        at: 1,
+        review: jieqi_review::GameReview {
+            moves: Vec::new(),
+            last: jieqi_review::Eval::Centi(0),
+            nodes_per_search: 1,
+        },
+    }
+}
+
+#[tokio::test]
+async fn of_two_processes_one_computes_a_review_and_it_is_stored_once() {
+    use jieqi_service::store::ReviewClaim;
+    let first = store_or_skip!();
+    let second = first.another().await;
+    let id: jieqi_service::GameId = "g7k2".parse().unwrap();
+    assert_eq!(first.review(&id).await.unwrap(), None);
+    // p1 claims it; p2 must wait while the claim lives, and may take over once it lapsed.
+    assert_eq!(
+        first
+            .claim_review(&id, &claim("p1", 100, 200))
+            .await
+            .unwrap(),
+        ReviewClaim::Ours
+    );
+    assert_eq!(
+        second
+            .claim_review(&id, &claim("p2", 150, 250))
+            .await
+            .unwrap(),
+        ReviewClaim::Busy
+    );
+    assert_eq!(
+        first
+            .claim_review(&id, &claim("p1", 160, 260))
+            .await
+            .unwrap(),
+        ReviewClaim::Ours,
+        "the holder may renew its claim"
+    );
+    assert_eq!(
+        second
+            .claim_review(&id, &claim("p2", 300, 400))
+            .await
+            .unwrap(),
+        ReviewClaim::Ours
+    );
+    // Stored once: a second review of the same game is a conflict.
+    let store = |r| Change {
+        reviews: vec![r],
+        ..Change::default()
+    };
+    second.commit(store(review("g7k2"))).await.unwrap();
+    assert_eq!(
+        first.commit(store(review("g7k2"))).await,
+        Err(CommitError::Conflict)
+    );
+    assert_eq!(first.review(&id).await.unwrap(), Some(review("g7k2")));
+    assert_eq!(
+        first
+            .claim_review(&id, &claim("p1", 500, 600))
+            .await
+            .unwrap(),
+        ReviewClaim::Done(Box::new(review("g7k2")))
+    );
+}

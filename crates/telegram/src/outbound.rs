@@ -209,6 +209,8 @@ impl Poster {
             }
             let sent = if is_animation(image) {
                 with_parts!(bot.send_animation(address.chat, file))
+            } else if is_document(image) {
+                with_parts!(bot.send_document(address.chat, file))
             } else {
                 with_parts!(bot.send_photo(address.chat, file))
             };
@@ -341,6 +343,18 @@ fn is_animation(image: &jieqi_service::Image) -> bool {
         .file_name
         .rsplit_once('.')
         .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("gif"))
+}
+
+/// A file that is not a picture (a game's PGN record) goes as a document.
+fn is_document(image: &jieqi_service::Image) -> bool {
+    !image
+        .file_name
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| {
+            ["png", "gif", "jpg", "jpeg"]
+                .iter()
+                .any(|known| extension.eq_ignore_ascii_case(known))
+        })
 }
 
 fn final_failure(failure: Failure) -> SendError {

@@ -1,5 +1,5 @@
 //! `/history [id]`: the move record and public FEN; for a finished game also the full record
-//! with the deal and an animated GIF of the game.
+//! with the deal, an animated GIF of the game and its PGN (Xiangqi and Jieqi).
 
 use jieqi_rules::{Variant, Viewer};
 
@@ -83,6 +83,15 @@ impl History {
                     width,
                 };
                 ctx.reply_with_picture(reply(caption), gif, recipe);
+            }
+            // The record other Xiangqi programs read.
+            let pgn = crate::pictures::pgn_file(&loaded.record)?;
+            if pgn.is_some() {
+                let caption = ctx.say(&Sentence::new("history-pgn").arg("game", id));
+                let recipe = ImageRecipe::Pgn {
+                    game: loaded.record.id.clone(),
+                };
+                ctx.reply_with_picture(reply(caption), pgn, recipe);
             }
         }
         Ok(())

@@ -18,6 +18,7 @@ mod peek;
 mod play;
 mod puzzle;
 mod resign;
+mod review;
 mod rules;
 mod settings;
 mod start;
@@ -45,6 +46,7 @@ pub(crate) enum Command {
     Board(board::Board),
     Resign(resign::Resign),
     Draw(draw::Draw),
+    Review(review::Review),
     Games(games::Games),
     History(history::History),
     Peek(peek::Peek),
@@ -106,6 +108,7 @@ pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
         "draw" => draw::Draw::parse(&args).map(Command::Draw),
         "games" => games::Games::parse(&args).map(Command::Games),
         "history" => history::History::parse(&args).map(Command::History),
+        "review" => review::Review::parse(&args).map(Command::Review),
         "peek" => peek::Peek::parse(&args).map(Command::Peek),
         "play" => play::Play::parse(&args).map(Command::Play),
         "puzzle" => puzzle::PuzzleCmd::parse(&args).map(Command::Puzzle),
@@ -144,6 +147,9 @@ fn from_button(action: &ButtonAction) -> Command {
         ButtonAction::OfferDraw(id) => Command::Draw(draw::Draw {
             game: Some(id.clone()),
         }),
+        ButtonAction::Review(id) => Command::Review(review::Review {
+            game: Some(id.clone()),
+        }),
         // A link opens a page; no platform sends it back as a press.
         ButtonAction::Link(_) => Command::Invalid(Sentence::new("button-not-ours")),
     }
@@ -161,6 +167,7 @@ impl Command {
             Command::Board(c) => c.apply(ctx).await,
             Command::Resign(c) => c.apply(ctx).await,
             Command::Draw(c) => c.apply(ctx).await,
+            Command::Review(c) => c.apply(ctx).await,
             Command::Games(c) => c.apply(ctx).await,
             Command::History(c) => c.apply(ctx).await,
             Command::Peek(c) => c.apply(ctx).await,

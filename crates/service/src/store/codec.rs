@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use super::StoreError;
 use super::records::{
     AnswerRecord, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
-    PuzzleStats, SentRecord, StoredReply,
+    PuzzleStats, ReviewRecord, SentRecord, StoredReply,
 };
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
@@ -107,6 +107,8 @@ impl Record for PlayerRecord {
     }
 }
 impl Record for SentRecord {}
+// Reviews came with schema 4 and have kept their shape.
+impl Record for ReviewRecord {}
 
 impl Record for GameRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {

@@ -30,8 +30,8 @@ use crate::message::{Destination, OutboxEntry, OutboxId};
 pub use records::{
     AnswerRecord, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice,
     CourseProgress, DailySlot, DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle,
-    OutboxRecord, PlayerRecord, Prompts, PuzzleStats, Seat, SentRecord, StoredReply, UnixTime,
-    VariantStats,
+    OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord, Seat, SentRecord, StoredReply,
+    UnixTime, VariantStats,
 };
 pub use sled_store::SledStore;
 pub use verdict::Verdict;
@@ -79,6 +79,9 @@ pub struct Change {
     /// Outbox messages that failed a delivery round: their new attempt count, and when their
     /// lane may be tried again. Their claim ends.
     pub deferred: Vec<(OutboxId, Deferral)>,
+    /// Finished reviews to store. Each is written once: the change is refused as a conflict
+    /// if the game's review is stored already.
+    pub reviews: Vec<ReviewRecord>,
     /// Wait until the change is on disk before returning (moves, game changes). Delivery
     /// bookkeeping does not need to: a crash there resends, never loses.
     pub durable: bool,
@@ -96,6 +99,7 @@ impl Change {
             && self.outbox.is_empty()
             && self.sent.is_empty()
             && self.deferred.is_empty()
+            && self.reviews.is_empty()
     }
 }
 
@@ -176,6 +180,17 @@ impl Lane {
             Destination::ReplyToRequester { .. } => None,
         }
     }
+}
+
+/// The answer to [`GameStore::claim_review`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReviewClaim {
+    /// The review is stored already: serve it.
+    Done(Box<ReviewRecord>),
+    /// This process may compute it until the claim lapses.
+    Ours,
+    /// Another process is computing it (its claim has not lapsed): wait for it.
+    Busy,
 }
 
 /// A failed delivery round's consequence for one message.
@@ -313,6 +328,18 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     }
     /// Writes everything to disk.
     async fn flush(&self) -> Result<(), StoreError>;
+    /// The stored review of a game, if it was reviewed.
+    async fn review(&self, game: &GameId) -> Result<Option<ReviewRecord>, StoreError>;
+    /// Claims the computing of `game`'s review for `claim.holder` until `claim.until`, so
+    /// that of several processes only one computes it. The default suits a store used by
+    /// one process (sled), whose review queue never runs one game twice at once.
+    async fn claim_review(&self, game: &GameId, claim: &Claim) -> Result<ReviewClaim, StoreError> {
+        let _ = claim;
+        Ok(match self.review(game).await? {
+            Some(done) => ReviewClaim::Done(Box::new(done)),
+            None => ReviewClaim::Ours,
+        })
+    }
     /// Tries to take `role` for this process; `None` if another process holds it.
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError>;
     /// Follows every game revision committed from now on: by this process, and for a store

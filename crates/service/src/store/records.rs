@@ -572,6 +572,18 @@ pub struct StoredReply {
     pub picture: Option<ImageRecipe>,
 }
 
+/// A finished game's review (`/review`), computed once and served again. Its own kind of
+/// record (store key `v` in sled, the `reviews` table in PostgreSQL), written once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewRecord {
+    /// The game reviewed.
+    pub game: GameId,
+    /// When the review was finished.
+    pub at: UnixTime,
+    /// The review.
+    pub review: jieqi_review::GameReview,
+}
+
 mod preset_name {
     use jieqi_rules::game::Preset;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};

@@ -10,7 +10,8 @@
 //!
 //! Keys: `g` game id, `c` challenge id, `h` chat, `p` player, `r` request key (answers),
 //! `R` time + request key (pruning index), `o` outbox id (pending messages), `s` outbox id
-//! (delivered messages' platform refs), `d` kind + time + id (deadlines).
+//! (delivered messages' platform refs), `d` kind + time + id (deadlines), `v` game id
+//! (finished reviews).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -27,8 +28,8 @@ use tokio::sync::watch;
 
 use super::codec::{Record, SCHEMA_VERSION, decode, encode, version_of};
 use super::records::{
-    AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord, SentRecord,
-    UnixTime,
+    AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
+    ReviewRecord, SentRecord, UnixTime,
 };
 use super::sled_folder::{DataFolder, allocated_bytes};
 use super::{
@@ -47,6 +48,7 @@ const ANSWER_BY_TIME: u8 = b'R';
 const OUTBOX: u8 = b'o';
 const SENT: u8 = b's';
 const DEADLINE: u8 = b'd';
+const REVIEW: u8 = b'v';
 
 fn key(prefix: u8, rest: &[u8]) -> Vec<u8> {
     let mut k = Vec::with_capacity(rest.len() + 1);
@@ -69,6 +71,10 @@ fn chat_key(chat: &ChatId) -> Vec<u8> {
 
 fn player_key(user: &UserId) -> Vec<u8> {
     key(PLAYER, user.to_string().as_bytes())
+}
+
+fn review_key(game: &GameId) -> Vec<u8> {
+    key(REVIEW, game.as_str().as_bytes())
 }
 
 fn outbox_key(id: OutboxId) -> Vec<u8> {
@@ -441,6 +447,14 @@ impl SledStore {
                     |p: &PlayerRecord| p.revision,
                 )?;
             }
+            for review in &change.reviews {
+                // Written once: a second review of the same game is a conflict.
+                let k = review_key(&review.game);
+                if tx.get(&k)?.is_some() {
+                    return abort(Abort::Conflict);
+                }
+                tx.insert(k, tx_encode(review)?)?;
+            }
             for (id, record) in &change.outbox {
                 tx.insert(outbox_key(*id), tx_encode(record)?)?;
             }
@@ -799,6 +813,7 @@ impl SledStore {
                 Some(&ANSWER) => encode(&decode::<AnswerRecord>(&v)?)?,
                 Some(&OUTBOX) => encode(&decode::<OutboxRecord>(&v)?)?,
                 Some(&SENT) => encode(&decode::<SentRecord>(&v)?)?,
+                Some(&REVIEW) => encode(&decode::<ReviewRecord>(&v)?)?,
                 // Index entries (deadlines, answer times) hold no record.
                 _ => continue,
             };
@@ -1033,6 +1048,10 @@ impl GameStore for SledStore {
 
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange> {
         self.changes.subscribe()
+    }
+
+    async fn review(&self, game: &GameId) -> Result<Option<ReviewRecord>, StoreError> {
+        self.read(&review_key(game))
     }
 
     async fn lead(&self, _role: &str) -> Result<Option<Leadership>, StoreError> {

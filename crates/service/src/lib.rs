@@ -53,6 +53,7 @@ mod state;
 pub mod store;
 mod timers;
 
+pub use commands::{LineReading, read_command_line};
 pub use config::{DealSource, ServiceConfig};
 pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_with};
 pub use error::ServiceError;

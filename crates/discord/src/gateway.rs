@@ -63,7 +63,7 @@ impl EventHandler for Handler {
 
 impl Handler {
     async fn register(&self) {
-        let definitions = commands::definitions();
+        let definitions = commands::definitions(self.service.translations());
         let count = definitions.len();
         let result = match self.config.guild_id {
             Some(guild) => GuildId::from(guild)

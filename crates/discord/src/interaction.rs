@@ -167,7 +167,9 @@ mod tests {
         let user = serde_json::json!({"id": "42", "username": "ann", "discriminator": "0", "global_name": null, "avatar": null});
         let command = serde_json::json!({
             "id": "900", "application_id": "5", "type": 2, "token": "t", "version": 1,
-            "channel_id": "77", "user": user, "locale": "vi",
+            "channel_id": "77", "user": user, "locale": "vi", "entitlements": [],
+            "attachment_size_limit": 10_485_760,
+            "authorizing_integration_owners": {"1": "42"}, "context": 1,
             "data": {"id": "1", "name": "move", "type": 1,
                      "options": [{"name": "move", "type": 3, "value": "h2e2"}]}
         });
@@ -180,13 +182,33 @@ mod tests {
         assert!(request.is_private_chat, "no guild: the bot's DM channel");
         let foreign_button = serde_json::json!({
             "id": "901", "application_id": "5", "type": 3, "token": "t", "version": 1,
-            "channel_id": "77", "user": user, "locale": "en-US",
-            "message": null,
+            "channel_id": "77", "user": user, "locale": "en-US", "entitlements": [],
+            "attachment_size_limit": 10_485_760,
             "data": {"custom_id": "not ours", "component_type": 2}
         });
         let read = request_from_interaction_json(foreign_button.to_string().as_bytes());
         assert!(matches!(read, Ok(None) | Err(_)), "{read:?}");
         assert!(request_from_interaction_json(b"[1, 2").is_err());
+    }
+
+    /// The fuzz target's seeds are interactions as Discord sends them: each reads (a ping or
+    /// an autocompletion into no request), none is refused by serde.
+    #[test]
+    fn the_fuzz_seeds_are_interactions_discord_would_send() {
+        let seeds = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fuzz/seeds/discord_interaction"
+        );
+        let mut requests = 0;
+        for entry in std::fs::read_dir(seeds).expect("the seeds folder") {
+            let path = entry.expect("a seed").path();
+            let json = std::fs::read(&path).expect("a seed file");
+            match request_from_interaction_json(&json) {
+                Ok(request) => requests += usize::from(request.is_some()),
+                Err(error) => panic!("{}: {error}", path.display()),
+            }
+        }
+        assert!(requests >= 5, "{requests} seeds became requests");
     }
 
     #[test]

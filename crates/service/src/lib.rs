@@ -37,6 +37,7 @@ pub mod fairness;
 pub mod i18n;
 pub mod ids;
 mod lifecycle;
+pub mod menu;
 pub mod message;
 pub mod metrics;
 mod outbox;
@@ -65,7 +66,7 @@ pub use ids::{
 pub use message::{
     Answer, Button, Destination, Image, Message, MessageKind, OutboxEntry, OutboxId,
 };
-pub use metrics::{LatencyHistogram, MetricsSnapshot};
+pub use metrics::{MetricsRegistry, MetricsSnapshot};
 pub use request::{ButtonAction, ButtonDecodeError, Input, Request};
 pub use service::Service;
 pub use store::{GameStore, Leadership, SledStore, StoreError};

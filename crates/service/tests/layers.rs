@@ -14,6 +14,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "ids",
             "i18n",
             "metrics",
+            "menu",
             "request",
             "message",
             "settings",

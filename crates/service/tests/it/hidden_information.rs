@@ -3,7 +3,7 @@
 //! (moved pieces' reveals, Banqi flips) but differs everywhere else gives byte-identical
 //! public messages and pictures.
 
-mod common;
+use crate::common;
 
 use common::*;
 use jieqi_rules::{Cell, Game, GameDeal, Preset, Rules, Setup, Square, Variant};

@@ -2,7 +2,7 @@
 //! together, the daily puzzle, `/stats`, and a puzzle that survives a restart or a repeated
 //! update.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

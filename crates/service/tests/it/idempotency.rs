@@ -1,7 +1,7 @@
 //! Every request delivered twice: the second time returns the same answer and changes
 //! nothing (no new outbox entries, no new moves).
 
-mod common;
+use crate::common;
 
 use common::*;
 use jieqi_service::{ButtonAction, DealSource, Input, MessageKind};

@@ -72,6 +72,15 @@ async fn check(store: &SledStore, kill: usize) {
     }
 }
 
+/// This test's name as the test harness lists it (inside the `it` binary: `module::name`).
+fn this_test() -> String {
+    let name = "a_process_killed_while_compacting_loses_nothing";
+    match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::{name}"),
+        None => name.to_owned(),
+    }
+}
+
 #[tokio::test]
 async fn a_process_killed_while_compacting_loses_nothing() {
     // Run again as the child by this same test, it compacts until killed.
@@ -89,11 +98,7 @@ async fn a_process_killed_while_compacting_loses_nothing() {
         .enumerate()
     {
         let mut child = Command::new(&me)
-            .args([
-                "--exact",
-                "a_process_killed_while_compacting_loses_nothing",
-                "--nocapture",
-            ])
+            .args(["--exact", &this_test(), "--nocapture"])
             .env(CHILD, dir.path())
             .stdout(std::process::Stdio::null())
             .spawn()

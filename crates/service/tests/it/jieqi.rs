@@ -2,7 +2,7 @@
 //! resignation and the proof; and the hidden-information promise checked by playing the same
 //! public history with two deals.
 
-mod common;
+use crate::common;
 
 use common::*;
 use jieqi_service::fairness::commitment;

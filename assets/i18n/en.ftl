@@ -232,7 +232,7 @@ error-internal = Something went wrong on my side. Please try again.
 ## Command list: one line per command, shown by chat clients' command menus
 ## (Telegram setMyCommands, Discord slash command descriptions). At most 100 characters.
 
-command-challenge = Challenge someone (reply to their message) or anyone to a game
+command-challenge = Challenge someone, or anyone, to a game
 command-accept = Accept a challenge
 command-decline = Decline a challenge
 command-cancel = Withdraw your challenge
@@ -245,7 +245,7 @@ command-watch = Follow a game of another chat: /watch <id>
 command-unwatch = Stop following a game
 command-history = The moves and FEN of a game
 command-peek = Your own view of your game, privately
-command-play = Play against the built-in engine: /play bot [novice|casual|club|master]
+command-play = Play against the built-in engine (novice, casual, club or master; not rated)
 engine-name = Jieqi bot ({ $level })
 command-rules = The rules in short
 command-help = The commands
@@ -358,3 +358,29 @@ refuse-review-queue-full = Too many reviews are waiting; please ask again in a f
 refuse-review-nothing-finished = No game has finished in this chat yet: give a game id, for example /review g7k2.
 refuse-review-not-finished = Game { $game } has not finished (or was aborted), so there is nothing to review yet.
 history-pgn = Game { $game } as PGN, for other Xiangqi programs.
+
+## Command options and subcommands: descriptions Discord shows beside each option of a slash
+## command. At most 100 characters.
+
+option-challenge-user = Who to challenge (nobody: anyone may accept)
+option-variant = Which game (default Jieqi)
+option-colour = Your colour (default random)
+option-rules = Rules preset (default standard)
+option-time = Time per move (default 1 day)
+option-challenge = The challenge's id
+option-move = h2e2, C2.5 or 炮二平五 (Banqi: c3 flips, c3c4 moves)
+option-game = The game's id (see /games)
+option-level = How strong the engine plays (default casual)
+option-rules-variant = Which game
+option-stats-user = Whose (default: yours)
+option-lesson = A lesson number, or list, restart or stop (nothing: go on)
+option-hour = The hour (UTC), or off; leave it out to see the setting
+option-value = The new value
+subcommand-settings-show = Show the settings
+subcommand-settings-language = The chat's language
+subcommand-settings-style = How pieces are drawn
+subcommand-settings-orientation = Which side public boards are drawn from
+subcommand-settings-notation = How moves are written
+subcommand-settings-board = A new message per move, or one edited message
+subcommand-puzzle-new = A puzzle at your puzzle rating (anyone here may answer)
+subcommand-puzzle-daily = Admins: one puzzle a day in this channel at an hour you choose

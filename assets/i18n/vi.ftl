@@ -217,7 +217,7 @@ error-internal = Đã có lỗi phía tôi. Vui lòng thử lại.
 ## Command list: one line per command, shown by chat clients' command menus
 ## (Telegram setMyCommands, Discord slash command descriptions). At most 100 characters.
 
-command-challenge = Thách đấu một người (trả lời tin nhắn của họ) hoặc bất kỳ ai
+command-challenge = Thách đấu một người, hoặc bất kỳ ai
 command-accept = Nhận lời thách đấu
 command-decline = Từ chối lời thách đấu
 command-cancel = Rút lại lời thách đấu của bạn
@@ -230,7 +230,7 @@ command-watch = Theo dõi một ván của nhóm khác: /watch <mã>
 command-unwatch = Ngừng theo dõi một ván
 command-history = Các nước đi và FEN của một ván
 command-peek = Xem riêng góc nhìn của bạn
-command-play = Chơi với máy cờ có sẵn: /play bot [novice|casual|club|master]
+command-play = Chơi với máy cờ có sẵn (novice, casual, club hoặc master; không tính hệ số)
 engine-name = Máy cờ Jieqi ({ $level })
 command-rules = Tóm tắt luật chơi
 command-help = Danh sách lệnh
@@ -341,3 +341,29 @@ refuse-review-queue-full = Có quá nhiều ván đang chờ phân tích; vui l�
 refuse-review-nothing-finished = Chưa có ván nào kết thúc trong cuộc trò chuyện này: hãy ghi mã ván, ví dụ /review g7k2.
 refuse-review-not-finished = Ván { $game } chưa kết thúc (hoặc đã bị hủy), nên chưa có gì để phân tích.
 history-pgn = Ván { $game } dạng PGN, để mở bằng các phần mềm cờ tướng khác.
+
+## Tùy chọn và lệnh con: mô tả Discord hiện bên mỗi tùy chọn của lệnh gạch chéo. Tối đa 100
+## ký tự.
+
+option-challenge-user = Thách đấu ai (để trống: ai cũng có thể nhận)
+option-variant = Loại cờ (mặc định Cờ úp)
+option-colour = Màu của bạn (mặc định ngẫu nhiên)
+option-rules = Bộ luật (mặc định standard)
+option-time = Thời gian mỗi nước (mặc định 1 ngày)
+option-challenge = Mã lời thách đấu
+option-move = h2e2, C2.5 hoặc 炮二平五 (Banqi: c3 để lật, c3c4 để đi)
+option-game = Mã ván cờ (xem /games)
+option-level = Độ mạnh của máy (mặc định casual)
+option-rules-variant = Loại cờ
+option-stats-user = Của ai (mặc định: của bạn)
+option-lesson = Số bài học, hoặc list, restart, stop (để trống: học tiếp)
+option-hour = Giờ (UTC), hoặc off; để trống để xem cài đặt
+option-value = Giá trị mới
+subcommand-settings-show = Xem cài đặt
+subcommand-settings-language = Ngôn ngữ của nhóm
+subcommand-settings-style = Cách vẽ quân cờ
+subcommand-settings-orientation = Bàn cờ công khai nhìn từ phía nào
+subcommand-settings-notation = Cách ghi nước đi
+subcommand-settings-board = Mỗi nước một tin nhắn mới, hoặc sửa một tin nhắn
+subcommand-puzzle-new = Một bài cờ theo hệ số giải đố của bạn (ai ở đây cũng có thể trả lời)
+subcommand-puzzle-daily = Quản trị viên: mỗi ngày một bài cờ trong kênh này vào giờ bạn chọn

@@ -217,7 +217,7 @@ error-internal = 我这边出了问题。请再试一次。
 ## Command list: one line per command, shown by chat clients' command menus
 ## (Telegram setMyCommands, Discord slash command descriptions). At most 100 characters.
 
-command-challenge = 向某人（回复其消息）或任何人发起对局挑战
+command-challenge = 向某人或任何人发起对局挑战
 command-accept = 接受挑战
 command-decline = 拒绝挑战
 command-cancel = 撤回你的挑战
@@ -230,7 +230,7 @@ command-watch = 关注其他群的对局：/watch <编号>
 command-unwatch = 取消关注对局
 command-history = 对局的着法和 FEN
 command-peek = 私下查看你自己的视角
-command-play = 与内置引擎对弈：/play bot [novice|casual|club|master]
+command-play = 与内置引擎对弈（novice、casual、club 或 master；不计等级分）
 engine-name = 揭棋机器人（{ $level }）
 command-rules = 简要规则
 command-help = 命令列表
@@ -341,3 +341,28 @@ refuse-review-queue-full = 等待复盘的对局太多，请过几分钟再试�
 refuse-review-nothing-finished = 这个聊天还没有结束的对局：请给出对局编号，例如 /review g7k2。
 refuse-review-not-finished = 对局 { $game } 尚未结束（或已取消），暂时没有可复盘的内容。
 history-pgn = 对局 { $game } 的 PGN 棋谱，可导入其他象棋软件。
+
+## 命令选项和子命令：Discord 在斜杠命令每个选项旁显示的说明。最多 100 个字符。
+
+option-challenge-user = 挑战谁（不填：任何人都可接受）
+option-variant = 哪种棋（默认揭棋）
+option-colour = 你的颜色（默认随机）
+option-rules = 规则预设（默认标准）
+option-time = 每步用时（默认 1 天）
+option-challenge = 挑战的编号
+option-move = h2e2、C2.5 或 炮二平五（半棋：c3 翻子，c3c4 走子）
+option-game = 对局编号（见 /games）
+option-level = 引擎的棋力（默认 casual）
+option-rules-variant = 哪种棋
+option-stats-user = 谁的（默认：你的）
+option-lesson = 课程编号，或 list、restart、stop（不填：继续）
+option-hour = 时间（UTC），或 off；不填则查看当前设置
+option-value = 新的值
+subcommand-settings-show = 查看设置
+subcommand-settings-language = 本群的语言
+subcommand-settings-style = 棋子的画法
+subcommand-settings-orientation = 公开棋盘从哪一方看
+subcommand-settings-notation = 着法的记法
+subcommand-settings-board = 每步一条新消息，或编辑同一条消息
+subcommand-puzzle-new = 按你的解题等级分出一道题（这里任何人都可作答）
+subcommand-puzzle-daily = 管理员：每天在本频道定时出一道题

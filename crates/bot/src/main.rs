@@ -12,7 +12,6 @@ use clap::{Parser, Subcommand};
 
 mod analysis;
 mod config;
-mod exposition;
 mod http;
 mod local_cmd;
 mod logging;

@@ -1,10 +1,15 @@
-//! The application (slash) commands of `bot.md` with typed options and choices, and the way
-//! back: an invoked command becomes the command line the service reads
-//! (`/challenge @1234 jieqi red`), with the users Discord resolved.
+//! The application (slash) commands, built from the service's command menu
+//! ([`jieqi_service::menu`]: the same list Telegram's menu comes from) with typed options,
+//! choices and descriptions in every language the bot speaks; and the way back: an invoked
+//! command becomes the command line the service reads (`/challenge @1234 jieqi red`), with
+//! the users Discord resolved.
 //!
-//! The service owns the meaning of every word; this module only knows which options exist so
-//! that Discord can offer them.
+//! The service owns the meaning of every word; this module only turns its menu into Discord's
+//! shapes.
 
+use jieqi_service::Language;
+use jieqi_service::i18n::Translations;
+use jieqi_service::menu::{COMMANDS, MenuCommand, MenuOption, OptionKind, Options, Subcommand};
 use serenity::all::{
     CommandData, CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
     CreateCommandOption,
@@ -13,358 +18,116 @@ use serenity::all::{
 use crate::interaction::person;
 
 /// The option `/move` autocompletes.
-pub(crate) const MOVE_OPTION: &str = "move";
+pub(crate) const MOVE_OPTION: &str = jieqi_service::menu::MOVE_OPTION;
 /// The option naming a game; it leads the argument list (`/move g7k2 h2e2`).
-const GAME_OPTION: &str = "game";
-
-/// (shown name, value) pairs of an option's choices.
-type Choices = &'static [(&'static str, &'static str)];
-
-const VARIANTS: Choices = &[
-    ("Jieqi (揭棋): covered pieces", "jieqi"),
-    ("Xiangqi (象棋)", "xiangqi"),
-    ("Banqi (半棋): dark chess", "banqi"),
-];
-const LEVELS: Choices = &[
-    ("Novice", "novice"),
-    ("Casual", "casual"),
-    ("Club", "club"),
-    ("Master", "master"),
-];
-const COLOURS: Choices = &[("Red", "red"), ("Black", "black"), ("Random", "random")];
-const PRESETS: Choices = &[
-    ("Standard", "standard"),
-    ("PyChess", "pychess"),
-    ("Tencent", "tencent"),
-    ("Vietnam", "vietnam"),
-];
-const MOVE_TIMES: Choices = &[
-    ("10 minutes", "10m"),
-    ("1 hour", "1h"),
-    ("6 hours", "6h"),
-    ("1 day", "24h"),
-    ("3 days", "3d"),
-    ("7 days", "7d"),
-];
-
-/// The hours a daily puzzle may be set to (UTC), and off: 25 choices, Discord's limit.
-const DAILY_HOURS: Choices = &[
-    ("Off", "off"),
-    ("00:00 UTC", "0"),
-    ("01:00 UTC", "1"),
-    ("02:00 UTC", "2"),
-    ("03:00 UTC", "3"),
-    ("04:00 UTC", "4"),
-    ("05:00 UTC", "5"),
-    ("06:00 UTC", "6"),
-    ("07:00 UTC", "7"),
-    ("08:00 UTC", "8"),
-    ("09:00 UTC", "9"),
-    ("10:00 UTC", "10"),
-    ("11:00 UTC", "11"),
-    ("12:00 UTC", "12"),
-    ("13:00 UTC", "13"),
-    ("14:00 UTC", "14"),
-    ("15:00 UTC", "15"),
-    ("16:00 UTC", "16"),
-    ("17:00 UTC", "17"),
-    ("18:00 UTC", "18"),
-    ("19:00 UTC", "19"),
-    ("20:00 UTC", "20"),
-    ("21:00 UTC", "21"),
-    ("22:00 UTC", "22"),
-    ("23:00 UTC", "23"),
-];
+const GAME_OPTION: &str = jieqi_service::menu::GAME_OPTION;
 
 /// Subcommands that only group options on Discord and are not words of the command line:
 /// `/settings show` is `/settings`, `/puzzle new banqi` is `/puzzle banqi`.
 const SILENT_SUBCOMMANDS: [&str; 2] = ["show", "new"];
 
-/// `/settings` subcommands and the values each takes.
-const SETTINGS: &[(&str, &str, Choices)] = &[
-    (
-        "language",
-        "The chat's language",
-        &[("English", "en"), ("中文", "zh"), ("Tiếng Việt", "vi")],
-    ),
-    (
-        "style",
-        "How pieces are drawn",
-        &[
-            ("Characters (帥仕相)", "characters"),
-            ("Symbols", "symbols"),
-        ],
-    ),
-    (
-        "orientation",
-        "Which side public boards are drawn from",
-        &[
-            ("Red at the bottom", "red"),
-            ("Black at the bottom", "black"),
-        ],
-    ),
-    (
-        "notation",
-        "How moves are written",
-        &[
-            ("WXF (C2.5)", "wxf"),
-            ("Coordinates (h2e2)", "coordinates"),
-            ("Chinese (炮二平五 马二进三)", "chinese"),
-            ("Chinese, traditional (炮二平五 傌二進三)", "traditional"),
-        ],
-    ),
-    (
-        "board",
-        "A new message per move, or one edited message",
-        &[
-            ("A new message per move", "new"),
-            ("One edited message", "edit"),
-        ],
-    ),
-];
+/// Discord's limit on a description.
+const DESCRIPTION_LIMIT: usize = 100;
 
-/// What an option holds.
-#[derive(Clone, Copy)]
-enum Kind {
-    User,
-    Text,
-    Choice(Choices),
-    /// Free text with autocompletion of the caller's legal moves.
-    Move,
-}
-
-struct Opt {
-    name: &'static str,
-    description: &'static str,
-    kind: Kind,
-    required: bool,
-}
-
-const fn opt(name: &'static str, description: &'static str, kind: Kind) -> Opt {
-    Opt {
-        name,
-        description,
-        kind,
-        required: false,
+/// The Discord locale each language other than English is offered under (English is the
+/// default every other locale sees).
+fn locale(language: Language) -> Option<&'static str> {
+    match language {
+        Language::En => None,
+        Language::Zh => Some("zh-CN"),
+        Language::Vi => Some("vi"),
     }
 }
 
-const GAME: Opt = opt(GAME_OPTION, "The game's id (see /games)", Kind::Text);
-const CHALLENGE: Opt = opt("challenge", "The challenge's id", Kind::Text);
+/// The texts of one description: English, and each other language under its locale.
+struct Described<'a> {
+    translations: &'a Translations,
+}
 
-/// Every command but `/settings` (which has subcommands), in the order Discord lists them.
-const COMMANDS: &[(&str, &str, &[Opt])] = &[
-    (
-        "challenge",
-        "Challenge someone (or anyone) to a game",
-        &[
-            opt(
-                "user",
-                "Who to challenge (nobody: anyone may accept)",
-                Kind::User,
-            ),
-            opt(
-                "variant",
-                "Which game (default Jieqi)",
-                Kind::Choice(VARIANTS),
-            ),
-            opt(
-                "colour",
-                "Your colour (default random)",
-                Kind::Choice(COLOURS),
-            ),
-            opt(
-                "rules",
-                "Rules preset (default standard)",
-                Kind::Choice(PRESETS),
-            ),
-            opt(
-                "time",
-                "Time per move (default 1 day)",
-                Kind::Choice(MOVE_TIMES),
-            ),
-        ],
-    ),
-    ("accept", "Accept a challenge", &[CHALLENGE]),
-    ("decline", "Decline a challenge", &[CHALLENGE]),
-    ("cancel", "Withdraw your challenge", &[CHALLENGE]),
-    (
-        "move",
-        "Play a move in your game here, your /learn lesson or this channel's puzzle",
-        &[
-            Opt {
-                required: true,
-                ..opt(
-                    MOVE_OPTION,
-                    "h2e2, C2.5 or 炮二平五 (Banqi: c3 flips, c3c4 moves)",
-                    Kind::Move,
-                )
-            },
-            GAME,
-        ],
-    ),
-    (
-        "board",
-        "Post the current board of this channel's game",
-        &[GAME],
-    ),
-    ("resign", "Resign your game", &[GAME]),
-    (
-        "draw",
-        "Offer a draw, or accept your opponent's offer",
-        &[GAME],
-    ),
-    (
-        "games",
-        "The games in this channel and your games anywhere",
-        &[],
-    ),
-    (
-        "watch",
-        "Follow a game from another channel here",
-        &[Opt {
-            required: true,
-            ..GAME
-        }],
-    ),
-    ("unwatch", "Stop following a game here", &[GAME]),
-    (
-        "history",
-        "The move record of a game (finished: with the deal)",
-        &[GAME],
-    ),
-    (
-        "review",
-        "A finished game's review: evaluation graph, costliest moves, accuracy",
-        &[GAME],
-    ),
-    ("peek", "Your own view of your game, privately", &[GAME]),
-    (
-        "play",
-        "A game against the built-in engine (not rated)",
-        &[
-            opt(
-                "level",
-                "How strong the engine plays (default casual)",
-                Kind::Choice(LEVELS),
-            ),
-            opt(
-                "variant",
-                "Which game (default Jieqi)",
-                Kind::Choice(VARIANTS),
-            ),
-            opt(
-                "colour",
-                "Your colour (default random)",
-                Kind::Choice(COLOURS),
-            ),
-        ],
-    ),
-    (
-        "rules",
-        "The rules in short, with a picture",
-        &[opt("variant", "Which game", Kind::Choice(VARIANTS))],
-    ),
-    ("help", "The commands", &[]),
-    (
-        "stats",
-        "Rating and record per variant",
-        &[opt("user", "Whose (default: yours)", Kind::User)],
-    ),
-    ("leaderboard", "This chat's ratings table", &[]),
-    (
-        "learn",
-        "The rules course: short lessons, each answered with /move",
-        &[opt(
-            "lesson",
-            "A lesson number, or list, restart or stop (nothing: go on)",
-            Kind::Text,
-        )],
-    ),
-];
+impl Described<'_> {
+    fn text(&self, language: Language, key: &str) -> String {
+        let text = self.translations.text(language, key, &[]);
+        match text.char_indices().nth(DESCRIPTION_LIMIT) {
+            Some((cut, _)) => {
+                let mut short: String = text[..cut].chars().take(DESCRIPTION_LIMIT - 1).collect();
+                short.push('…');
+                short
+            }
+            None => text,
+        }
+    }
 
-/// The commands to register.
-pub(crate) fn definitions() -> Vec<CreateCommand> {
-    let mut commands: Vec<CreateCommand> = COMMANDS
-        .iter()
-        .map(|(name, description, options)| {
-            options.iter().fold(
-                CreateCommand::new(*name).description(*description),
-                |command, option| command.add_option(option_definition(option)),
-            )
+    /// `(locale, text)` for every language but English.
+    fn localized(&self, key: &str) -> Vec<(&'static str, String)> {
+        Language::ALL
+            .into_iter()
+            .filter_map(|language| Some((locale(language)?, self.text(language, key))))
+            .collect()
+    }
+
+    fn command(&self, command: &MenuCommand) -> CreateCommand {
+        let mut definition = CreateCommand::new(command.name)
+            .description(self.text(Language::En, command.description));
+        for (locale, text) in self.localized(command.description) {
+            definition = definition.description_localized(locale, text);
+        }
+        match &command.options {
+            Options::Plain(options) => options
+                .iter()
+                .fold(definition, |d, option| d.add_option(self.option(option))),
+            Options::Subcommands(subcommands) => subcommands
+                .iter()
+                .fold(definition, |d, sub| d.add_option(self.subcommand(sub))),
+        }
+    }
+
+    fn subcommand(&self, subcommand: &Subcommand) -> CreateCommandOption {
+        let mut definition = CreateCommandOption::new(
+            CommandOptionType::SubCommand,
+            subcommand.name,
+            self.text(Language::En, subcommand.description),
+        );
+        for (locale, text) in self.localized(subcommand.description) {
+            definition = definition.description_localized(locale, text);
+        }
+        subcommand.options.iter().fold(definition, |d, option| {
+            d.add_sub_option(self.option(option))
         })
-        .collect();
-    let settings = SETTINGS.iter().fold(
-        CreateCommand::new("settings")
-            .description("This chat's settings: language, pieces, orientation, notation, board")
-            .add_option(CreateCommandOption::new(
-                CommandOptionType::SubCommand,
-                "show",
-                "Show the settings",
-            )),
-        |command, (name, description, values)| {
-            let value = Opt {
-                required: true,
-                ..opt("value", "The new value", Kind::Choice(values))
-            };
-            command.add_option(
-                CreateCommandOption::new(CommandOptionType::SubCommand, *name, *description)
-                    .add_sub_option(option_definition(&value)),
-            )
-        },
-    );
-    commands.push(settings);
-    commands.push(puzzle_definition());
-    commands
-}
-
-/// `/puzzle new [variant]` and `/puzzle daily [hour]` (admins; no hour: show the setting).
-fn puzzle_definition() -> CreateCommand {
-    let variant = opt(
-        "variant",
-        "Which game (default Jieqi)",
-        Kind::Choice(VARIANTS),
-    );
-    let hour = opt(
-        "hour",
-        "The hour (UTC), or off; leave it out to see the setting",
-        Kind::Choice(DAILY_HOURS),
-    );
-    CreateCommand::new("puzzle")
-        .description("A puzzle at your puzzle rating, answered with /move")
-        .add_option(
-            CreateCommandOption::new(
-                CommandOptionType::SubCommand,
-                "new",
-                "A puzzle at your puzzle rating (anyone here may answer)",
-            )
-            .add_sub_option(option_definition(&variant)),
-        )
-        .add_option(
-            CreateCommandOption::new(
-                CommandOptionType::SubCommand,
-                "daily",
-                "Admins: one puzzle a day in this channel at an hour you choose",
-            )
-            .add_sub_option(option_definition(&hour)),
-        )
-}
-
-fn option_definition(option: &Opt) -> CreateCommandOption {
-    let kind = match option.kind {
-        Kind::User => CommandOptionType::User,
-        Kind::Text | Kind::Choice(_) | Kind::Move => CommandOptionType::String,
-    };
-    let definition =
-        CreateCommandOption::new(kind, option.name, option.description).required(option.required);
-    match option.kind {
-        Kind::Choice(choices) => choices.iter().fold(definition, |d, (name, value)| {
-            d.add_string_choice(*name, *value)
-        }),
-        Kind::Move => definition.set_autocomplete(true).max_length(32),
-        Kind::Text => definition.max_length(32),
-        Kind::User => definition,
     }
+
+    fn option(&self, option: &MenuOption) -> CreateCommandOption {
+        let kind = match option.kind {
+            OptionKind::User => CommandOptionType::User,
+            OptionKind::Text | OptionKind::Choice(_) | OptionKind::Move => {
+                CommandOptionType::String
+            }
+        };
+        let mut definition = CreateCommandOption::new(
+            kind,
+            option.name,
+            self.text(Language::En, option.description),
+        )
+        .required(option.required);
+        for (locale, text) in self.localized(option.description) {
+            definition = definition.description_localized(locale, text);
+        }
+        match option.kind {
+            OptionKind::Choice(choices) => choices.iter().fold(definition, |d, (name, value)| {
+                d.add_string_choice(*name, *value)
+            }),
+            OptionKind::Move => definition.set_autocomplete(true).max_length(32),
+            OptionKind::Text => definition.max_length(32),
+            OptionKind::User => definition,
+        }
+    }
+}
+
+/// The commands to register: the service's menu ([`jieqi_service::menu::COMMANDS`]), with
+/// every description in English and, for Discord clients set to Chinese or Vietnamese, in
+/// theirs (`description_localizations`).
+pub(crate) fn definitions(translations: &Translations) -> Vec<CreateCommand> {
+    let described = Described { translations };
+    COMMANDS.iter().map(|c| described.command(c)).collect()
 }
 
 /// An invoked command as the service reads it.
@@ -527,28 +290,66 @@ mod tests {
             "options": [{"name": "daily", "type": 1, "options": [{"name": "hour", "type": 3, "value": "18"}]}]
         }));
         assert_eq!(command_line(&daily).text, "/puzzle daily 18");
-        let hours = serde_json::to_value(puzzle_definition()).expect("serialisable");
-        let choices = hours["options"][1]["options"][0]["choices"]
+        let puzzle = registered()
+            .into_iter()
+            .find(|c| c["name"] == "puzzle")
+            .expect("/puzzle");
+        let choices = puzzle["options"][1]["options"][0]["choices"]
             .as_array()
             .map(Vec::len);
         assert_eq!(choices, Some(25), "off and every hour, Discord's most");
     }
 
+    fn registered() -> Vec<serde_json::Value> {
+        let definitions = definitions(&Translations::load());
+        let list = serde_json::to_value(definitions).expect("serialisable");
+        list.as_array().cloned().unwrap_or_default()
+    }
+
+    /// Every description of a command, its subcommands and options, with its localizations.
+    fn descriptions(command: &serde_json::Value) -> Vec<&serde_json::Value> {
+        let mut found = vec![command];
+        let mut stack: Vec<&serde_json::Value> = command["options"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .collect();
+        while let Some(option) = stack.pop() {
+            found.push(option);
+            stack.extend(option["options"].as_array().into_iter().flatten());
+        }
+        found
+    }
+
     #[test]
-    fn every_command_has_a_valid_name_and_description() {
-        let definitions = serde_json::to_value(definitions()).expect("serialisable");
-        let list = definitions.as_array().expect("a list");
-        // Every command of the list, `/settings` and `/puzzle`.
-        assert_eq!(list.len(), COMMANDS.len() + 2);
-        for command in list {
+    fn every_command_has_a_valid_name_and_description_in_every_language() {
+        let list = registered();
+        // The service's menu, which Telegram's comes from too.
+        assert_eq!(list.len(), jieqi_service::menu::COMMANDS.len());
+        for command in &list {
             let name = command["name"].as_str().unwrap_or_default();
-            let description = command["description"].as_str().unwrap_or_default();
             assert!(
                 (1..=32).contains(&name.len())
                     && name.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
                 "{name}"
             );
-            assert!((1..=100).contains(&description.chars().count()), "{name}");
+            for described in descriptions(command) {
+                let english = described["description"].as_str().unwrap_or_default();
+                assert!(
+                    (1..=100).contains(&english.chars().count()),
+                    "{name}: {english}"
+                );
+                for locale in ["zh-CN", "vi"] {
+                    let text = described["description_localizations"][locale]
+                        .as_str()
+                        .unwrap_or_default();
+                    assert!(
+                        (1..=100).contains(&text.chars().count()),
+                        "{name} {locale}: {text:?}"
+                    );
+                    assert_ne!(text, english, "{name} {locale}: not translated");
+                }
+            }
             // Discord refuses a required option after an optional one.
             let required: Vec<bool> = command["options"]
                 .as_array()
@@ -560,6 +361,25 @@ mod tests {
                 })
                 .unwrap_or_default();
             assert!(required.windows(2).all(|w| w[0] || !w[1]), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_command_added_to_the_menu_is_registered_with_its_menu_description() {
+        let translations = Translations::load();
+        let list = registered();
+        for command in jieqi_service::menu::COMMANDS {
+            let registered = list
+                .iter()
+                .find(|c| c["name"] == command.name)
+                .unwrap_or_else(|| panic!("/{} is not registered", command.name));
+            let vietnamese = translations.text(Language::Vi, command.description, &[]);
+            assert_eq!(
+                registered["description_localizations"]["vi"].as_str(),
+                Some(vietnamese.as_str()),
+                "/{}",
+                command.name
+            );
         }
     }
 

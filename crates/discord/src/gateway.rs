@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use jieqi_service::{ButtonAction, Input, Service};
+use jieqi_service::Service;
 use serenity::all::{
     AutocompleteChoice, CommandInteraction, ComponentInteraction, Context,
     CreateAutocompleteResponse, CreateInteractionResponse, EventHandler, GuildId, Interaction,
@@ -21,7 +21,7 @@ use tokio_util::task::TaskTracker;
 use crate::commands::{self, MOVE_OPTION};
 use crate::config::DiscordConfig;
 use crate::error::describe;
-use crate::interaction::Origin;
+use crate::interaction::{self, Origin};
 use crate::layout::Post;
 use crate::respond::{self, FIRST_ANSWER_WINDOW, Target};
 use crate::rest::Rest;
@@ -63,7 +63,7 @@ impl EventHandler for Handler {
 
 impl Handler {
     async fn register(&self) {
-        let definitions = commands::definitions();
+        let definitions = commands::definitions(self.service.translations());
         let count = definitions.len();
         let result = match self.config.guild_id {
             Some(guild) => GuildId::from(guild)
@@ -105,17 +105,8 @@ impl Handler {
 
     async fn command(&self, command: &CommandInteraction, received: Instant) {
         self.http.set_application_id(command.application_id);
-        let origin = Origin::new(
-            command.id,
-            command.channel_id,
-            command.guild_id,
-            &command.user,
-            command.member.as_deref(),
-            &command.locale,
-        );
-        let line = commands::command_line(&command.data);
         tracing::debug!(interaction = %command.id, command = %command.data.name, "command");
-        let request = origin.request(Input::Text(line.text), line.mentioned);
+        let request = interaction::command_request(command);
         let target = self.target(
             command.id,
             &command.token,
@@ -172,8 +163,8 @@ impl Handler {
             true,
             received,
         );
-        let action = match ButtonAction::decode(&component.data.custom_id) {
-            Ok(action) => action,
+        let request = match interaction::button_request(component) {
+            Ok(request) => request,
             Err(refusal) => {
                 // Not one of ours (or from an older version): say so, to the presser only.
                 let message = jieqi_service::Message::text(
@@ -192,15 +183,6 @@ impl Handler {
                 return;
             }
         };
-        let origin = Origin::new(
-            component.id,
-            component.channel_id,
-            component.guild_id,
-            &component.user,
-            component.member.as_ref(),
-            &component.locale,
-        );
-        let request = origin.request(Input::Button(action), Vec::new());
         let within = self.config.respond_within;
         respond::answer(target, &self.service, &self.sender, request, within).await;
     }

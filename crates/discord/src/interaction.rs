@@ -82,6 +82,58 @@ fn manages_server(member: &Member) -> bool {
     })
 }
 
+/// Reads an interaction as Discord sends it (the JSON of an `INTERACTION_CREATE` event's
+/// data) the way the adapter does: a slash command becomes its command line, a press of one
+/// of our buttons its action; anything else (autocompletion, a foreign button, pings) asks
+/// nothing of the service. Bytes that are not an interaction are serde's error. This is the
+/// door the `discord_interaction` fuzz target (`fuzz/`) knocks on: any bytes give an error,
+/// nothing or a request, never a panic.
+pub fn request_from_interaction_json(json: &[u8]) -> Result<Option<Request>, serde_json::Error> {
+    let interaction: serenity::all::Interaction = serde_json::from_slice(json)?;
+    Ok(match &interaction {
+        serenity::all::Interaction::Command(command) => Some(command_request(command)),
+        serenity::all::Interaction::Component(component) => button_request(component).ok(),
+        serenity::all::Interaction::Autocomplete(command) => {
+            // What the gateway does with it, minus the service's legal moves.
+            if let Some(focused) = command.data.autocomplete() {
+                let _ = crate::commands::move_choices(Vec::new(), focused.value);
+            }
+            None
+        }
+        _ => None,
+    })
+}
+
+/// The request for an invoked slash command.
+pub(crate) fn command_request(command: &serenity::all::CommandInteraction) -> Request {
+    let origin = Origin::new(
+        command.id,
+        command.channel_id,
+        command.guild_id,
+        &command.user,
+        command.member.as_deref(),
+        &command.locale,
+    );
+    let line = crate::commands::command_line(&command.data);
+    origin.request(Input::Text(line.text), line.mentioned)
+}
+
+/// The request for a pressed button, or why it is not one of ours.
+pub(crate) fn button_request(
+    component: &serenity::all::ComponentInteraction,
+) -> Result<Request, jieqi_service::ButtonDecodeError> {
+    let action = jieqi_service::ButtonAction::decode(&component.data.custom_id)?;
+    let origin = Origin::new(
+        component.id,
+        component.channel_id,
+        component.guild_id,
+        &component.user,
+        component.member.as_ref(),
+        &component.locale,
+    );
+    Ok(origin.request(Input::Button(action), Vec::new()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +160,55 @@ mod tests {
             member,
             "en-US",
         )
+    }
+
+    #[test]
+    fn an_interaction_read_from_its_json_is_the_request_the_adapter_makes() {
+        let user = serde_json::json!({"id": "42", "username": "ann", "discriminator": "0", "global_name": null, "avatar": null});
+        let command = serde_json::json!({
+            "id": "900", "application_id": "5", "type": 2, "token": "t", "version": 1,
+            "channel_id": "77", "user": user, "locale": "vi", "entitlements": [],
+            "attachment_size_limit": 10_485_760,
+            "authorizing_integration_owners": {"1": "42"}, "context": 1,
+            "data": {"id": "1", "name": "move", "type": 1,
+                     "options": [{"name": "move", "type": 3, "value": "h2e2"}]}
+        });
+        let request = request_from_interaction_json(command.to_string().as_bytes())
+            .expect("an interaction")
+            .expect("a request");
+        assert_eq!(request.key.0, "900");
+        assert_eq!(request.input, Input::Text("/move h2e2".into()));
+        assert_eq!(request.user.language.as_deref(), Some("vi"));
+        assert!(request.is_private_chat, "no guild: the bot's DM channel");
+        let foreign_button = serde_json::json!({
+            "id": "901", "application_id": "5", "type": 3, "token": "t", "version": 1,
+            "channel_id": "77", "user": user, "locale": "en-US", "entitlements": [],
+            "attachment_size_limit": 10_485_760,
+            "data": {"custom_id": "not ours", "component_type": 2}
+        });
+        let read = request_from_interaction_json(foreign_button.to_string().as_bytes());
+        assert!(matches!(read, Ok(None) | Err(_)), "{read:?}");
+        assert!(request_from_interaction_json(b"[1, 2").is_err());
+    }
+
+    /// The fuzz target's seeds are interactions as Discord sends them: each reads (a ping or
+    /// an autocompletion into no request), none is refused by serde.
+    #[test]
+    fn the_fuzz_seeds_are_interactions_discord_would_send() {
+        let seeds = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fuzz/seeds/discord_interaction"
+        );
+        let mut requests = 0;
+        for entry in std::fs::read_dir(seeds).expect("the seeds folder") {
+            let path = entry.expect("a seed").path();
+            let json = std::fs::read(&path).expect("a seed file");
+            match request_from_interaction_json(&json) {
+                Ok(request) => requests += usize::from(request.is_some()),
+                Err(error) => panic!("{}: {error}", path.display()),
+            }
+        }
+        assert!(requests >= 5, "{requests} seeds became requests");
     }
 
     #[test]

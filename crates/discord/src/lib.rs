@@ -54,6 +54,7 @@ use tokio_util::task::TaskTracker;
 
 pub use config::{DiscordConfig, RESPOND_WITHIN, ShardRange, ShardRangeError};
 pub use error::DiscordError;
+pub use interaction::request_from_interaction_json;
 pub use sender::{DiscordSender, PostRef};
 
 /// The Discord adapter: one HTTP client (and rate limiter) shared by the answers to

@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::OwnedMutexGuard;
 
-use crate::i18n::{Arg, Language};
+use crate::i18n::{Arg, Language, Translations};
 use crate::ids::{ChallengeId, ChatId, GameId, User, UserId};
 use crate::message::{Destination, Image, Message, MessageKind, OutboxId};
 use crate::metrics::Event;
@@ -89,6 +89,22 @@ impl Sentence {
     pub(crate) fn arg(mut self, name: &'static str, value: impl Into<Value>) -> Sentence {
         self.args.push((name, value.into()));
         self
+    }
+
+    /// The sentence in `language`.
+    pub(crate) fn render(&self, translations: &Translations, language: Language) -> String {
+        let args: Vec<(&str, Arg<'_>)> = self
+            .args
+            .iter()
+            .map(|(name, value)| {
+                let arg = match value {
+                    Value::Text(s) => Arg::Str(s),
+                    Value::Number(n) => Arg::Num(*n),
+                };
+                (*name, arg)
+            })
+            .collect();
+        translations.text(language, self.key, &args)
     }
 }
 
@@ -530,18 +546,7 @@ impl<'a> Ctx<'a> {
 
     /// `sentence` in `language`.
     pub(crate) fn say_in(&self, language: Language, sentence: &Sentence) -> String {
-        let args: Vec<(&str, Arg<'_>)> = sentence
-            .args
-            .iter()
-            .map(|(name, value)| {
-                let arg = match value {
-                    Value::Text(s) => Arg::Str(s),
-                    Value::Number(n) => Arg::Num(*n),
-                };
-                (*name, arg)
-            })
-            .collect();
-        self.inner.translations.text(language, sentence.key, &args)
+        sentence.render(&self.inner.translations, language)
     }
 
     /// `sentence` in the requester's chat language.

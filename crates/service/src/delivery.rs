@@ -27,6 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ids::Platform;
 use crate::message::{OutboxEntry, OutboxId};
+use crate::metrics::PostOutcome;
 use crate::service::{IDLE_POLL, Service, lock};
 
 /// Delivers outbox entries to one platform (implemented by each adapter).
@@ -140,7 +141,7 @@ pub async fn run_delivery_with(
                 // Pictures are drawn here, each lane on its own, while the heartbeat keeps
                 // the claim.
                 match service.prepare(pending).await {
-                    Ok(entry) => deliver(&service, sender.as_ref(), &entry, policy).await,
+                    Ok(entry) => deliver(&service, sender.as_ref(), platform, &entry, policy).await,
                     Err(error) => tracing::error!(
                         %error,
                         id = %holding.id,
@@ -229,41 +230,62 @@ async fn renew_while_held(service: Service, held: Held, stop: CancellationToken)
 }
 
 /// Sends one claimed entry with retries and records what happened.
-async fn deliver(service: &Service, sender: &dyn Sender, entry: &OutboxEntry, policy: RetryPolicy) {
+async fn deliver(
+    service: &Service,
+    sender: &dyn Sender,
+    platform: Platform,
+    entry: &OutboxEntry,
+    policy: RetryPolicy,
+) {
+    let metrics = &service.inner.metrics;
     let backoff = ExponentialBuilder::default()
         .with_min_delay(policy.min_delay)
         .with_max_delay(policy.max_delay)
         .with_max_times(policy.retries)
         .with_jitter();
-    let result = (|| async { sender.send(entry).await })
-        .retry(backoff)
-        .when(|e| match e {
-            SendError::Retry { after, .. } => after.is_none_or(|a| a <= LONGEST_WAIT_IN_ROUND),
-            SendError::Undeliverable(_) => false,
+    let result = (|| async {
+        let sent = sender.send(entry).await;
+        if let Err(SendError::Retry { after: Some(_), .. }) = &sent {
+            metrics.rate_limited(platform);
+        }
+        sent
+    })
+    .retry(backoff)
+    .when(|e| match e {
+        SendError::Retry { after, .. } => after.is_none_or(|a| a <= LONGEST_WAIT_IN_ROUND),
+        SendError::Undeliverable(_) => false,
+    })
+    .adjust(|e, delay| {
+        // A platform's own "retry after" beats our guess, while retries remain.
+        delay.map(|d| match e {
+            SendError::Retry {
+                after: Some(after), ..
+            } => (*after).max(d),
+            _ => d,
         })
-        .adjust(|e, delay| {
-            // A platform's own "retry after" beats our guess, while retries remain.
-            delay.map(|d| match e {
-                SendError::Retry {
-                    after: Some(after), ..
-                } => (*after).max(d),
-                _ => d,
-            })
-        })
-        .notify(
-            |e, delay| tracing::debug!(error = %e, ?delay, id = %entry.id, "retrying a message"),
-        )
-        .await;
+    })
+    .notify(|e, delay| tracing::debug!(error = %e, ?delay, id = %entry.id, "retrying a message"))
+    .await;
     let outcome = match result {
-        Ok(platform_ref) => service.delivered(entry.id, platform_ref).await,
+        Ok(platform_ref) => {
+            metrics.post(platform, PostOutcome::Delivered);
+            service.delivered(entry.id, platform_ref).await
+        }
         Err(SendError::Undeliverable(reason)) => {
             tracing::info!(id = %entry.id, %reason, "a message cannot be delivered");
+            metrics.post(platform, PostOutcome::Undeliverable);
             service.undeliverable(entry.id).await
         }
         Err(SendError::Retry { reason, after }) => {
             tracing::warn!(id = %entry.id, %reason, "a message failed a delivery round");
             let pause = after.map_or(policy.round_pause, |a| a.max(policy.min_delay));
-            service.delivery_failed(entry.id, pause).await.map(|_| ())
+            let dropped = service.delivery_failed(entry.id, pause).await;
+            let outcome = match dropped {
+                Ok(true) => PostOutcome::Undeliverable,
+                _ => PostOutcome::Deferred,
+            };
+            metrics.post(platform, outcome);
+            dropped.map(|_| ())
         }
     };
     if let Err(error) = outcome {

@@ -159,9 +159,16 @@ async fn think_and_play(weak: &Weak<Inner>, id: &GameId) {
             return;
         }
     };
-    let chosen =
-        tokio::task::spawn_blocking(move || Engine::new(level, seed).choose(&view, &legal)).await;
-    let mv = match chosen {
+    let chosen = tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let chosen = Engine::new(level, seed).choose(&view, &legal);
+        (chosen, started.elapsed())
+    })
+    .await;
+    if let (Ok((_, took)), Some(inner)) = (&chosen, weak.upgrade()) {
+        inner.metrics.engine_thought(level.name(), *took);
+    }
+    let mv = match chosen.map(|(chosen, _)| chosen) {
         Ok(Ok(mv)) => mv,
         Ok(Err(error)) => {
             tracing::error!(%error, game = %id, "the engine found no move");

@@ -38,6 +38,7 @@ pub mod game_page;
 pub mod i18n;
 pub mod ids;
 mod lifecycle;
+pub mod menu;
 pub mod message;
 pub mod metrics;
 mod outbox;
@@ -59,6 +60,7 @@ mod state;
 pub mod store;
 mod timers;
 
+pub use commands::{LineReading, read_command_line};
 pub use config::{DealSource, ServiceConfig};
 pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_with};
 pub use error::ServiceError;
@@ -70,7 +72,7 @@ pub use ids::{
 pub use message::{
     Answer, Button, Destination, Image, Message, MessageKind, OutboxEntry, OutboxId,
 };
-pub use metrics::{LatencyHistogram, MetricsSnapshot};
+pub use metrics::{MetricsRegistry, MetricsSnapshot};
 pub use request::{ButtonAction, ButtonDecodeError, Input, Request};
 pub use review_queue::DEFAULT_WORKERS as DEFAULT_REVIEW_WORKERS;
 pub use service::Service;

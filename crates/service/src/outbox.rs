@@ -145,7 +145,13 @@ impl Service {
         };
         // A private message got through: the player can be reached again, so a later failure
         // is worth a notice again.
-        let reached = match self.inner.store.outbox_record(id).await? {
+        let record = self.inner.store.outbox_record(id).await?;
+        if let Some(record) = &record {
+            self.inner
+                .metrics
+                .delivered_since(&record.message.to, record.created_at);
+        }
+        let reached = match record {
             Some(record) => match (&record.message.to, &record.message.game) {
                 (Destination::Private(user), Some(game)) => Some((user.clone(), game.clone())),
                 _ => None,

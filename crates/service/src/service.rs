@@ -13,10 +13,10 @@ use crate::commands::{self, Parsed};
 use crate::config::ServiceConfig;
 use crate::context::{Ctx, Halt, LoadedGame, rebuild};
 use crate::error::ServiceError;
-use crate::i18n::Language;
+use crate::i18n::{Language, Translations};
 use crate::ids::{ChatId, GameId, UserId};
 use crate::message::{Answer, Destination, Image, Message, MessageKind, OutboxId};
-use crate::metrics::{Event, MetricsSnapshot};
+use crate::metrics::{Event, MetricsRegistry, MetricsSnapshot};
 use crate::request::Request;
 pub(crate) use crate::state::{Inner, lock};
 use crate::store::{
@@ -32,32 +32,6 @@ pub(crate) type StepFuture<'c> =
 pub(crate) const ATTEMPTS: usize = 8;
 /// Failed delivery rounds after which a message is dropped.
 pub(crate) const MAX_DELIVERY_ROUNDS: u32 = 12;
-
-/// The commands a chat client lists, with their description keys.
-const COMMAND_MENU: [(&str, &str); 22] = [
-    ("challenge", "command-challenge"),
-    ("accept", "command-accept"),
-    ("decline", "command-decline"),
-    ("cancel", "command-cancel"),
-    ("move", "command-move"),
-    ("board", "command-board"),
-    ("resign", "command-resign"),
-    ("draw", "command-draw"),
-    ("games", "command-games"),
-    ("watch", "command-watch"),
-    ("unwatch", "command-unwatch"),
-    ("history", "command-history"),
-    ("review", "command-review"),
-    ("peek", "command-peek"),
-    ("play", "command-play"),
-    ("puzzle", "command-puzzle"),
-    ("rules", "command-rules"),
-    ("help", "command-help"),
-    ("stats", "command-stats"),
-    ("leaderboard", "command-leaderboard"),
-    ("settings", "command-settings"),
-    ("learn", "command-learn"),
-];
 
 /// The bot without a platform. Cheap to clone.
 #[derive(Clone)]
@@ -381,15 +355,32 @@ impl Service {
     /// The chat commands with a one-line description each in `language`, for command menus
     /// (Telegram `setMyCommands`, Discord slash command descriptions).
     pub fn command_menu(&self, language: Language) -> Vec<(&'static str, String)> {
-        COMMAND_MENU
+        crate::menu::COMMANDS
             .iter()
-            .map(|(name, key)| (*name, self.inner.translations.text(language, key, &[])))
+            .map(|c| {
+                (
+                    c.name,
+                    self.inner.translations.text(language, c.description, &[]),
+                )
+            })
             .collect()
+    }
+
+    /// The bot's sentences in every language it speaks (for texts an adapter shows outside
+    /// answers, such as Discord's command descriptions).
+    pub fn translations(&self) -> &Translations {
+        &self.inner.translations
     }
 
     /// Counters since start.
     pub fn metrics(&self) -> MetricsSnapshot {
         self.inner.metrics.snapshot()
+    }
+
+    /// The registry behind `/metrics`: the service's metrics, and a place for other parts of
+    /// the program to add theirs (see [`crate::metrics`]).
+    pub fn metrics_registry(&self) -> MetricsRegistry {
+        self.inner.metrics.registry().clone()
     }
 }
 

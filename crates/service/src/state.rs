@@ -16,7 +16,7 @@ use crate::ids::{ChallengeId, GameId};
 use crate::metrics::Metrics;
 use crate::pictures::PictureCache;
 use crate::replay::LoadedGame;
-use crate::store::GameStore;
+use crate::store::{GameStore, MeasuredStore};
 
 /// Games kept rebuilt in memory (a cache: games are always loadable from the store).
 const CACHED_GAMES: usize = 512;
@@ -27,7 +27,7 @@ pub(crate) struct Inner {
     pub config: ServiceConfig,
     pub translations: Translations,
     pub locks: Locks,
-    pub metrics: Metrics,
+    pub metrics: Arc<Metrics>,
     randomness: Mutex<Randomness>,
     cache: Mutex<HashMap<GameId, (u64, Game)>>,
     /// Drawn pictures of undelivered messages.
@@ -46,12 +46,14 @@ pub(crate) struct Inner {
 impl Inner {
     pub(crate) fn new(store: Arc<dyn GameStore>, config: ServiceConfig) -> Inner {
         let randomness = Randomness::new(&config.deal_source);
+        let metrics = Arc::new(Metrics::default());
         Inner {
-            store,
+            // Every store call is timed (`jieqi_store_call_duration_seconds`).
+            store: Arc::new(MeasuredStore::new(store, Arc::clone(&metrics))),
             config,
             translations: Translations::load(),
             locks: Locks::default(),
-            metrics: Metrics::default(),
+            metrics,
             randomness: Mutex::new(randomness),
             cache: Mutex::new(HashMap::new()),
             pictures: Mutex::new(PictureCache::default()),

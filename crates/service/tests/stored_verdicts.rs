@@ -6,6 +6,8 @@
 //! The changed rule (every no-progress limit 20 plies shorter) is process-wide, so this file
 //! is its own test binary with one test.
 
+// Its own binary: the changed judging rule it turns on holds for the whole process.
+#[path = "it/common/mod.rs"]
 mod common;
 
 use common::*;

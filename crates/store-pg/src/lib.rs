@@ -672,11 +672,23 @@ fn decode_rows(rows: Vec<tokio_postgres::Row>) -> Result<Vec<(i64, OutboxRecord)
 }
 
 fn decode_row(row: &tokio_postgres::Row) -> Result<(i64, OutboxRecord), StoreError> {
-    let mut record: OutboxRecord = decode(row.get::<_, &[u8]>(1))?;
-    let attempts: i32 = row.get(2);
-    record.attempts = record.attempts.max(u32::try_from(attempts).unwrap_or(0));
-    record.not_before = uint(row.get(3));
+    let record = outbox_from_columns(row.get::<_, &[u8]>(1), row.get(2), row.get(3))?;
     Ok((row.get(0), record))
+}
+
+/// An outbox row as a record: the record's bytes, with the deferral the row's `attempts` and
+/// `not_before` columns hold over them (a deferral writes only the columns). Any bytes and
+/// column values give a record or an error, never a panic (the `store_records` fuzz target
+/// in `fuzz/` tries them).
+pub fn outbox_from_columns(
+    record: &[u8],
+    attempts: i32,
+    not_before: i64,
+) -> Result<OutboxRecord, StoreError> {
+    let mut record: OutboxRecord = decode(record)?;
+    record.attempts = record.attempts.max(u32::try_from(attempts).unwrap_or(0));
+    record.not_before = uint(not_before);
+    Ok(record)
 }
 
 #[async_trait]

@@ -259,6 +259,28 @@ pub(crate) fn person(user: &teloxide::types::User) -> User {
     }
 }
 
+/// Reads an update as Telegram sends it (the JSON of one `getUpdates` result or webhook
+/// body) the way the adapter does, for a bot called `@bot_username`: the request it makes for
+/// the service, if any. Bytes that are not an update are serde's error. This is the door the
+/// `telegram_update` fuzz target (`fuzz/`) knocks on: any bytes give an error, nothing or a
+/// request, never a panic.
+pub fn request_from_update_json(
+    json: &[u8],
+    bot_username: &str,
+    now: SystemTime,
+) -> Result<Option<Request>, serde_json::Error> {
+    let update: Update = serde_json::from_slice(json)?;
+    let me: Me = serde_json::from_value(serde_json::json!({
+        "id": 1, "is_bot": true, "first_name": bot_username, "username": bot_username,
+        "can_join_groups": true, "can_read_all_group_messages": false,
+        "supports_inline_queries": false, "has_main_web_app": false
+    }))?;
+    Ok(match read_update(&update, &me, &People::default(), now) {
+        Reading::Request(inbound) => Some(inbound.request),
+        Reading::ForeignButton { .. } | Reading::Ignore => None,
+    })
+}
+
 #[cfg(test)]
 #[path = "inbound/tests.rs"]
 mod tests;

@@ -51,6 +51,7 @@ use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::config::{Receiving, SendLimits, TelegramConfig, WebhookSecret, WebhookSecretError};
+pub use crate::inbound::request_from_update_json;
 pub use crate::outbound::TelegramSender;
 pub use crate::webhook::SECRET_HEADER;
 

@@ -178,11 +178,36 @@ async fn run_delivers_the_outbox_serves_health_and_metrics_and_stops_on_the_sign
     assert!(health.ends_with("ok\n"), "{health}");
     let metrics = get(addr, "/metrics").await;
     assert!(metrics.starts_with("HTTP/1.1 200"), "{metrics}");
-    assert!(metrics.contains("text/plain; version=0.0.4"), "{metrics}");
-    assert!(metrics.contains("\njieqi_requests_total 1\n"), "{metrics}");
     assert!(
-        metrics.contains("\njieqi_request_duration_seconds_count 1\n"),
+        metrics.contains("application/openmetrics-text; version=1.0.0"),
         "{metrics}"
+    );
+    let body = metrics
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body)
+        .unwrap_or_default();
+    let samples = crate::http::page::read(body).unwrap_or_else(|error| panic!("{error}\n{body}"));
+    let value = |name, labels: &[(&str, &str)]| crate::http::page::value(&samples, name, labels);
+    assert_eq!(value("jieqi_requests_total", &[]), Some(1.0), "{body}");
+    assert_eq!(
+        value("jieqi_request_duration_seconds_count", &[]),
+        Some(1.0),
+        "{body}"
+    );
+    assert_eq!(value("jieqi_moves_total", &[]), Some(0.0), "{body}");
+    let delivered = [("platform", "local"), ("outcome", "delivered")];
+    assert!(
+        value("jieqi_posts_total", &delivered) >= Some(1.0),
+        "{body}"
+    );
+    assert!(
+        value("jieqi_delivery_lag_seconds_count", &[("platform", "local")]) >= Some(1.0),
+        "{body}"
+    );
+    let commits = [("operation", "commit")];
+    assert!(
+        value("jieqi_store_call_duration_seconds_count", &commits) >= Some(1.0),
+        "{body}"
     );
 
     shutdown.cancel();

@@ -30,6 +30,7 @@ use crate::context::{Ctx, Halt, Sentence, Step, refuse};
 
 use crate::announce::{our_seat, outcome_text};
 use crate::context::LoadedGame;
+use crate::i18n::{Language, Translations};
 use crate::ids::{GameId, User};
 use crate::request::{ButtonAction, Input};
 use crate::store::{GameRecord, Seat};
@@ -126,6 +127,36 @@ pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
         }
     };
     Parsed::Command(command.unwrap_or_else(Command::Invalid))
+}
+
+/// How a command line reads, before anything is looked up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineReading {
+    /// Not addressed to the bot (chatter, another bot's command).
+    Ignored,
+    /// A command with arguments the service would go on to carry out.
+    Understood,
+    /// A command refused for its words alone (unknown, bad options): the reason as the
+    /// requester would read it.
+    Refused(String),
+}
+
+/// Reads a chat command line with its options as [`crate::Service::handle`] does, without
+/// touching the store, and says the refusal in `language`. This is the door the
+/// `command_line` fuzz target (`fuzz/`) knocks on: any text reads, never a panic.
+pub fn read_command_line(
+    text: &str,
+    bot_username: Option<&str>,
+    translations: &Translations,
+    language: Language,
+) -> LineReading {
+    match parse(&Input::Text(text.to_owned()), bot_username) {
+        Parsed::Ignore => LineReading::Ignored,
+        Parsed::Command(Command::Invalid(sentence)) => {
+            LineReading::Refused(sentence.render(translations, language))
+        }
+        Parsed::Command(_) => LineReading::Understood,
+    }
 }
 
 fn from_button(action: &ButtonAction) -> Command {
@@ -385,5 +416,23 @@ fn mentioned_user<'r>(ctx: &Ctx<'r>, handle: Option<&str>) -> Step<Option<&'r Us
             None => refuse(Sentence::new("refuse-unknown-user").arg("handle", shown(handle))),
         },
         None => Ok(mentioned.first()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_line_reads_as_understood_refused_or_ignored() {
+        let translations = Translations::load();
+        let read = |text| read_command_line(text, Some("JieqiBot"), &translations, Language::En);
+        assert_eq!(read("/challenge jieqi red 1h"), LineReading::Understood);
+        assert_eq!(read("hello there"), LineReading::Ignored);
+        assert_eq!(read("/move@OtherBot h2e2"), LineReading::Ignored);
+        match read("/frobnicate") {
+            LineReading::Refused(reason) => assert!(reason.contains("/frobnicate"), "{reason}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
     }
 }

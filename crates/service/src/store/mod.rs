@@ -16,6 +16,7 @@
 
 pub mod codec;
 mod compact;
+mod measured;
 pub mod records;
 mod sled_folder;
 mod sled_store;
@@ -27,6 +28,7 @@ use thiserror::Error;
 use crate::ids::{ChallengeId, ChatId, GameId, IdempotencyKey, Platform, UserId};
 use crate::message::{Destination, OutboxEntry, OutboxId};
 
+pub(crate) use measured::MeasuredStore;
 pub use records::{
     AnswerRecord, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice,
     CourseProgress, DailySlot, DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle,

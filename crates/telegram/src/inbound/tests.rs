@@ -256,3 +256,42 @@ fn an_edited_command_is_read_as_a_new_request_with_its_own_key() {
         Reading::Ignore
     ));
 }
+
+#[test]
+fn an_update_read_from_its_json_is_the_request_the_adapter_makes() {
+    let json = json!({"update_id": 7, "message": {
+        "message_id": 10, "date": 1_700_000_000, "chat": group(),
+        "from": user(1, "Ann", Some("ann")), "text": "/move@JieqiBot h2e2"
+    }});
+    let now = UNIX_EPOCH + Duration::from_secs(NOW);
+    let request = request_from_update_json(json.to_string().as_bytes(), "JieqiBot", now)
+        .expect("an update")
+        .expect("a request");
+    assert_eq!(request.key.0, "7");
+    assert_eq!(request.input, Input::Text("/move h2e2".into()));
+    let other_bot = json.to_string().replace("JieqiBot", "OtherBot");
+    let ignored = request_from_update_json(other_bot.as_bytes(), "JieqiBot", now);
+    assert!(ignored.expect("an update").is_none());
+    assert!(request_from_update_json(b"{\"update_id\": ", "JieqiBot", now).is_err());
+}
+
+/// The fuzz target's seeds are updates as Telegram sends them: each reads, none is refused by
+/// serde, and the commands among them become requests.
+#[test]
+fn the_fuzz_seeds_are_updates_telegram_would_send() {
+    let seeds = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/seeds/telegram_update"
+    );
+    let now = UNIX_EPOCH + Duration::from_secs(NOW);
+    let mut requests = 0;
+    for entry in std::fs::read_dir(seeds).expect("the seeds folder") {
+        let path = entry.expect("a seed").path();
+        let json = std::fs::read(&path).expect("a seed file");
+        match request_from_update_json(&json, "JieqiBot", now) {
+            Ok(request) => requests += usize::from(request.is_some()),
+            Err(error) => panic!("{}: {error}", path.display()),
+        }
+    }
+    assert!(requests >= 7, "{requests} seeds became requests");
+}

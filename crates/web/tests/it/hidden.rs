@@ -4,7 +4,7 @@
 //! byte-identical answers (the commitment to the deal aside, which is public and differs by
 //! design).
 
-#[path = "../../../service/tests/common/deals.rs"]
+#[path = "../../../service/tests/it/common/deals.rs"]
 mod deals;
 
 use std::time::Duration;

@@ -1,0 +1,24 @@
+//! The service's behaviour through its public API: one test binary, a module per scenario
+//! (one binary links the dependency graph once instead of once per file).
+
+mod any_input;
+mod banqi;
+mod chat_surface;
+mod common;
+mod compaction_crash;
+mod delivery;
+mod hidden_information;
+mod idempotency;
+mod jieqi;
+mod layers;
+mod learn;
+mod pgn;
+mod play_bot;
+mod players_experience;
+mod puzzle_solvers;
+mod puzzles;
+mod restart;
+mod review;
+mod settings;
+mod web_links;
+mod xiangqi;

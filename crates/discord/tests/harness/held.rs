@@ -101,6 +101,19 @@ impl GameStore for HeldStore {
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
         self.inner.lead(role).await
     }
+    async fn review(
+        &self,
+        game: &jieqi_service::GameId,
+    ) -> Result<Option<jieqi_service::store::ReviewRecord>, StoreError> {
+        self.inner.review(game).await
+    }
+    async fn claim_review(
+        &self,
+        game: &jieqi_service::GameId,
+        claim: &Claim,
+    ) -> Result<jieqi_service::store::ReviewClaim, StoreError> {
+        self.inner.claim_review(game, claim).await
+    }
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<jieqi_service::GameChange> {
         self.inner.game_changes()
     }

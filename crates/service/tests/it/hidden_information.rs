@@ -12,6 +12,8 @@ use common::*;
 use jieqi_rules::{Game, GameDeal, Preset, Rules, Variant};
 use jieqi_service::{DealSource, Destination, Message, MessageKind};
 use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// A random Jieqi game that captures covered pieces where it can and stops before its end:
 /// the deal letters, the moves as typed, the stored record, and how many covered pieces were

@@ -31,7 +31,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("shared state", &["state", "review_queue"]),
     ("request context", &["context"]),
     ("presentation", &["announce"]),
-    ("game logic", &["lifecycle", "puzzle_play", "game_page", "review_post"]),
+    (
+        "game logic",
+        &["lifecycle", "puzzle_play", "game_page", "review_post"],
+    ),
     ("commands", &["commands"]),
     // The service's API, one `impl Service` split by concern: these use each other.
     (

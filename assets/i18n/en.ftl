@@ -366,6 +366,7 @@ option-challenge-user = Who to challenge (nobody: anyone may accept)
 option-variant = Which game (default Jieqi)
 option-colour = Your colour (default random)
 option-rules = Rules preset (default standard)
+option-captures = Jieqi: nobody sees a captured covered piece until the end (default: the captor does)
 option-time = Time per move (default 1 day)
 option-challenge = The challenge's id
 option-move = h2e2, C2.5 or 炮二平五 (Banqi: c3 flips, c3c4 moves)

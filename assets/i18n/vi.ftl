@@ -349,6 +349,7 @@ option-challenge-user = Thách đấu ai (để trống: ai cũng có thể nh�
 option-variant = Loại cờ (mặc định Cờ úp)
 option-colour = Màu của bạn (mặc định ngẫu nhiên)
 option-rules = Bộ luật (mặc định standard)
+option-captures = Cờ úp: không ai biết quân úp bị ăn cho tới hết ván (mặc định: bên ăn biết)
 option-time = Thời gian mỗi nước (mặc định 1 ngày)
 option-challenge = Mã lời thách đấu
 option-move = h2e2, C2.5 hoặc 炮二平五 (Banqi: c3 để lật, c3c4 để đi)

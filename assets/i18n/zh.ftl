@@ -348,6 +348,7 @@ option-challenge-user = 挑战谁（不填：任何人都可接受）
 option-variant = 哪种棋（默认揭棋）
 option-colour = 你的颜色（默认随机）
 option-rules = 规则预设（默认标准）
+option-captures = 揭棋：吃掉的暗子谁都看不到，直到终局（默认：吃子方可见）
 option-time = 每步用时（默认 1 天）
 option-challenge = 挑战的编号
 option-move = h2e2、C2.5 或 炮二平五（半棋：c3 翻子，c3c4 走子）

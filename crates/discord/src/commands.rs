@@ -248,6 +248,35 @@ mod tests {
     }
 
     #[test]
+    fn nobody_sees_is_an_option_of_challenge_and_play_that_the_line_carries() {
+        for command in ["challenge", "play"] {
+            let offered = jieqi_service::menu::COMMANDS
+                .iter()
+                .find(|c| c.name == command)
+                .expect("in the menu");
+            let jieqi_service::menu::Options::Plain(options) = offered.options else {
+                panic!("{command} has plain options");
+            };
+            assert!(
+                options.iter().any(|o| matches!(
+                    o.kind,
+                    jieqi_service::menu::OptionKind::Choice(choices)
+                        if choices.iter().any(|(_, value)| *value == "secret-captures")
+                )),
+                "{command} offers secret-captures"
+            );
+        }
+        let data = data(json!({
+            "id": "1", "name": "challenge", "type": 1,
+            "options": [
+                {"name": "variant", "type": 3, "value": "jieqi"},
+                {"name": "captures", "type": 3, "value": "secret-captures"}
+            ]
+        }));
+        assert_eq!(command_line(&data).text, "/challenge jieqi secret-captures");
+    }
+
+    #[test]
     fn the_game_id_leads_the_move() {
         let data = data(json!({
             "id": "1", "name": "move", "type": 1,

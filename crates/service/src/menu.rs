@@ -108,6 +108,12 @@ const MOVE_TIMES: OptionKind = OptionKind::Choice(&[
     ("3 days", "3d"),
     ("7 days", "7d"),
 ]);
+/// Jieqi's "nobody sees" reading (`secret-captures`): offered as an option of its own, since
+/// a client with structured options (Discord) cannot type the word.
+const CAPTURES: OptionKind = OptionKind::Choice(&[(
+    "Nobody sees a captured covered piece (secret-captures)",
+    "secret-captures",
+)]);
 /// The hours a daily puzzle may be set to (UTC), and off: 25 choices, Discord's limit.
 const DAILY_HOURS: OptionKind = OptionKind::Choice(&[
     ("Off", "off"),
@@ -157,6 +163,7 @@ pub const COMMANDS: &[MenuCommand] = &[
             VARIANT,
             COLOUR,
             opt("rules", "option-rules", PRESETS),
+            opt("captures", "option-captures", CAPTURES),
             opt("time", "option-time", MOVE_TIMES),
         ]),
     },
@@ -231,7 +238,12 @@ pub const COMMANDS: &[MenuCommand] = &[
     MenuCommand {
         name: "play",
         description: "command-play",
-        options: Options::Plain(&[opt("level", "option-level", LEVELS), VARIANT, COLOUR]),
+        options: Options::Plain(&[
+            opt("level", "option-level", LEVELS),
+            VARIANT,
+            COLOUR,
+            opt("captures", "option-captures", CAPTURES),
+        ]),
     },
     MenuCommand {
         name: "puzzle",

@@ -169,6 +169,19 @@ fn no_such_game(site: &Site, game: &GameId, language: Language) -> Response {
     )
 }
 
+/// What a request for a game's page asks: the game, the language asked for (if any), and the
+/// language to answer a refusal in; or the answer saying the id is not one.
+fn asked_game(
+    site: &Site,
+    text: &str,
+    query: Option<&str>,
+    headers: &HeaderMap,
+) -> Result<(GameId, Option<Language>, Language), Box<Response>> {
+    let asked = asked_language(query, headers);
+    let fallback = asked.unwrap_or_default();
+    Ok((game_id(site, text, fallback)?, asked, fallback))
+}
+
 /// The page of `game` in the language asked for, or the chat's.
 async fn built_page(
     site: &Site,
@@ -196,10 +209,8 @@ async fn page(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let asked = asked_language(query.as_deref(), &headers);
-    let fallback = asked.unwrap_or_default();
-    let game = match game_id(&site, &game, fallback) {
-        Ok(game) => game,
+    let (game, asked, fallback) = match asked_game(&site, &game, query.as_deref(), &headers) {
+        Ok(asked) => asked,
         Err(response) => return *response,
     };
     let (language, built) = match built_page(&site, &game, asked).await {
@@ -253,10 +264,8 @@ async fn state(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let asked = asked_language(query.as_deref(), &headers);
-    let fallback = asked.unwrap_or_default();
-    let game = match game_id(&site, &game, fallback) {
-        Ok(game) => game,
+    let (game, asked, fallback) = match asked_game(&site, &game, query.as_deref(), &headers) {
+        Ok(asked) => asked,
         Err(response) => return *response,
     };
     match built_page(&site, &game, asked).await {
@@ -302,10 +311,8 @@ async fn live(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let asked = asked_language(query.as_deref(), &headers);
-    let fallback = asked.unwrap_or_default();
-    let game = match game_id(&site, &game, fallback) {
-        Ok(game) => game,
+    let (game, asked, fallback) = match asked_game(&site, &game, query.as_deref(), &headers) {
+        Ok(asked) => asked,
         Err(response) => return *response,
     };
     let forwarded = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());

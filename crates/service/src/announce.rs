@@ -265,6 +265,26 @@ pub(crate) fn deal_proof(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> 
             .arg("deal", &record.deal)
             .arg("salt", &record.salt),
     );
+    for line in deal_piece_lines(ctx, lang, record) {
+        text.push('\n');
+        text.push_str(&line);
+    }
+    text.push('\n');
+    text.push_str(
+        &ctx.say_in(
+            lang,
+            &Sentence::new("result-verify")
+                .arg("bytes", format!("{}{}", record.deal, record.salt))
+                .arg("commitment", &record.commitment),
+        ),
+    );
+    text
+}
+
+/// A finished game's hidden pieces, one line per side ("Red: a0 Chariot, ..."), each side
+/// from its own back rank forward: what the result post and the web page publish.
+pub(crate) fn deal_piece_lines(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> Vec<String> {
+    let mut lines = Vec::new();
     let pieces: Vec<(String, jieqi_rules::Piece)> =
         match GameDeal::from_letters(record.variant, &record.deal) {
             Ok(GameDeal::Jieqi(deal)) => deal
@@ -305,9 +325,8 @@ pub(crate) fn deal_proof(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> 
         if listed.is_empty() {
             continue;
         }
-        text.push('\n');
-        text.push_str(
-            &ctx.say_in(
+        lines.push(
+            ctx.say_in(
                 lang,
                 &Sentence::new("result-deal-pieces")
                     .arg("side", ctx.say_in(lang, &Sentence::new(side_key(side))))
@@ -315,16 +334,7 @@ pub(crate) fn deal_proof(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> 
             ),
         );
     }
-    text.push('\n');
-    text.push_str(
-        &ctx.say_in(
-            lang,
-            &Sentence::new("result-verify")
-                .arg("bytes", format!("{}{}", record.deal, record.salt))
-                .arg("commitment", &record.commitment),
-        ),
-    );
-    text
+    lines
 }
 
 /// "Jieqi · standard rules · 24 hours per move".

@@ -10,7 +10,8 @@ use jieqi_rules::{Game, GameDeal, Side, Viewer};
 use serde::Serialize;
 
 use crate::announce::{
-    self, game_terms, move_number, move_text, outcome_text, player_label, role_key, side_key,
+    self, deal_piece_lines, game_terms, move_number, move_text, outcome_text, player_label,
+    side_key,
 };
 use crate::context::{Ctx, Sentence, Step};
 use crate::i18n::Language;
@@ -213,40 +214,13 @@ async fn page_player(
 
 /// The deal of a finished game, square by square, and the command that checks it.
 fn deal_proof(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> Option<DealProof> {
-    let pieces = match GameDeal::from_letters(record.variant, &record.deal) {
-        Ok(GameDeal::Jieqi(deal)) => deal
-            .pieces()
-            .into_iter()
-            .map(|(square, piece)| (square.to_string(), piece))
-            .collect::<Vec<_>>(),
-        Ok(GameDeal::Banqi(deal)) => deal
-            .pieces()
-            .into_iter()
-            .map(|(square, piece)| (square.to_string(), piece))
-            .collect(),
-        Ok(GameDeal::None) | Err(_) => return None,
-    };
-    let lines = [Side::Red, Side::Black]
-        .into_iter()
-        .filter_map(|side| {
-            let listed: Vec<String> = pieces
-                .iter()
-                .filter(|(_, piece)| piece.side == side)
-                .map(|(square, piece)| {
-                    let role = ctx.say_in(lang, &Sentence::new(role_key(piece.role)));
-                    format!("{square} {role}")
-                })
-                .collect();
-            (!listed.is_empty()).then(|| {
-                ctx.say_in(
-                    lang,
-                    &Sentence::new("result-deal-pieces")
-                        .arg("side", ctx.say_in(lang, &Sentence::new(side_key(side))))
-                        .arg("pieces", listed.join(", ")),
-                )
-            })
-        })
-        .collect();
+    if !matches!(
+        GameDeal::from_letters(record.variant, &record.deal),
+        Ok(GameDeal::Jieqi(_) | GameDeal::Banqi(_))
+    ) {
+        return None;
+    }
+    let lines = deal_piece_lines(ctx, lang, record);
     Some(DealProof {
         deal: record.deal.clone(),
         salt: record.salt.clone(),

@@ -76,6 +76,19 @@ impl Service {
         self.inner.store.game_changes()
     }
 
+    /// The language of the chat game `id` is played in (its page's default); `None` if there
+    /// is no such game.
+    pub async fn game_language(&self, id: &GameId) -> Result<Option<Language>, ServiceError> {
+        let store = &self.inner.store;
+        let Some(record) = store.game(id).await? else {
+            return Ok(None);
+        };
+        Ok(Some(match store.chat(&record.chat).await? {
+            Some(chat) => chat.settings.language,
+            None => self.inner.config.default_language,
+        }))
+    }
+
     /// The stored revision of game `id`; `None` if there is no such game.
     pub async fn game_revision(&self, id: &GameId) -> Result<Option<u64>, ServiceError> {
         Ok(self

@@ -190,9 +190,9 @@ async fn built_page(
 ) -> Result<Option<(Language, crate::live::BuiltPage)>, ServiceError> {
     let language = match asked {
         Some(language) => language,
-        // The chat's language: read from a page built in it.
-        None => match site.service.game_page(game, None).await? {
-            Some(page) => Language::from_tag(page.language).unwrap_or_default(),
+        // The chat's language (two reads, not a page built only to learn it).
+        None => match site.service.game_language(game).await? {
+            Some(language) => language,
             None => return Ok(None),
         },
     };

@@ -1,6 +1,12 @@
 // The live page of one game (jieqi-web). Everything it shows comes from the page state the
 // server embeds in #state and sends again after every move over Server-Sent Events; names are
 // untrusted text and only ever set with textContent.
+//
+// A player opens the same page with a credential in the fragment: a personal link's token
+// (`#t=…`) or, inside Telegram, the Mini App's `#tgWebAppData=…`. The page then asks for the
+// player's own state (`/g/<game>/me`), draws their boards, follows their own stream and turns
+// two taps into a move. The credential goes in the Authorization header only, and leaves the
+// address bar at once (kept in this tab's sessionStorage).
 
 const WIDTHS = [360, 480, 720, 960, 1080, 1440];
 
@@ -12,6 +18,17 @@ let state = JSON.parse(document.getElementById("state").textContent);
 let shown = state.moves.length;
 let source = null;
 let clockTimer = null;
+// The player's credential ("Bearer …" or "tma …"), when the page is a player's.
+let auth = null;
+// True once the server said this is a player's page.
+let playing = false;
+// The point tapped first, and the move waiting for its confirmation.
+let selected = null;
+let pendingMove = null;
+// True while an action is on its way: further taps wait (a double tap plays once).
+let sending = false;
+// The player's board pictures, fetched with the credential: address -> blob URL.
+const pictures = new Map();
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,11 +52,38 @@ function positionText(ply) {
   return `${move.number} ${move.text}`;
 }
 
+// The player's own picture of position `ply`, fetched with their credential.
+async function playerPicture(ply) {
+  const frame = $("board-frame");
+  const want = Math.max(frame.clientWidth, 320) * (window.devicePixelRatio || 1);
+  const width = WIDTHS.find((w) => w >= want) || WIDTHS[WIDTHS.length - 1];
+  const ended = state.finished && ply === state.moves.length ? "&end=1" : "";
+  const address = `/g/${state.game}/me/board/${ply}.png?w=${width}${ended}`;
+  if (!pictures.has(address)) {
+    const response = await fetch(address, { headers: { Authorization: auth } });
+    if (!response.ok) throw new Error(`board ${response.status}`);
+    pictures.set(address, URL.createObjectURL(await response.blob()));
+  }
+  return pictures.get(address);
+}
+
 function renderBoard() {
   const board = $("board");
-  board.srcset = WIDTHS.map((w) => `${boardUrl(shown, w)} ${w}w`).join(", ");
-  board.sizes = "(max-width: 520px) calc(100vw - 16px), 480px";
-  board.src = boardUrl(shown, 480);
+  if (playing) {
+    const ply = shown;
+    board.removeAttribute("srcset");
+    playerPicture(ply).then(
+      (url) => {
+        if (shown === ply) board.src = url;
+      },
+      () => {},
+    );
+  } else {
+    board.srcset = WIDTHS.map((w) => `${boardUrl(shown, w)} ${w}w`).join(", ");
+    board.sizes = "(max-width: 520px) calc(100vw - 16px), 480px";
+    board.src = boardUrl(shown, 480);
+  }
+  renderTaps();
   board.alt = positionText(shown);
   $("position").textContent = positionText(shown);
   root.dataset.shown = String(shown);
@@ -70,6 +114,7 @@ function renderPlayers() {
     if (player.colour) row.classList.add(player.colour);
     if (state.to_move === seat) row.classList.add("to-move");
     row.append(element("span", player.name, "name"));
+    if (playing && state.seat === seat) row.append(element("span", `(${label("web-you")})`, "you"));
     if (player.side) row.append(element("span", player.side, "side"));
     row.append(element("span", player.rating, "rating"));
     list.append(row);
@@ -159,6 +204,8 @@ function renderProof() {
 
 function render() {
   root.dataset.revision = String(state.revision);
+  root.dataset.updatedAt = String(Date.now());
+  root.dataset.mode = playing ? "player" : "spectator";
   root.dataset.finished = String(state.finished);
   $("terms").textContent = state.terms;
   $("status").textContent = state.status;
@@ -166,12 +213,375 @@ function render() {
   renderMoves();
   renderClock();
   renderProof();
+  renderPlay();
   renderBoard();
 }
 
 function show(ply) {
   shown = Math.max(0, Math.min(state.moves.length, ply));
+  selected = null;
   renderBoard();
+}
+
+// ---- Playing on the board -------------------------------------------------------------
+
+function notice(text, kind) {
+  const line = $("notice");
+  line.hidden = !text;
+  line.textContent = text || "";
+  line.className = kind || "";
+}
+
+function canTap() {
+  return playing && !state.finished && shown === state.moves.length;
+}
+
+// The tap targets over the board: one button per point, marked when a piece there can move
+// (origin), when it is the chosen piece (selected) and where it can go (target).
+function renderTaps() {
+  const taps = $("taps");
+  if (!canTap() || !state.points) {
+    taps.hidden = true;
+    taps.replaceChildren();
+    return;
+  }
+  taps.hidden = false;
+  const origins = new Set(state.legal.map((c) => c.from));
+  const targets = new Set(
+    selected ? state.legal.filter((c) => c.from === selected).map((c) => c.to) : [],
+  );
+  taps.replaceChildren();
+  for (const point of state.points) {
+    const tap = element("button", undefined, "tap");
+    tap.type = "button";
+    tap.dataset.point = point.name;
+    tap.setAttribute("aria-label", point.name);
+    tap.style.left = `${point.x / 100}%`;
+    tap.style.top = `${point.y / 100}%`;
+    tap.style.width = `${point.size / 100}%`;
+    if (origins.has(point.name)) tap.classList.add("origin");
+    if (point.name === selected) tap.classList.add("selected");
+    if (targets.has(point.name)) tap.classList.add("target");
+    tap.addEventListener("click", () => tapped(point.name));
+    taps.append(tap);
+  }
+}
+
+function tapped(point) {
+  if (!canTap() || sending) return;
+  notice("");
+  if (selected) {
+    const choice = state.legal.find((c) => c.from === selected && c.to === point);
+    if (choice) {
+      selected = null;
+      propose(choice.play);
+      return;
+    }
+    // Out of turn there are no legal moves to mark: the two taps go to the bot, which says
+    // why it cannot be played, as the chat would.
+    if (state.legal.length === 0 && point !== selected) {
+      const from = selected;
+      selected = null;
+      propose(from + point);
+      return;
+    }
+  }
+  const movable = state.legal.length === 0 || state.legal.some((c) => c.from === point);
+  selected = movable && point !== selected ? point : null;
+  renderTaps();
+}
+
+function confirmMoves() {
+  try {
+    return localStorage.getItem("jieqi-confirm-moves") === "1";
+  } catch {
+    return false;
+  }
+}
+
+function propose(play) {
+  if (confirmMoves()) {
+    pendingMove = play;
+    $("play-it").textContent = `${label("web-confirm-play")}: ${play}`;
+    $("confirm-move").hidden = false;
+    renderTaps();
+    return;
+  }
+  act({ action: "move", move: play }, `${state.revision}-${play}`);
+}
+
+// Sends an action. The key is the same for the same action on the same revision, so a retry
+// or a second tap is the same request to the bot, carried out once.
+async function act(body, key) {
+  if (sending) return;
+  sending = true;
+  root.dataset.sentAt = String(Date.now());
+  root.dataset.sending = "true";
+  notice(label("web-sending"), "sending");
+  renderTaps();
+  try {
+    const response = await fetch(`/g/${state.game}/me/act?lang=${state.language}`, {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ ...body, key }),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (response.status === 401) return signedOut();
+    if (response.status === 429) return notice(label("web-too-fast"), "refused");
+    if (!response.ok) return notice(answer.message || String(response.status), "refused");
+    if (answer.refused) {
+      root.dataset.refusals = String(Number(root.dataset.refusals || "0") + 1);
+      notice(answer.refused, "refused");
+    } else {
+      notice((answer.said || []).join(" "));
+    }
+  } catch {
+    notice(label("web-offline"), "refused");
+  } finally {
+    sending = false;
+    root.dataset.sending = "false";
+    renderTaps();
+  }
+}
+
+function renderPlay() {
+  const panel = $("play");
+  panel.hidden = !playing;
+  $("known").hidden = true;
+  if (!playing) return;
+  $("turn").textContent = state.finished
+    ? ""
+    : state.to_move === state.seat
+      ? label("web-your-move")
+      : label("web-their-move");
+  $("actions").hidden = state.finished;
+  $("confirm-setting").hidden = state.finished;
+  $("draw").textContent = label(state.draw_offered ? "button-accept-draw" : "button-draw");
+  $("resign").textContent = label("button-resign");
+  if (state.finished) {
+    $("confirm-resign").hidden = true;
+    $("confirm-move").hidden = true;
+  }
+  const known = $("known");
+  known.replaceChildren();
+  if (state.known && state.known.length > 0) {
+    known.hidden = false;
+    known.append(element("h2", label("web-known-title")));
+    for (const line of state.known) known.append(element("p", line, "known"));
+  }
+}
+
+function setUpPlay() {
+  $("play-it").addEventListener("click", () => {
+    const play = pendingMove;
+    pendingMove = null;
+    $("confirm-move").hidden = true;
+    if (play) act({ action: "move", move: play }, `${state.revision}-${play}`);
+  });
+  $("play-cancel").textContent = label("web-cancel");
+  $("play-cancel").addEventListener("click", () => {
+    pendingMove = null;
+    $("confirm-move").hidden = true;
+    renderTaps();
+  });
+  $("draw").addEventListener("click", () => act({ action: "draw" }, `${state.revision}-draw`));
+  $("resign").addEventListener("click", () => {
+    $("confirm-resign").hidden = false;
+  });
+  $("resign-sure").textContent = label("web-resign-sure");
+  $("resign-yes").textContent = label("button-resign-confirm");
+  $("resign-yes").addEventListener("click", () => {
+    $("confirm-resign").hidden = true;
+    act({ action: "resign" }, `${state.revision}-resign`);
+  });
+  $("resign-no").textContent = label("web-cancel");
+  $("resign-no").addEventListener("click", () => {
+    $("confirm-resign").hidden = true;
+  });
+  $("confirm-moves-label").textContent = label("web-confirm-moves");
+  const box = $("confirm-moves");
+  box.checked = confirmMoves();
+  box.addEventListener("change", () => {
+    try {
+      localStorage.setItem("jieqi-confirm-moves", box.checked ? "1" : "0");
+    } catch {
+      // Private browsing without storage: the choice lasts until the page closes.
+    }
+  });
+}
+
+// The credential in the fragment (then moved out of the address bar), or the one this tab
+// kept; and Telegram's theme colours when inside the Mini App.
+function readCredential() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const kept = `jieqi-auth-${state.game}`;
+  let found = null;
+  let theme = null;
+  if (fragment.get("t")) found = `Bearer ${fragment.get("t")}`;
+  else if (fragment.get("tgWebAppData")) {
+    found = `tma ${fragment.get("tgWebAppData")}`;
+    theme = fragment.get("tgWebAppThemeParams");
+  }
+  try {
+    if (found) {
+      sessionStorage.setItem(kept, found);
+      if (theme) sessionStorage.setItem("jieqi-theme", theme);
+      history.replaceState(null, "", location.pathname + location.search);
+    } else {
+      found = sessionStorage.getItem(kept);
+      theme = sessionStorage.getItem("jieqi-theme");
+    }
+  } catch {
+    // No storage: the credential lives as long as the page.
+  }
+  if (theme) telegramTheme(theme);
+  return found;
+}
+
+// Telegram's colours: the page follows the chat app's light or dark theme.
+function telegramTheme(text) {
+  let theme;
+  try {
+    theme = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const colour = (value) => (/^#[0-9a-fA-F]{6}$/.test(value || "") ? value : null);
+  const style = document.documentElement.style;
+  for (const [name, key] of [
+    ["--paper", "bg_color"],
+    ["--ink", "text_color"],
+    ["--muted", "hint_color"],
+    ["--accent", "button_color"],
+    ["--line", "secondary_bg_color"],
+  ]) {
+    const value = colour(theme[key]);
+    if (value) style.setProperty(name, value);
+  }
+  telegramEvent("web_app_ready");
+  telegramEvent("web_app_expand");
+}
+
+// Tells the Telegram client something, the way its own script does, without loading it.
+function telegramEvent(type) {
+  const data = JSON.stringify({});
+  try {
+    if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, data);
+    else if (window.parent !== window) {
+      window.parent.postMessage(JSON.stringify({ eventType: type, eventData: {} }), "https://web.telegram.org");
+    }
+  } catch {
+    // Not inside Telegram after all.
+  }
+}
+
+function signedOut() {
+  playing = false;
+  auth = null;
+  try {
+    sessionStorage.removeItem(`jieqi-auth-${state.game}`);
+  } catch {
+    // Nothing kept.
+  }
+  notice(label("web-signed-out"), "refused");
+  // Back to what everyone sees.
+  fetch(`/g/${state.game}/state?lang=${state.language}`)
+    .then((response) => (response.ok ? response.json() : null))
+    .then(
+      (page) => {
+        if (page) {
+          state = page;
+          shown = Math.min(shown, state.moves.length);
+          render();
+        }
+      },
+      () => {},
+    );
+  render();
+  $("play").hidden = false;
+  $("actions").hidden = true;
+  $("confirm-setting").hidden = true;
+  $("turn").textContent = "";
+  listen();
+}
+
+// The player's state, or back to the spectators' page if the credential does not hold.
+async function joinAsPlayer() {
+  const response = await fetch(`/g/${state.game}/me?lang=${state.language}`, {
+    headers: { Authorization: auth },
+  }).catch(() => null);
+  if (!response) return listen();
+  if (response.status === 401) return signedOut();
+  if (response.status === 403) {
+    auth = null;
+    $("play").hidden = false;
+    notice(label("web-not-playing"));
+    $("actions").hidden = true;
+    $("confirm-setting").hidden = true;
+    return listen();
+  }
+  if (!response.ok) return listen();
+  const mine = await response.json();
+  playing = true;
+  if (mine.revision >= state.revision) {
+    state = mine;
+    shown = state.moves.length;
+  }
+  render();
+  followMine();
+}
+
+// The player's own stream, read with fetch (EventSource cannot send a header); after a drop
+// it resumes from the last revision seen.
+async function followMine() {
+  let delay = 1000;
+  while (playing && !state.finished) {
+    try {
+      const response = await fetch(`/g/${state.game}/me/live?lang=${state.language}`, {
+        headers: { Authorization: auth, "Last-Event-ID": String(state.revision) },
+      });
+      if (response.status === 401) return signedOut();
+      if (!response.ok || !response.body) throw new Error(String(response.status));
+      connection(label("web-live"), true);
+      delay = 1000;
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event
+            .split("\n")
+            .filter((line) => line.startsWith("data: "))
+            .map((line) => line.slice(6))
+            .join("\n");
+          if (data) received(JSON.parse(data));
+        }
+        if (state.finished) break;
+      }
+    } catch {
+      // Dropped: try again.
+    }
+    if (state.finished) break;
+    connection(label("web-reconnecting"), false);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 15000);
+  }
+  if (state.finished) connection(label("web-over"), false);
+}
+
+// A newer page from a stream: shown at once if the viewer was on the latest position.
+function received(next) {
+  if (next.revision <= state.revision) return;
+  const following = shown === state.moves.length;
+  state = next;
+  selected = null;
+  if (following || shown > state.moves.length) shown = state.moves.length;
+  render();
 }
 
 function connection(text, live) {
@@ -182,17 +592,12 @@ function connection(text, live) {
 }
 
 function listen() {
-  if (state.finished || !window.EventSource) return;
+  if (source || state.finished || !window.EventSource) return;
   source = new EventSource(`/g/${state.game}/live?lang=${state.language}`);
   source.addEventListener("open", () => connection(label("web-live"), true));
   source.addEventListener("error", () => connection(label("web-reconnecting"), false));
   source.addEventListener("page", (event) => {
-    const next = JSON.parse(event.data);
-    if (next.revision <= state.revision) return;
-    const following = shown === state.moves.length;
-    state = next;
-    if (following || shown > state.moves.length) shown = state.moves.length;
-    render();
+    received(JSON.parse(event.data));
     if (state.finished) {
       source.close();
       connection(label("web-over"), false);
@@ -228,8 +633,11 @@ function setUp() {
       keys[event.key]();
     }
   });
+  setUpPlay();
+  auth = readCredential();
   render();
-  listen();
+  if (auth) joinAsPlayer();
+  else listen();
 }
 
 setUp();

@@ -181,7 +181,7 @@ pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
                     .iter()
                     .map(|button| match &button.action {
                         // A link stays usable on a stale post: the page is still there.
-                        ButtonAction::Link(url) => {
+                        ButtonAction::Link(url) | ButtonAction::App(url) => {
                             CreateButton::new_link(url).label(cut(&button.label, LABEL_LIMIT))
                         }
                         action => CreateButton::new(action.encode())
@@ -201,8 +201,10 @@ fn style(action: &ButtonAction) -> ButtonStyle {
         ButtonAction::Decline(_) | ButtonAction::Resign(_) | ButtonAction::ResignConfirm(_) => {
             ButtonStyle::Danger
         }
-        ButtonAction::OfferDraw(_) | ButtonAction::Link(_) => ButtonStyle::Secondary,
-        ButtonAction::Review(_) => ButtonStyle::Primary,
+        ButtonAction::OfferDraw(_) | ButtonAction::Link(_) | ButtonAction::App(_) => {
+            ButtonStyle::Secondary
+        }
+        ButtonAction::Review(_) | ButtonAction::PlayOnBoard(_) => ButtonStyle::Primary,
     }
 }
 

@@ -27,6 +27,13 @@ pub struct ServiceConfig {
     /// The web page's public address (`PUBLIC_URL`, no trailing `/`): boards link to
     /// `<public_url>/g/<game>`. `None`: no web page, no links.
     pub public_url: Option<String>,
+    /// The secret personal links to a player's board are signed with (`WEB_SECRET`, shared
+    /// by every process). `None`: no personal links (Telegram players still have the Mini App).
+    pub web_secret: Option<crate::personal_link::WebSecret>,
+    /// The Telegram Mini App's short name (`TELEGRAM_MINI_APP`, made with BotFather's
+    /// `/newapp`, its URL `<PUBLIC_URL>/app`): boards in Telegram groups link to
+    /// `t.me/<bot>/<app>?startapp=<game>`. `None`: no "Open the board" button in groups.
+    pub telegram_mini_app: Option<String>,
 }
 
 impl Default for ServiceConfig {
@@ -40,6 +47,8 @@ impl Default for ServiceConfig {
             board_width: 400,
             deal_source: DealSource::Os,
             public_url: None,
+            web_secret: None,
+            telegram_mini_app: None,
         }
     }
 }
@@ -50,6 +59,16 @@ impl ServiceConfig {
         self.public_url
             .as_deref()
             .map(|base| format!("{}/g/{game}", base.trim_end_matches('/')))
+    }
+}
+
+impl ServiceConfig {
+    /// The Telegram Mini App's direct link opening game `game`, when the Mini App is set up.
+    pub fn mini_app_link(&self, game: &crate::ids::GameId) -> Option<String> {
+        let bot = self.bot_username.as_deref()?.trim_start_matches('@');
+        let app = self.telegram_mini_app.as_deref()?;
+        self.public_url.as_ref()?;
+        Some(format!("https://t.me/{bot}/{app}?startapp={game}"))
     }
 }
 

@@ -2,9 +2,10 @@
 //! and until when, the result and the deal's proof once over, and how to draw its boards, as
 //! one small document for one viewer.
 //!
-//! Only the public is served today, so everything here is built from `Viewer::Public` views,
-//! the chat's public texts and, once the game is over, the deal the result post published.
-//! Two games whose public histories agree give equal pages (`tests/web_page.rs`).
+//! The spectators' page is built from `Viewer::Public` views, the chat's public texts and, once
+//! the game is over, the deal the result post published: two games whose public histories
+//! agree give equal pages (`tests/it/web_page.rs`). A player's page (`player_page`) is the
+//! same document built from that player's view.
 
 use jieqi_rules::{Game, GameDeal, Side, Viewer};
 use serde::Serialize;
@@ -113,12 +114,15 @@ pub struct DealProof {
     pub how_to_check: String,
 }
 
-/// Builds the public page of `loaded` in `language`, with `settings` the chat's.
+/// Builds the page of `loaded` in `language` as `viewer` knows it (the public, or one player
+/// for their own board), with `settings` the chat's and its boards drawn as `look` says.
 pub(crate) async fn build(
     ctx: &Ctx<'_>,
     loaded: &LoadedGame,
     settings: &ChatSettings,
     language: Language,
+    viewer: Viewer,
+    look: BoardLook,
 ) -> Step<GamePage> {
     let record = &loaded.record;
     let game = &loaded.game;
@@ -134,7 +138,7 @@ pub(crate) async fn build(
     let moves = (0..game.history_len())
         .map(|ply| PageMove {
             number: move_number(ply),
-            text: move_text(game, ply, settings.notation, Viewer::Public),
+            text: move_text(game, ply, settings.notation, viewer),
         })
         .collect();
     let outcome = game.outcome();
@@ -166,7 +170,7 @@ pub(crate) async fn build(
         terms: game_terms(ctx, lang, record),
         players: [first, second],
         moves,
-        board: BoardLook::of(settings),
+        board: look,
         status,
         to_move,
         deadline,

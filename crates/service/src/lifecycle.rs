@@ -13,7 +13,7 @@ use crate::announce::{
 };
 use crate::context::{Ctx, LoadedGame, Sentence, Step};
 use crate::fairness::commitment;
-use crate::ids::{ChatId, GameId, User};
+use crate::ids::{ChatId, GameId, Platform, User};
 use crate::message::{Button, Destination, Message, MessageKind};
 use crate::metrics::Event;
 use crate::ratings;
@@ -99,6 +99,45 @@ pub(crate) fn page_link(
     })
 }
 
+/// The button that opens the game's board for playing, under the boards in its home chat:
+/// in a Telegram group the Mini App's direct link ("Open the board"), in a private Telegram
+/// chat the Mini App itself (a `web_app` button), on Discord "Play on the board" (a personal
+/// link, answered privately). None while the web page or its credentials are not set up, and
+/// none in the terminal (it prints the links).
+pub(crate) fn play_button(
+    ctx: &Ctx<'_>,
+    settings: &ChatSettings,
+    chat: &ChatId,
+    id: &GameId,
+) -> Option<Button> {
+    let config = &ctx.inner.config;
+    let (key, action) = match chat.platform {
+        // Telegram's private chats have the user's (positive) id, groups negative ones.
+        Platform::Telegram if chat.id.parse::<i64>().is_ok_and(|id| id > 0) => (
+            "button-open-board",
+            ButtonAction::App(config.game_link(id)?),
+        ),
+        Platform::Telegram => (
+            "button-open-board",
+            ButtonAction::Link(config.mini_app_link(id)?),
+        ),
+        Platform::Discord => {
+            config.web_secret.as_ref()?;
+            config.public_url.as_ref()?;
+            (
+                "button-play-on-board",
+                ButtonAction::PlayOnBoard(id.clone()),
+            )
+        }
+        Platform::Local => return None,
+    };
+    Some(Button {
+        label: ctx.say_in(settings.language, &Sentence::new(key)),
+        action,
+        deep_link_accept: false,
+    })
+}
+
 /// "bob (Black) to move." with a mention, or nothing once the game is over.
 fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> Option<String> {
     if loaded.game.outcome().is_some() {
@@ -149,6 +188,9 @@ async fn post_boards(
         } else {
             Vec::new()
         };
+        if home && loaded.game.outcome().is_none() {
+            buttons.extend(play_button(ctx, &settings, &chat, &loaded.record.id));
+        }
         buttons.extend(page_link(
             ctx,
             &settings,

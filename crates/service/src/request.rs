@@ -125,8 +125,14 @@ pub enum ButtonAction {
     /// Review that finished game (`/review`).
     Review(GameId),
     /// Open this web address (the game's live page): a link button, never pressed back to
-    /// the bot. Last, so records written before it read the same.
+    /// the bot. After the others, so records written before it read the same.
     Link(String),
+    /// Ask for a personal link to play that game on its web board (Discord): answered
+    /// privately to the player who pressed it.
+    PlayOnBoard(GameId),
+    /// Open this web address inside Telegram as a Mini App (a `web_app` button, allowed in
+    /// private chats only); elsewhere a plain link.
+    App(String),
 }
 
 /// Button data that is not ours (or from an older version of the bot).
@@ -136,7 +142,8 @@ pub struct ButtonDecodeError(pub String);
 
 impl ButtonAction {
     /// The compact form for callback data, custom ids and `/start` deep links: `acc_c4f7k`,
-    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`.
+    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`, `ply_g7k2`; a link's
+    /// address.
     pub fn encode(&self) -> String {
         match self {
             ButtonAction::Accept(id) => format!("acc_{id}"),
@@ -145,7 +152,8 @@ impl ButtonAction {
             ButtonAction::ResignConfirm(id) => format!("rsy_{id}"),
             ButtonAction::OfferDraw(id) => format!("drw_{id}"),
             ButtonAction::Review(id) => format!("rev_{id}"),
-            ButtonAction::Link(url) => url.clone(),
+            ButtonAction::PlayOnBoard(id) => format!("ply_{id}"),
+            ButtonAction::Link(url) | ButtonAction::App(url) => url.clone(),
         }
     }
 
@@ -160,6 +168,7 @@ impl ButtonAction {
             "rsy" => Ok(ButtonAction::ResignConfirm(id.parse().map_err(|_| bad())?)),
             "drw" => Ok(ButtonAction::OfferDraw(id.parse().map_err(|_| bad())?)),
             "rev" => Ok(ButtonAction::Review(id.parse().map_err(|_| bad())?)),
+            "ply" => Ok(ButtonAction::PlayOnBoard(id.parse().map_err(|_| bad())?)),
             _ => Err(bad()),
         }
     }
@@ -192,6 +201,7 @@ mod tests {
             ButtonAction::ResignConfirm("g7k2".parse().unwrap()),
             ButtonAction::OfferDraw("g7k2".parse().unwrap()),
             ButtonAction::Review("g7k2".parse().unwrap()),
+            ButtonAction::PlayOnBoard("g7k2".parse().unwrap()),
         ];
         for action in actions {
             let data = action.encode();

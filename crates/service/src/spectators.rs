@@ -9,7 +9,7 @@ use jieqi_rules::Viewer;
 
 use crate::context::{Ctx, Halt, unix};
 use crate::error::ServiceError;
-use crate::game_page::{GamePage, build, public_position};
+use crate::game_page::{BoardLook, GamePage, build, public_position};
 use crate::i18n::Language;
 use crate::ids::GameId;
 use crate::replay::{LoadedGame, rebuild};
@@ -42,7 +42,8 @@ impl Service {
         let ctx = Ctx::for_timer(&self.inner, unix(SystemTime::now()));
         let loaded = LoadedGame { record, game };
         let language = language.unwrap_or(settings.language);
-        match build(&ctx, &loaded, &settings, language).await {
+        let look = BoardLook::of(&settings);
+        match build(&ctx, &loaded, &settings, language, Viewer::Public, look).await {
             Ok(page) => Ok(Some(page)),
             Err(Halt::Store(e)) => Err(e.into()),
             // Building a page refuses nothing.

@@ -6,7 +6,7 @@
 //! `/start <data>` that follows accepts.
 
 use jieqi_service::{Button, ButtonAction};
-use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo};
 use url::Url;
 
 /// Telegram's limit on callback data.
@@ -37,14 +37,20 @@ pub(crate) fn keyboard(buttons: &[Button], bot_username: Option<&str>) -> Inline
 }
 
 fn key(button: &Button, bot_username: Option<&str>) -> Option<InlineKeyboardButton> {
-    if let ButtonAction::Link(url) = &button.action {
-        return match Url::parse(url) {
-            Ok(url) => Some(InlineKeyboardButton::url(button.label.clone(), url)),
+    if let ButtonAction::Link(url) | ButtonAction::App(url) = &button.action {
+        let url = match Url::parse(url) {
+            Ok(url) => url,
             Err(e) => {
                 tracing::error!("a link button's address is not a URL ({e}); left out");
-                None
+                return None;
             }
         };
+        // The Mini App in a private chat (the only place Telegram allows a `web_app` button).
+        return Some(if matches!(button.action, ButtonAction::App(_)) {
+            InlineKeyboardButton::web_app(button.label.clone(), WebAppInfo { url })
+        } else {
+            InlineKeyboardButton::url(button.label.clone(), url)
+        });
     }
     let data = button.action.encode();
     if data.len() > CALLBACK_DATA_LIMIT {

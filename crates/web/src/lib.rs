@@ -19,10 +19,12 @@
 
 mod assets;
 mod boards;
+mod credentials;
 mod limits;
 mod live;
 pub mod net;
 mod page;
+mod players;
 mod routes;
 
 use std::sync::Arc;
@@ -33,6 +35,18 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 pub use boards::BOARD_WIDTHS;
+pub use credentials::sign_init_data;
+
+/// The Telegram bot's token, which Mini App sign-ins (`initData`) are checked against. Never
+/// printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct BotToken(pub String);
+
+impl std::fmt::Debug for BotToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BotToken(…)")
+    }
+}
 
 /// How the web page runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +63,9 @@ pub struct WebConfig {
     pub write_timeout: Duration,
     /// The kernel's send buffer of each connection, in bytes.
     pub send_buffer: usize,
+    /// The Telegram bot's token, when the bot runs on Telegram: its Mini App's players sign
+    /// in with `initData` signed for it. `None`: only personal links sign players in.
+    pub telegram_bot_token: Option<BotToken>,
 }
 
 impl WebConfig {
@@ -60,6 +77,7 @@ impl WebConfig {
             max_streams: 16_000,
             write_timeout: Duration::from_secs(20),
             send_buffer: 64 << 10,
+            telegram_bot_token: None,
         }
     }
 }

@@ -42,6 +42,23 @@ pub(crate) const LABELS: &[&str] = &[
     "web-check-bad",
     "web-check-unavailable",
     "web-keys",
+    "web-you",
+    "web-your-move",
+    "web-their-move",
+    "web-resign-sure",
+    "web-cancel",
+    "web-sending",
+    "web-offline",
+    "web-too-fast",
+    "web-confirm-moves",
+    "web-confirm-play",
+    "web-signed-out",
+    "web-not-playing",
+    "web-known-title",
+    "button-resign",
+    "button-resign-confirm",
+    "button-draw",
+    "button-accept-draw",
 ];
 
 /// What the page needs besides the game.
@@ -98,7 +115,7 @@ pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
 </header>
 <section id="players"><p>{players}</p></section>
 <section id="stage">
-<figure id="board-frame"><img id="board" alt="" width="480" height="600"></figure>
+<figure id="board-frame"><img id="board" alt="" width="480" height="600"><div id="taps" hidden></div></figure>
 <nav id="steps">
 <button type="button" id="to-first"></button>
 <button type="button" id="to-previous"></button>
@@ -109,6 +126,15 @@ pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
 <p id="status">{status}</p>
 <p id="clock" hidden></p>
 <p id="connection" hidden></p>
+<section id="play" hidden>
+<p id="turn"></p>
+<p id="notice" role="status" hidden></p>
+<p id="confirm-move" hidden><button type="button" id="play-it"></button> <button type="button" id="play-cancel"></button></p>
+<p id="actions"><button type="button" id="draw"></button> <button type="button" id="resign"></button></p>
+<p id="confirm-resign" hidden><span id="resign-sure"></span> <button type="button" id="resign-yes"></button> <button type="button" id="resign-no"></button></p>
+<label id="confirm-setting"><input type="checkbox" id="confirm-moves"> <span id="confirm-moves-label"></span></label>
+</section>
+<section id="known" hidden></section>
 </section>
 <section id="record"><h2 id="moves-title"></h2><ol id="moves"></ol></section>
 <section id="proof" hidden></section>

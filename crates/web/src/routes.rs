@@ -33,13 +33,14 @@ use crate::live::{Following, Hub};
 use crate::net::Peer;
 use crate::page::{LABELS, PageParts, game_page, message_page};
 
-/// Only our own files, and nothing framing the page.
+/// Only our own files (a player's boards arrive as `blob:` pictures, fetched with their
+/// credential), and framed only by Telegram's web client, which shows Mini Apps in a frame.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-     img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; \
-     frame-ancestors 'none'";
+     img-src 'self' blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors https://web.telegram.org";
 /// How often an idle stream sends a comment, so proxies keep it open and a dead client is
 /// noticed.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// The longest `Last-Event-ID` read; anything longer is not one of ours.
 const EVENT_ID_LIMIT: usize = 20;
 
@@ -52,6 +53,8 @@ pub(crate) struct Site {
     pub hub: Arc<Hub>,
     pub limits: Arc<StreamLimits>,
     pub boards: BoardCache,
+    /// Players' actions per person.
+    pub actions: crate::players::ActionLimits,
     /// Cancelled when the server stops serving: its open streams end (a new token for each
     /// `serve`).
     pub stopping: std::sync::Mutex<CancellationToken>,
@@ -66,6 +69,7 @@ impl Site {
             config,
             assets: Assets::load(),
             boards: BoardCache::default(),
+            actions: crate::players::ActionLimits::default(),
             stopping: std::sync::Mutex::new(CancellationToken::new()),
         }
     }
@@ -78,6 +82,7 @@ pub(crate) fn router(site: Arc<Site>) -> Router {
         .route("/g/{game}/live", get(live))
         .route("/g/{game}/board/{file}", get(board))
         .route("/assets/{name}", get(asset))
+        .merge(crate::players::routes())
         .fallback(not_found)
         .layer(axum::middleware::map_response(secure))
         .with_state(site)
@@ -89,7 +94,6 @@ async fn secure(mut response: Response) -> Response {
         ("content-security-policy", CONTENT_SECURITY_POLICY),
         ("x-content-type-options", "nosniff"),
         ("referrer-policy", "no-referrer"),
-        ("x-frame-options", "DENY"),
     ] {
         headers.insert(name, HeaderValue::from_static(value));
     }
@@ -97,14 +101,14 @@ async fn secure(mut response: Response) -> Response {
 }
 
 /// A query's value for `key`.
-fn query_value(query: Option<&str>, key: &str) -> Option<String> {
+pub(crate) fn query_value(query: Option<&str>, key: &str) -> Option<String> {
     url::form_urlencoded::parse(query?.as_bytes())
         .find(|(k, _)| k == key)
         .map(|(_, v)| v.into_owned())
 }
 
 /// The language asked for: `?lang=`, else the first of the browser's that we speak.
-fn asked_language(query: Option<&str>, headers: &HeaderMap) -> Option<Language> {
+pub(crate) fn asked_language(query: Option<&str>, headers: &HeaderMap) -> Option<Language> {
     if let Some(lang) = query_value(query, "lang").and_then(|l| Language::from_tag(&l)) {
         return Some(lang);
     }
@@ -117,7 +121,7 @@ fn asked_language(query: Option<&str>, headers: &HeaderMap) -> Option<Language> 
 }
 
 /// A page of text with a status.
-fn message(site: &Site, status: StatusCode, language: Language, text: &str) -> Response {
+pub(crate) fn message(site: &Site, status: StatusCode, language: Language, text: &str) -> Response {
     (
         status,
         [
@@ -283,7 +287,7 @@ async fn state(
 }
 
 /// The revision a reconnecting client last saw: `Last-Event-ID`, if it is one of ours.
-fn last_event_id(headers: &HeaderMap) -> Option<u64> {
+pub(crate) fn last_event_id(headers: &HeaderMap) -> Option<u64> {
     let value = headers.get("last-event-id")?.to_str().ok()?.trim();
     if value.len() > EVENT_ID_LIMIT {
         return None;

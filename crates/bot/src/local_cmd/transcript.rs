@@ -87,7 +87,7 @@ impl Terminal {
         }
         for button in &message.buttons {
             match &button.action {
-                ButtonAction::Link(url) => {
+                ButtonAction::Link(url) | ButtonAction::App(url) => {
                     text.push_str(&format!("{tag} link \"{}\": {url}\n", button.label));
                 }
                 action => text.push_str(&format!(

@@ -1,6 +1,8 @@
 //! `/board [id]`: posts the current public board of this chat's game to the chat again
 //! (through the outbox, like every board), at most once per game and chat every
-//! [`REPOST_EVERY`] seconds so it cannot flood a chat; a refusal says when to ask again.
+//! [`REPOST_EVERY`] seconds so it cannot flood a chat; a refusal says when to ask again. A
+//! player asking where answers are private (Discord) also gets their personal link to the
+//! web board.
 
 use jieqi_rules::Viewer;
 
@@ -107,6 +109,10 @@ impl Board {
             .about(&loaded.record.id)
             .with_mentions(mentions);
         ctx.post_picture(message, picture, None).await?;
+        // A player also gets their personal link to the web board, where only they see it.
+        if let Some(link) = super::board_link::private_board_link(ctx, &loaded.record) {
+            ctx.reply(link);
+        }
         ctx.save_loaded(loaded);
         Ok(())
     }

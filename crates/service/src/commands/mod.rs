@@ -4,6 +4,7 @@
 
 mod accept;
 mod board;
+mod board_link;
 mod cancel;
 mod challenge;
 mod decline;
@@ -45,6 +46,7 @@ pub(crate) enum Command {
     Cancel(cancel::Cancel),
     Move(r#move::Move),
     Board(board::Board),
+    BoardLink(board_link::BoardLink),
     Resign(resign::Resign),
     Draw(draw::Draw),
     Review(review::Review),
@@ -181,8 +183,13 @@ fn from_button(action: &ButtonAction) -> Command {
         ButtonAction::Review(id) => Command::Review(review::Review {
             game: Some(id.clone()),
         }),
+        ButtonAction::PlayOnBoard(id) => {
+            Command::BoardLink(board_link::BoardLink { game: id.clone() })
+        }
         // A link opens a page; no platform sends it back as a press.
-        ButtonAction::Link(_) => Command::Invalid(Sentence::new("button-not-ours")),
+        ButtonAction::Link(_) | ButtonAction::App(_) => {
+            Command::Invalid(Sentence::new("button-not-ours"))
+        }
     }
 }
 
@@ -196,6 +203,7 @@ impl Command {
             Command::Cancel(c) => c.apply(ctx).await,
             Command::Move(c) => c.apply(ctx).await,
             Command::Board(c) => c.apply(ctx).await,
+            Command::BoardLink(c) => c.apply(ctx).await,
             Command::Resign(c) => c.apply(ctx).await,
             Command::Draw(c) => c.apply(ctx).await,
             Command::Review(c) => c.apply(ctx).await,

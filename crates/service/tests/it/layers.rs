@@ -22,6 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fairness",
             "recipe",
             "puzzle_set",
+            "personal_link",
         ],
     ),
     // `replay` rebuilds a game from its record, reading nothing but the store; the store's
@@ -33,7 +34,13 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("presentation", &["announce"]),
     (
         "game logic",
-        &["lifecycle", "puzzle_play", "game_page", "review_post"],
+        &[
+            "lifecycle",
+            "puzzle_play",
+            "game_page",
+            "player_page",
+            "review_post",
+        ],
     ),
     ("commands", &["commands"]),
     // The service's API, one `impl Service` split by concern: these use each other.
@@ -47,6 +54,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "delivery",
             "spectators",
             "reviews",
+            "web_play",
         ],
     ),
 ];

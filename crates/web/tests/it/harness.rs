@@ -17,6 +17,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tokio_util::sync::CancellationToken;
 
+/// The secret the table's personal links are signed with.
+pub const WEB_SECRET: &[u8; 32] = b"a test secret, 32 bytes long...!";
+/// The Telegram bot token the table's Mini App sign-ins are signed for.
+pub const BOT_TOKEN: &str = "7342037295:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+
 /// Everything a test needs.
 pub struct Table {
     pub service: Service,
@@ -80,11 +85,15 @@ impl Table {
                 deal_source: DealSource::Scripted { seed: 7, deals },
                 board_width: 200,
                 public_url: Some(base.clone()),
+                web_secret: jieqi_service::personal_link::WebSecret::new(WEB_SECRET.to_vec()),
+                telegram_mini_app: Some("board".to_owned()),
+                bot_username: Some("jieqi_test_bot".to_owned()),
                 ..ServiceConfig::default()
             },
         )
         .expect("a service");
         let mut config = WebConfig::new(base.clone());
+        config.telegram_bot_token = Some(jieqi_web::BotToken(BOT_TOKEN.to_owned()));
         tune(&mut config);
         let web = Web::new(service.clone(), config);
         let stop = CancellationToken::new();
@@ -167,6 +176,16 @@ impl Table {
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
+
+    /// `Bearer <token>` of player `who`'s personal link to `game`.
+    pub fn bearer(&self, game: &GameId, who: usize) -> String {
+        let link = self
+            .service
+            .personal_link(game, &self.players[who].id)
+            .expect("personal links are on");
+        let (_, token) = link.split_once("#t=").expect("a token in the fragment");
+        format!("Bearer {token}")
+    }
 }
 
 /// A random game's moves as typed, `plies` long at most, for `deal` (seeded, replayable).
@@ -207,10 +226,22 @@ pub struct Sse {
 
 impl Sse {
     pub async fn open(url: &str, last_event_id: Option<&str>) -> reqwest::Response {
+        Sse::open_as(url, last_event_id, None).await
+    }
+
+    /// Opens a stream with an `Authorization` header (a player's).
+    pub async fn open_as(
+        url: &str,
+        last_event_id: Option<&str>,
+        authorization: Option<&str>,
+    ) -> reqwest::Response {
         let client = reqwest::Client::new();
         let mut request = client.get(url);
         if let Some(id) = last_event_id {
             request = request.header("last-event-id", id);
+        }
+        if let Some(credential) = authorization {
+            request = request.header("authorization", credential);
         }
         request.send().await.expect("the stream answers")
     }

@@ -5,3 +5,4 @@ mod browser;
 mod harness;
 mod hidden;
 mod http;
+mod players;

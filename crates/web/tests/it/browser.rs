@@ -20,8 +20,8 @@ const SHOWN_WITHIN: Duration = Duration::from_secs(2);
 const HOSTILE: &str = "<img src=x onerror=alert(1)>";
 
 /// A headless Chromium on a phone-sized screen, and the driver that runs it.
-struct Browser {
-    client: Client,
+pub(crate) struct Browser {
+    pub(crate) client: Client,
     driver: Child,
     _profile: tempfile::TempDir,
 }
@@ -41,7 +41,7 @@ fn chromedriver() -> Option<String> {
 }
 
 /// A browser, or `None` (the test is skipped) where there is none and CI is not running.
-async fn browser() -> Option<Browser> {
+pub(crate) async fn browser() -> Option<Browser> {
     let Some(driver_path) = chromedriver() else {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
@@ -127,7 +127,7 @@ impl WebDriverCompatibleCommand for BrowserLog {
 }
 
 /// Console messages of level SEVERE or WARNING since the last call.
-async fn console_problems(client: &Client) -> Vec<String> {
+pub(crate) async fn console_problems(client: &Client) -> Vec<String> {
     let log = client.issue_cmd(BrowserLog).await.expect("the console");
     log.as_array()
         .map(|entries| {
@@ -140,14 +140,14 @@ async fn console_problems(client: &Client) -> Vec<String> {
         .unwrap_or_default()
 }
 
-async fn js(client: &Client, script: &str) -> Value {
+pub(crate) async fn js(client: &Client, script: &str) -> Value {
     client
         .execute(script, vec![])
         .await
         .expect("the script runs")
 }
 
-async fn moves_shown(client: &Client) -> usize {
+pub(crate) async fn moves_shown(client: &Client) -> usize {
     js(
         client,
         "return document.querySelectorAll('#moves li').length",
@@ -180,7 +180,7 @@ async fn until_moves(client: &Client, n: usize, limit: Duration) -> Option<Durat
     None
 }
 
-async fn until(client: &Client, script: &str, limit: Duration) -> bool {
+pub(crate) async fn until(client: &Client, script: &str, limit: Duration) -> bool {
     let started = Instant::now();
     while started.elapsed() < limit {
         if js(client, script).await == Value::Bool(true) {
@@ -192,7 +192,7 @@ async fn until(client: &Client, script: &str, limit: Duration) -> bool {
 }
 
 /// Every resource the page loaded came from its own address.
-async fn requests_elsewhere(client: &Client, origin: &str) -> Vec<String> {
+pub(crate) async fn requests_elsewhere(client: &Client, origin: &str) -> Vec<String> {
     let urls = js(
         client,
         "return performance.getEntriesByType('resource').map(e => e.name)",

@@ -159,7 +159,12 @@ fn deal_the_player_cannot_tell_apart(
         {
             // A covered piece never moved: it was taken on its dealt point.
             let to: jieqi_rules::Square = text[2..4].parse().expect("a point");
-            theirs.push(squares.iter().position(|s| *s == to).expect("a dealt point"));
+            theirs.push(
+                squares
+                    .iter()
+                    .position(|s| *s == to)
+                    .expect("a dealt point"),
+            );
         }
     }
     // Shuffle what the public does not know, then put back what the player captured.
@@ -216,11 +221,11 @@ fn player_answers(deal: &str, typed: &[String]) -> Vec<Vec<u8>> {
             .text()
             .await
             .expect("text");
-        let commitment = serde_json::from_str::<serde_json::Value>(&state).expect("JSON")
-            ["commitment"]
-            .as_str()
-            .expect("a commitment")
-            .to_owned();
+        let commitment =
+            serde_json::from_str::<serde_json::Value>(&state).expect("JSON")["commitment"]
+                .as_str()
+                .expect("a commitment")
+                .to_owned();
         let blank = |text: String| -> Vec<u8> {
             text.replace(&commitment, "<commitment>")
                 .replace(&table.base, "<base>")
@@ -228,8 +233,12 @@ fn player_answers(deal: &str, typed: &[String]) -> Vec<Vec<u8>> {
         };
         let mut answers = vec![blank(state)];
         let mut stream = Sse::of(
-            Sse::open_as(&table.url(&format!("/g/{game}/me/live?lang=en")), None, Some(&red))
-                .await,
+            Sse::open_as(
+                &table.url(&format!("/g/{game}/me/live?lang=en")),
+                None,
+                Some(&red),
+            )
+            .await,
         );
         stream.next(Duration::from_secs(5)).await.expect("an event");
         answers.push(blank(stream.raw.clone()));

@@ -5,4 +5,5 @@ mod browser;
 mod harness;
 mod hidden;
 mod http;
+mod play_browser;
 mod players;

@@ -21,7 +21,10 @@ fn now() -> u64 {
 /// App sign-in can name them.
 async fn table() -> Table {
     let mut table = Table::new(
-        vec![deal(jieqi_rules::Variant::Jieqi, 11), deal(jieqi_rules::Variant::Jieqi, 12)],
+        vec![
+            deal(jieqi_rules::Variant::Jieqi, 11),
+            deal(jieqi_rules::Variant::Jieqi, 12),
+        ],
         ["alice", "bob"],
         |_| {},
     )
@@ -55,7 +58,8 @@ async fn act(table: &Table, game: &GameId, authorization: &str, body: Value) -> 
         .await
         .expect("an answer");
     let status = response.status().as_u16();
-    let body = serde_json::from_str(&response.text().await.unwrap_or_default()).unwrap_or(Value::Null);
+    let body =
+        serde_json::from_str(&response.text().await.unwrap_or_default()).unwrap_or(Value::Null);
     (status, body)
 }
 
@@ -100,7 +104,11 @@ async fn a_personal_link_opens_the_players_own_page_with_their_moves() {
     assert_eq!(page["seat"], 1);
     assert_eq!(page["board"]["orientation"], "black");
     assert_eq!(page["legal"].as_array().map(Vec::len), Some(0));
-    let board = get(&table.url(&format!("/g/{game}/me/board/0.png?w=360")), Some(&black)).await;
+    let board = get(
+        &table.url(&format!("/g/{game}/me/board/0.png?w=360")),
+        Some(&black),
+    )
+    .await;
     assert_eq!(board.status(), 200);
     assert_eq!(
         board.headers()["cache-control"].to_str().expect("text"),
@@ -147,11 +155,22 @@ async fn forged_expired_foreign_and_missing_credentials_get_401_and_change_nothi
             let answer = get(&table.url(&format!("/g/{game}/{path}")), Some(credential)).await;
             assert_eq!(answer.status(), 401, "{path} with {credential}");
         }
-        let (status, _) = act(&table, &game, credential, json!({"action": "move", "move": "h2e2", "key": "k1"})).await;
+        let (status, _) = act(
+            &table,
+            &game,
+            credential,
+            json!({"action": "move", "move": "h2e2", "key": "k1"}),
+        )
+        .await;
         assert_eq!(status, 401, "act with {credential}");
     }
     // No header at all, or the token in a cookie: nobody.
-    assert_eq!(get(&table.url(&format!("/g/{game}/me")), None).await.status(), 401);
+    assert_eq!(
+        get(&table.url(&format!("/g/{game}/me")), None)
+            .await
+            .status(),
+        401
+    );
     let token = table.bearer(&game, 0);
     let cookie = reqwest::Client::new()
         .get(table.url(&format!("/g/{game}/me")))
@@ -172,17 +191,35 @@ async fn a_telegram_mini_app_sign_in_plays_as_that_user_and_others_only_watch() 
     assert_eq!(page["seat"], 0);
     // From a private chat's button the sign-in names no game: it holds for the person.
     let unbound = init_data(1002, None, now(), BOT_TOKEN);
-    let page: Value = json_of(get(&table.url(&format!("/g/{game}/me")), Some(&unbound)).await).await;
+    let page: Value =
+        json_of(get(&table.url(&format!("/g/{game}/me")), Some(&unbound)).await).await;
     assert_eq!(page["seat"], 1);
     // Someone who does not play here is told so (and watches as the public).
     let carol = init_data(1003, Some(game.as_str()), now(), BOT_TOKEN);
     let answer = get(&table.url(&format!("/g/{game}/me")), Some(&carol)).await;
     assert_eq!(answer.status(), 403);
-    let (status, _) = act(&table, &game, &carol, json!({"action": "resign", "key": "c1"})).await;
+    let (status, _) = act(
+        &table,
+        &game,
+        &carol,
+        json!({"action": "resign", "key": "c1"}),
+    )
+    .await;
     assert_eq!(status, 403);
-    let (status, answer) = act(&table, &game, &alice, json!({"action": "move", "move": "h2e2", "key": "a1"})).await;
+    let (status, answer) = act(
+        &table,
+        &game,
+        &alice,
+        json!({"action": "move", "move": "h2e2", "key": "a1"}),
+    )
+    .await;
     assert_eq!((status, &answer["done"]), (200, &json!(true)), "{answer}");
-    let record = table.service.game_page(&game, None).await.expect("store").expect("game");
+    let record = table
+        .service
+        .game_page(&game, None)
+        .await
+        .expect("store")
+        .expect("game");
     assert_eq!(record.moves.len(), 1);
 }
 
@@ -201,14 +238,21 @@ async fn a_move_from_the_board_is_the_chats_move_and_a_repeat_plays_it_once() {
     assert_eq!(status, 200);
     assert_eq!(first, again);
     assert_eq!(revision(&table, &game).await, before + 1);
-    let page = table.service.game_page(&game, None).await.expect("store").expect("game");
+    let page = table
+        .service
+        .game_page(&game, None)
+        .await
+        .expect("store")
+        .expect("game");
     assert_eq!(page.moves.len(), 1);
     // The chat gets its board post, as for a typed /move.
     let pending = table.service.pending(1000).await.expect("outbox");
     let boards = pending[posts_before..]
         .iter()
         // A new board; the earlier one is edited to drop its buttons.
-        .filter(|entry| entry.message.kind == MessageKind::Board && entry.message.replaces.is_none())
+        .filter(|entry| {
+            entry.message.kind == MessageKind::Board && entry.message.replaces.is_none()
+        })
         .count();
     assert_eq!(boards, 1, "one board post for one move");
 }
@@ -219,7 +263,13 @@ async fn a_move_out_of_turn_is_refused_with_the_chats_reason_and_changes_nothing
     let game = table.start("jieqi").await;
     let black = table.bearer(&game, 1);
     let before = revision(&table, &game).await;
-    let (status, answer) = act(&table, &game, &black, json!({"action": "move", "move": "h7e7", "key": "x"})).await;
+    let (status, answer) = act(
+        &table,
+        &game,
+        &black,
+        json!({"action": "move", "move": "h7e7", "key": "x"}),
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(answer["done"], false);
     let reason = answer["refused"].as_str().expect("a reason");
@@ -245,9 +295,20 @@ async fn resigning_from_the_board_ends_the_game() {
     let mut table = table().await;
     let game = table.start("jieqi").await;
     let black = table.bearer(&game, 1);
-    let (status, answer) = act(&table, &game, &black, json!({"action": "resign", "key": "r1"})).await;
+    let (status, answer) = act(
+        &table,
+        &game,
+        &black,
+        json!({"action": "resign", "key": "r1"}),
+    )
+    .await;
     assert_eq!((status, &answer["done"]), (200, &json!(true)), "{answer}");
-    let page = table.service.game_page(&game, None).await.expect("store").expect("game");
+    let page = table
+        .service
+        .game_page(&game, None)
+        .await
+        .expect("store")
+        .expect("game");
     assert!(page.finished);
 }
 
@@ -256,17 +317,23 @@ async fn a_players_stream_carries_their_page_after_each_move() {
     let mut table = table().await;
     let game = table.start("jieqi").await;
     let red = table.bearer(&game, 0);
-    let mut stream = Sse::of(
-        Sse::open_as(&table.url(&format!("/g/{game}/me/live")), None, Some(&red)).await,
-    );
+    let mut stream =
+        Sse::of(Sse::open_as(&table.url(&format!("/g/{game}/me/live")), None, Some(&red)).await);
     let first = stream.next(Duration::from_secs(5)).await.expect("the page");
     let first: Value = serde_json::from_str(&first.data).expect("JSON");
     assert_eq!(first["seat"], 0);
     table.play(0, "h2e2").await;
-    let next = stream.next(Duration::from_secs(5)).await.expect("the next page");
+    let next = stream
+        .next(Duration::from_secs(5))
+        .await
+        .expect("the next page");
     let next: Value = serde_json::from_str(&next.data).expect("JSON");
     assert_eq!(next["moves"].as_array().map(Vec::len), Some(1));
-    assert_eq!(next["legal"].as_array().map(Vec::len), Some(0), "black to move now");
+    assert_eq!(
+        next["legal"].as_array().map(Vec::len),
+        Some(0),
+        "black to move now"
+    );
 }
 
 #[tokio::test]
@@ -276,13 +343,25 @@ async fn a_person_sending_actions_too_fast_is_slowed_down() {
     let black = table.bearer(&game, 1);
     let mut statuses = Vec::new();
     for i in 0..20 {
-        let (status, _) = act(&table, &game, &black, json!({"action": "move", "move": "h7e7", "key": format!("k{i}")})).await;
+        let (status, _) = act(
+            &table,
+            &game,
+            &black,
+            json!({"action": "move", "move": "h7e7", "key": format!("k{i}")}),
+        )
+        .await;
         statuses.push(status);
     }
     assert!(statuses.contains(&429), "{statuses:?}");
     // Someone else is not slowed by it.
     let red = table.bearer(&game, 0);
-    let (status, _) = act(&table, &game, &red, json!({"action": "move", "move": "h2e2", "key": "r"})).await;
+    let (status, _) = act(
+        &table,
+        &game,
+        &red,
+        json!({"action": "move", "move": "h2e2", "key": "r"}),
+    )
+    .await;
     assert_eq!(status, 200);
 }
 

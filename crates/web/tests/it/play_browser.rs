@@ -145,6 +145,15 @@ fn choose(game: &Game, rng: &mut rand_chacha::ChaCha8Rng) -> String {
     legal[rng.gen_range(0..legal.len())].clone()
 }
 
+/// The move number as the chat writes it: `12.` for Red's move, `12…` for Black's.
+fn move_number(ply: usize) -> String {
+    if ply.is_multiple_of(2) {
+        format!("{}.", ply / 2 + 1)
+    } else {
+        format!("{}…", ply / 2 + 1)
+    }
+}
+
 fn percentile(sorted: &[u64], p: f64) -> u64 {
     let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[at.min(sorted.len() - 1)]
@@ -192,11 +201,7 @@ async fn two_players_play_a_whole_jieqi_game_by_tapping_the_board() {
         if let Some((capturer, _)) = shadow.captured_covered_by(ply) {
             covered_taken[usize::from(capturer == Side::Black)] += 1;
         }
-        let number = if ply % 2 == 0 {
-            format!("{}.", ply / 2 + 1)
-        } else {
-            format!("{}…", ply / 2 + 1)
-        };
+        let number = move_number(ply);
         let waiting = Instant::now();
         let arrived = loop {
             if let Some(at) = chat.board_of(game.as_str(), &number) {
@@ -301,11 +306,7 @@ async fn two_players_play_a_whole_jieqi_game_by_tapping_the_board() {
         let sent: u64 = attribute(mover, "sentAt").await.parse().expect("a time");
         let shown: u64 = attribute(other, "updatedAt").await.parse().expect("a time");
         tap_to_other.push(shown.saturating_sub(sent));
-        let number = if ply % 2 == 0 {
-            format!("{}.", ply / 2 + 1)
-        } else {
-            format!("{}…", ply / 2 + 1)
-        };
+        let number = move_number(ply);
         let started = Instant::now();
         let posted = loop {
             if let Some(at) = chat.board_of(game.as_str(), &number) {

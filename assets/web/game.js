@@ -63,6 +63,12 @@ async function playerPicture(ply) {
     const response = await fetch(address, { headers: { Authorization: auth } });
     if (!response.ok) throw new Error(`board ${response.status}`);
     pictures.set(address, URL.createObjectURL(await response.blob()));
+    // Keep the pictures of the last positions only; a long game does not pile them up.
+    while (pictures.size > 24) {
+      const [oldest, url] = pictures.entries().next().value;
+      URL.revokeObjectURL(url);
+      pictures.delete(oldest);
+    }
   }
   return pictures.get(address);
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use harness::*;
 use jieqi_discord::DiscordConfig;
-use jieqi_fake_discord::{Recorded, Seen};
+use jieqi_fake_discord::{Recorded, Seen, links};
 use jieqi_service::personal_link::WebSecret;
 use jieqi_service::{Platform, ServiceConfig, UserId};
 use serde_json::{Value, json};

@@ -18,7 +18,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 pub use jieqi_fake_discord::{
-    ALICE, BOB, CAROL, buttons, callback_type, channel_posts, is_png, links, message_id, pictures,
+    ALICE, BOB, CAROL, buttons, callback_type, channel_posts, is_png, message_id, pictures,
     seen_by, settled,
 };
 use jieqi_fake_discord::{FakeDiscord, GUILD, Member, Recorded, Seen, user_json};

@@ -174,6 +174,13 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
         platforms = ?adapters.iter().map(|a| a.platform()).collect::<Vec<_>>(),
         "jieqi-bot running"
     );
+    if config.public_url.is_some() && config.web_secret.is_none() {
+        tracing::info!(
+            "WEB_SECRET is not set, so there are no personal links to the web board: Discord \
+             players get no \"Play on the board\" button (set WEB_SECRET to the output of \
+             `openssl rand -hex 32`, the same in every process)"
+        );
+    }
     let shutdown = CancellationToken::new();
     let web = match web_config(&config) {
         Some(web_config) => Some(
@@ -204,13 +211,6 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
 /// The service's settings from the configuration; `bot_username` is what Telegram's getMe
 /// answered (deep links and the Mini App's links name the bot).
 fn service_config(config: &Config, bot_username: Option<String>) -> ServiceConfig {
-    if config.public_url.is_some() && config.web_secret.is_none() {
-        tracing::info!(
-            "WEB_SECRET is not set, so there are no personal links to the web board: Discord \
-             players get no \"Play on the board\" button (set WEB_SECRET to the output of \
-             `openssl rand -hex 32`, the same in every process)"
-        );
-    }
     ServiceConfig {
         data_dir: config.data_dir.clone(),
         default_language: config.default_language,

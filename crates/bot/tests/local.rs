@@ -361,4 +361,29 @@ fn with_web_each_player_gets_a_personal_link_of_their_own_when_the_game_starts()
     );
     let (status, _) = bot.finish();
     assert!(status.success());
+
+    // A new run signs with a new secret: the old links stop working, and /board gives a
+    // player a fresh one.
+    let mut again = Local::start(&data, &out, &["--web", "127.0.0.1:0"]);
+    let (_, board) = again.say("bob: /board");
+    let fresh = tagged(&board, "[to bob]")
+        .into_iter()
+        .find_map(|rest| {
+            let (_, link) = rest.strip_prefix("link ")?.split_once("\": ")?;
+            Some(link.to_owned())
+        })
+        .filter(|link| link.contains("#t="))
+        .unwrap_or_else(|| panic!("bob's fresh link: {board:#?}"));
+    let (page, token) = fresh.split_once("#t=").expect("a token");
+    let (status, me) = get_as(&format!("{page}/me"), token);
+    assert_eq!(status, 200, "{fresh}: {me}");
+    let (old_page, old_token) = bob.split_once("#t=").expect("a token");
+    let old_game = old_page.rsplit('/').next().expect("the game");
+    assert_eq!(
+        get_as(&format!("{page}/me"), old_token).0,
+        401,
+        "the last run's link for {old_game} is refused"
+    );
+    let (status, _) = again.finish();
+    assert!(status.success());
 }

@@ -391,6 +391,7 @@ button-open-board = Open the board
 button-play-on-board = Play on the board
 button-my-board = Open my board
 board-link-private = Your own board for game { $game }: tap the pieces to play. This link is yours alone and lets whoever holds it play as you in this game for { $hours } hours, so do not share it.
+local-personal-link = { $player }'s board (play by tapping): { $link }
 refuse-board-link-over = Game { $game } is over: its replay is on the board's page, and there is nothing left to play.
 refuse-board-link-public = A personal board link would be seen by everyone here: use the "Open the board" button, or ask me in a private chat.
 refuse-board-link-off = Playing on the web board is not set up on this bot (its operator has not set PUBLIC_URL and WEB_SECRET). Play here with /move.

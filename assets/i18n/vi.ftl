@@ -374,6 +374,7 @@ button-open-board = Mở bàn cờ
 button-play-on-board = Chơi trên bàn cờ
 button-my-board = Mở bàn cờ của tôi
 board-link-private = Bàn cờ riêng của bạn cho ván { $game }: chạm vào quân để đi. Liên kết này chỉ dành cho bạn, ai có nó đều có thể chơi thay bạn trong ván này trong { $hours } giờ, nên đừng chia sẻ.
+local-personal-link = Bàn cờ của { $player } (chạm vào quân để đi): { $link }
 refuse-board-link-over = Ván { $game } đã kết thúc: xem lại trên trang bàn cờ, không còn gì để chơi.
 refuse-board-link-public = Liên kết bàn cờ riêng sẽ bị mọi người ở đây nhìn thấy: hãy dùng nút "Mở bàn cờ", hoặc hỏi tôi trong trò chuyện riêng.
 refuse-board-link-off = Bot này chưa bật chơi trên bàn cờ web (người vận hành chưa đặt PUBLIC_URL và WEB_SECRET). Hãy chơi ở đây bằng /move.

@@ -373,6 +373,7 @@ button-open-board = 打开棋盘
 button-play-on-board = 在棋盘上下棋
 button-my-board = 打开我的棋盘
 board-link-private = 你在对局 { $game } 中的专属棋盘：点击棋子即可走棋。此链接只属于你，持有它的人可以在 { $hours } 小时内以你的身份下这盘棋，请勿分享。
+local-personal-link = { $player } 的棋盘（点按棋子走棋）：{ $link }
 refuse-board-link-over = 对局 { $game } 已经结束：棋盘页面上可以回放，已无棋可下。
 refuse-board-link-public = 个人棋盘链接在这里会被所有人看到：请使用“打开棋盘”按钮，或在私聊中问我。
 refuse-board-link-off = 这个机器人没有开启网页棋盘对弈（运营者未设置 PUBLIC_URL 和 WEB_SECRET）。请在这里用 /move 走棋。

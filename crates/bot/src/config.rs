@@ -17,9 +17,12 @@ use figment::Figment;
 use figment::providers::{Env, Format, Toml};
 use jieqi_discord::ShardRange;
 use jieqi_service::Language;
+use jieqi_service::personal_link::WebSecret;
 use jieqi_telegram::{Receiving, WebhookSecret};
 use serde::Deserialize;
 use url::Url;
+
+mod web;
 
 /// The file read when no `--config` is given (if it exists).
 pub const DEFAULT_FILE: &str = "jieqi-bot.toml";
@@ -44,6 +47,8 @@ pub const KEYS: &[&str] = &[
     "PUBLIC_URL",
     "WEB_ADDR",
     "WEB_STREAMS_PER_ADDRESS",
+    "WEB_SECRET",
+    "TELEGRAM_MINI_APP",
     "RUST_LOG",
     "CHALLENGE_EXPIRY",
     "DEFAULT_MOVE_TIME",
@@ -101,6 +106,11 @@ pub struct Config {
     pub web_addr: SocketAddr,
     /// `WEB_STREAMS_PER_ADDRESS`: live streams one client address may hold open.
     pub web_streams_per_address: usize,
+    /// `WEB_SECRET`: signs players' personal links to the web board (`None`: no personal
+    /// links). Its `Debug` hides it.
+    pub web_secret: Option<WebSecret>,
+    /// `TELEGRAM_MINI_APP`: the short name of the bot's Mini App (BotFather's `/newapp`).
+    pub telegram_mini_app: Option<String>,
     /// `RUST_LOG`, already checked to be a valid filter.
     pub log_filter: Option<String>,
     pub challenge_expiry: Duration,
@@ -168,6 +178,8 @@ struct RawConfig {
     public_url: Option<Text>,
     web_addr: Option<Text>,
     web_streams_per_address: Option<Text>,
+    web_secret: Option<Text>,
+    telegram_mini_app: Option<Text>,
     rust_log: Option<Text>,
     challenge_expiry: Option<Text>,
     default_move_time: Option<Text>,
@@ -290,9 +302,16 @@ impl Checker<'_> {
             self.url("TELEGRAM_WEBHOOK_URL", raw.telegram_webhook_url, true)?;
         let telegram_webhook_secret =
             self.webhook_secret(raw.telegram_webhook_secret, telegram_webhook_url.is_some())?;
+        let public_url = self.url("PUBLIC_URL", raw.public_url, false)?;
+        let telegram_token = token(raw.telegram_token);
+        let telegram_mini_app = self.mini_app(
+            raw.telegram_mini_app,
+            public_url.is_some(),
+            telegram_token.is_some(),
+        )?;
         Ok(Config {
             discord_token: token(raw.discord_token),
-            telegram_token: token(raw.telegram_token),
+            telegram_token,
             data_dir: match present(raw.data_dir) {
                 Some(dir) => PathBuf::from(dir),
                 None => PathBuf::from("./data"),
@@ -307,9 +326,11 @@ impl Checker<'_> {
             telegram_webhook_addr: self.webhook_addr(raw.telegram_webhook_addr)?,
             telegram_webhook_secret,
             http_addr: self.http_addr(raw.http_addr)?,
-            public_url: self.url("PUBLIC_URL", raw.public_url, false)?,
+            public_url,
             web_addr: self.socket_addr("WEB_ADDR", raw.web_addr, "0.0.0.0:8090")?,
             web_streams_per_address: self.streams_per_address(raw.web_streams_per_address)?,
+            web_secret: self.web_secret(raw.web_secret)?,
+            telegram_mini_app,
             log_filter: self.log_filter(raw.rust_log)?,
             challenge_expiry: self.duration("CHALLENGE_EXPIRY", raw.challenge_expiry, "1h")?,
             default_move_time: self.duration("DEFAULT_MOVE_TIME", raw.default_move_time, "24h")?,

@@ -18,11 +18,14 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
+use jieqi_service::personal_link::WebSecret;
 use jieqi_service::{
-    ChatId, IdempotencyKey, Language, Platform, Request, Sender, Service, ServiceConfig, User,
-    UserId,
+    ChatId, Destination, IdempotencyKey, Language, MessageKind, OutboxEntry, Platform, Request,
+    Sender, Service, ServiceConfig, User, UserId,
 };
 use jieqi_web::{Web, WebConfig};
+use rand::RngCore;
+use rand::rngs::OsRng;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_util::sync::CancellationToken;
 
@@ -67,7 +70,8 @@ pub struct LocalArgs {
     #[arg(long)]
     ack: bool,
     /// Serve each game's live web page too, on this address [default: 127.0.0.1:8090]; its
-    /// link is printed under every board.
+    /// link is printed under every board, and each player's own link to play on it by
+    /// tapping when their game starts.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8090")]
     web: Option<std::net::SocketAddr>,
 }
@@ -121,12 +125,19 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
         }
         None => None,
     };
+    // Personal links need a secret; the terminal makes its own unless one is configured.
+    let web_secret = match (&public_url, &config.web_secret) {
+        (None, _) => None,
+        (Some(_), Some(secret)) => Some(secret.clone()),
+        (Some(_), None) => Some(one_run_secret()?),
+    };
     let service = Service::open(ServiceConfig {
         data_dir: config.data_dir.clone(),
         default_language: language,
         challenge_ttl: config.challenge_expiry,
         default_move_time: config.default_move_time,
         public_url: public_url.clone(),
+        web_secret,
         ..ServiceConfig::default()
     })
     .with_context(|| {
@@ -145,6 +156,7 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
     let session = Session {
         service: service.clone(),
         terminal: Terminal::new(ChatId::new(Platform::Local, CHAT), args.out.clone()),
+        personal_links: public_url.is_some(),
     };
 
     session
@@ -226,10 +238,23 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A secret for this run's personal links: from the system's randomness, so nobody can sign
+/// a link for the terminal's players; forgotten at exit, which ends the links with the run.
+fn one_run_secret() -> anyhow::Result<WebSecret> {
+    let mut bytes = [0u8; WebSecret::SHORTEST];
+    OsRng
+        .try_fill_bytes(&mut bytes)
+        .context("cannot get randomness from the system for the personal links' secret")?;
+    WebSecret::new(bytes.to_vec())
+        .ok_or_else(|| anyhow::anyhow!("a secret of {} bytes is too short", bytes.len()))
+}
+
 /// The service and the terminal it talks to.
 struct Session {
     service: Service,
     terminal: Terminal,
+    /// With `--web`: print each player's personal link to the board when their game starts.
+    personal_links: bool,
 }
 
 impl Session {
@@ -284,12 +309,45 @@ impl Session {
                     .send(&entry)
                     .await
                     .map_err(|error| anyhow::anyhow!("{error}"))?;
+                self.print_personal_link(&entry).await?;
                 self.service
                     .delivered(entry.id, reference)
                     .await
                     .context("cannot record a delivery")?;
             }
         }
+    }
+
+    /// After the private "your game started" message (one per human player, delivered once),
+    /// the player's personal link to play on the web board, so that two browser tabs can play
+    /// against each other. The terminal is everyone's screen: the link is printed there.
+    async fn print_personal_link(&self, entry: &OutboxEntry) -> anyhow::Result<()> {
+        let message = &entry.message;
+        let (true, MessageKind::GameStarted, Destination::Private(player), Some(game)) = (
+            self.personal_links,
+            message.kind,
+            &message.to,
+            &message.game,
+        ) else {
+            return Ok(());
+        };
+        let Some(link) = self.service.personal_link(game, player) else {
+            return Ok(());
+        };
+        let language = self
+            .service
+            .game_language(game)
+            .await
+            .context("cannot read the game's language")?
+            .unwrap_or_default();
+        let text = self.service.text(
+            language,
+            "local-personal-link",
+            &[("player", player.id.as_str()), ("link", link.as_str())],
+        );
+        self.terminal
+            .note(&text)
+            .context("cannot write to the terminal")
     }
 }
 

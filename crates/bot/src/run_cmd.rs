@@ -17,7 +17,7 @@ use jieqi_service::{
     GameStore, Platform, Sender, Service, ServiceConfig, SledStore, StoreError, run_delivery,
 };
 use jieqi_store_pg::PgStore;
-use jieqi_web::{Web, WebConfig};
+use jieqi_web::{BotToken, Web, WebConfig};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -159,19 +159,9 @@ fn adapters(
 
 async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Result<ExitCode> {
     let store = open_store(&config).await?;
-    let service = Service::open_with_store(
-        store,
-        ServiceConfig {
-            data_dir: config.data_dir.clone(),
-            default_language: config.default_language,
-            challenge_ttl: config.challenge_expiry,
-            default_move_time: config.default_move_time,
-            bot_username: bot_username(&adapters).await?,
-            public_url: config.public_url.as_ref().map(public_base),
-            ..ServiceConfig::default()
-        },
-    )
-    .context("cannot start the service")?;
+    let bot_username = bot_username(&adapters).await?;
+    let service = Service::open_with_store(store, service_config(&config, bot_username))
+        .context("cannot start the service")?;
     let listener = TcpListener::bind(config.http_addr).await.with_context(|| {
         format!(
             "cannot listen on HTTP_ADDR {}: set HTTP_ADDR to a free address and port",
@@ -184,15 +174,19 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
         platforms = ?adapters.iter().map(|a| a.platform()).collect::<Vec<_>>(),
         "jieqi-bot running"
     );
+    if config.public_url.is_some() && config.web_secret.is_none() {
+        tracing::info!(
+            "WEB_SECRET is not set, so there are no personal links to the web board: Discord \
+             players get no \"Play on the board\" button (set WEB_SECRET to the output of \
+             `openssl rand -hex 32`, the same in every process)"
+        );
+    }
     let shutdown = CancellationToken::new();
-    let web = match &config.public_url {
-        Some(url) => Some(
+    let web = match web_config(&config) {
+        Some(web_config) => Some(
             start_web(
                 service.clone(),
-                WebConfig {
-                    streams_per_address: config.web_streams_per_address,
-                    ..WebConfig::new(public_base(url))
-                },
+                web_config,
                 config.web_addr,
                 "WEB_ADDR",
                 shutdown.clone(),
@@ -211,6 +205,36 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    })
+}
+
+/// The service's settings from the configuration; `bot_username` is what Telegram's getMe
+/// answered (deep links and the Mini App's links name the bot).
+fn service_config(config: &Config, bot_username: Option<String>) -> ServiceConfig {
+    ServiceConfig {
+        data_dir: config.data_dir.clone(),
+        default_language: config.default_language,
+        challenge_ttl: config.challenge_expiry,
+        default_move_time: config.default_move_time,
+        bot_username,
+        public_url: config.public_url.as_ref().map(public_base),
+        web_secret: config.web_secret.clone(),
+        telegram_mini_app: config.telegram_mini_app.clone(),
+        ..ServiceConfig::default()
+    }
+}
+
+/// The web page's settings, when `PUBLIC_URL` asks for the page. With Telegram running, its
+/// bot token checks the Mini App's sign-ins.
+fn web_config(config: &Config) -> Option<WebConfig> {
+    let url = config.public_url.as_ref()?;
+    Some(WebConfig {
+        streams_per_address: config.web_streams_per_address,
+        telegram_bot_token: config
+            .telegram_token
+            .as_ref()
+            .map(|token| BotToken(token.expose().to_owned())),
+        ..WebConfig::new(public_base(url))
     })
 }
 

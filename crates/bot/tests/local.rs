@@ -286,3 +286,104 @@ fn the_engine_answers_as_soon_as_it_has_chosen() {
     let (status, _) = bot.finish();
     assert!(status.success());
 }
+
+/// The personal links `--web` printed: (player, link).
+fn personal_links(lines: &[String]) -> Vec<(String, String)> {
+    tagged(lines, "[local]")
+        .into_iter()
+        .filter_map(|rest| {
+            let (player, link) = rest.split_once("'s board (play by tapping): ")?;
+            Some((player.to_owned(), link.to_owned()))
+        })
+        .collect()
+}
+
+/// `GET url` with `Authorization: Bearer <token>`: the status and the JSON body, if any.
+fn get_as(url: &str, token: &str) -> (u16, serde_json::Value) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let response = reqwest::Client::new()
+            .get(url)
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("the web page answers");
+        let status = response.status().as_u16();
+        let body = response.bytes().await.expect("a body");
+        (
+            status,
+            serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null),
+        )
+    })
+}
+
+#[test]
+fn with_web_each_player_gets_a_personal_link_of_their_own_when_the_game_starts() {
+    let (_root, data, out) = folders();
+    let mut bot = Local::start(&data, &out, &["--web", "127.0.0.1:0"]);
+    let (_, challenge) = bot.say("alice: /challenge @bob jieqi red");
+    assert!(
+        personal_links(&challenge).is_empty(),
+        "no game yet, no link: {challenge:#?}"
+    );
+    let (_, start) = bot.say("bob: /accept");
+    let links = personal_links(&start);
+    let players: Vec<&str> = links.iter().map(|(player, _)| player.as_str()).collect();
+    assert_eq!(players, ["alice", "bob"], "one link per player: {start:#?}");
+    let (alice, bob) = (&links[0].1, &links[1].1);
+    assert_ne!(alice, bob);
+
+    // Each link is the game's page with a token in its fragment that signs its holder in as
+    // that player, in that game.
+    for (player, link) in &links {
+        let (page, token) = link.split_once("#t=").expect("a token in the fragment");
+        assert!(page.starts_with("http://127.0.0.1:"), "{link}");
+        let (status, me) = get_as(&format!("{page}/me"), token);
+        assert_eq!(status, 200, "{link}: {me}");
+        let seat = me["seat"].as_u64().expect("the player's seat");
+        assert_eq!(
+            me["players"][seat as usize]["name"].as_str(),
+            Some(player.as_str()),
+            "{player}'s link signs in as {player}: {me}"
+        );
+    }
+    let (page, token) = alice.split_once("#t=").expect("a token");
+    let forged = format!("{token}x");
+    assert_eq!(get_as(&format!("{page}/me"), &forged).0, 401);
+
+    let (_, moved) = bot.say("alice: /move b2b9");
+    assert!(
+        personal_links(&moved).is_empty(),
+        "the links are printed once, at the start: {moved:#?}"
+    );
+    let (status, _) = bot.finish();
+    assert!(status.success());
+
+    // A new run signs with a new secret: the old links stop working, and /board gives a
+    // player a fresh one.
+    let mut again = Local::start(&data, &out, &["--web", "127.0.0.1:0"]);
+    let (_, board) = again.say("bob: /board");
+    let fresh = tagged(&board, "[to bob]")
+        .into_iter()
+        .find_map(|rest| {
+            let (_, link) = rest.strip_prefix("link ")?.split_once("\": ")?;
+            Some(link.to_owned())
+        })
+        .filter(|link| link.contains("#t="))
+        .unwrap_or_else(|| panic!("bob's fresh link: {board:#?}"));
+    let (page, token) = fresh.split_once("#t=").expect("a token");
+    let (status, me) = get_as(&format!("{page}/me"), token);
+    assert_eq!(status, 200, "{fresh}: {me}");
+    let (old_page, old_token) = bob.split_once("#t=").expect("a token");
+    let old_game = old_page.rsplit('/').next().expect("the game");
+    assert_eq!(
+        get_as(&format!("{page}/me"), old_token).0,
+        401,
+        "the last run's link for {old_game} is refused"
+    );
+    let (status, _) = again.finish();
+    assert!(status.success());
+}

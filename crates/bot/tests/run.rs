@@ -20,6 +20,9 @@ fn run_with(env: &[(&str, &str)]) -> Output {
         "CHALLENGE_EXPIRY",
         "DEFAULT_MOVE_TIME",
         "DEFAULT_LANGUAGE",
+        "PUBLIC_URL",
+        "WEB_SECRET",
+        "TELEGRAM_MINI_APP",
     ] {
         command.env_remove(key);
     }
@@ -68,4 +71,21 @@ fn a_bad_value_stops_the_start_naming_the_key() {
     let said = stderr(&output);
     assert!(said.contains("environment variable HTTP_ADDR"), "{said}");
     assert!(said.contains("127.0.0.1:8080"), "{said}");
+}
+
+#[test]
+fn a_short_web_secret_stops_the_start_naming_it_without_showing_it() {
+    let output = run_with(&[
+        ("TELEGRAM_TOKEN", "123:abc"),
+        ("PUBLIC_URL", "https://bot.example.org"),
+        ("WEB_SECRET", "correct-horse"),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let said = stderr(&output);
+    assert!(said.contains("environment variable WEB_SECRET"), "{said}");
+    assert!(said.contains("openssl rand -hex 32"), "{said}");
+    assert!(
+        !said.contains("correct-horse"),
+        "the secret is not shown: {said}"
+    );
 }

@@ -68,6 +68,22 @@ pub fn buttons(message: &Value) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// (label, address) of every link button in a message body.
+pub fn links(message: &Value) -> Vec<(String, String)> {
+    message["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| {
+            Some((
+                b["label"].as_str().unwrap_or_default().to_owned(),
+                b["url"].as_str()?.to_owned(),
+            ))
+        })
+        .collect()
+}
+
 /// The requests whose content `seen` could see.
 pub fn seen_by(log: &[Recorded], seen: &Seen) -> Vec<Recorded> {
     log.iter().filter(|r| &r.seen == seen).cloned().collect()

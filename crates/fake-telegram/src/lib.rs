@@ -97,7 +97,7 @@ pub struct Post {
 }
 
 impl Post {
-    /// The callback data or URL of every button.
+    /// The callback data, URL or Mini App URL (`web_app`) of every button.
     pub fn buttons(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         if let Some(rows) = self.markup.get("inline_keyboard").and_then(Value::as_array) {
@@ -111,6 +111,7 @@ impl Post {
                     let target = b
                         .get("callback_data")
                         .or_else(|| b.get("url"))
+                        .or_else(|| b.get("web_app").and_then(|app| app.get("url")))
                         .and_then(Value::as_str)
                         .unwrap_or_default()
                         .to_owned();
@@ -119,6 +120,20 @@ impl Post {
             }
         }
         out
+    }
+
+    /// (label, URL) of every button that opens a Mini App (`web_app`).
+    pub fn web_apps(&self) -> Vec<(String, String)> {
+        let rows = self.markup.get("inline_keyboard").and_then(Value::as_array);
+        rows.into_iter()
+            .flatten()
+            .flat_map(|row| row.as_array().cloned().unwrap_or_default())
+            .filter_map(|b| {
+                let url = b.get("web_app")?.get("url")?.as_str()?.to_owned();
+                let label = b.get("text").and_then(Value::as_str).unwrap_or_default();
+                Some((label.to_owned(), url))
+            })
+            .collect()
     }
 
     pub fn button_starting(&self, prefix: &str) -> Option<String> {

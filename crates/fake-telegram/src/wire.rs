@@ -388,10 +388,17 @@ fn reachable(w: &World, chat: i64) -> Result<Value, (u16, Value)> {
     chat_json(w, chat).ok_or_else(|| refuse(400, "Bad Request: chat not found"))
 }
 
+/// Refuses a keyboard Telegram would refuse: a button must carry callback data (1 to 64
+/// bytes), a URL, or a Mini App (`web_app`, an https URL, in private chats only).
 fn check_markup(p: &Map<String, Value>) -> Result<Value, (u16, Value)> {
     let Some(markup) = p.get("reply_markup") else {
         return Ok(json!({}));
     };
+    // Private chats have the user's (positive) id.
+    let private = p
+        .get("chat_id")
+        .and_then(as_i64)
+        .is_some_and(|chat| chat > 0);
     let rows = markup
         .get("inline_keyboard")
         .and_then(Value::as_array)
@@ -401,9 +408,23 @@ fn check_markup(p: &Map<String, Value>) -> Result<Value, (u16, Value)> {
         for button in row.as_array().into_iter().flatten() {
             let data = button.get("callback_data").and_then(Value::as_str);
             let url = button.get("url").and_then(Value::as_str);
-            match (data, url) {
-                (Some(d), None) if !d.is_empty() && d.len() <= 64 => {}
-                (None, Some(u)) if Url::parse(u).is_ok() => {}
+            let web_app = button
+                .get("web_app")
+                .map(|app| app.get("url").and_then(Value::as_str));
+            match (data, url, web_app) {
+                (Some(d), None, None) if !d.is_empty() && d.len() <= 64 => {}
+                (None, Some(u), None) if Url::parse(u).is_ok() => {}
+                (None, None, Some(_)) if !private => {
+                    return Err(refuse(400, "Bad Request: BUTTON_TYPE_INVALID"));
+                }
+                (None, None, Some(Some(u)))
+                    if Url::parse(u).is_ok_and(|url| url.scheme() == "https") => {}
+                (None, None, Some(_)) => {
+                    return Err(refuse(
+                        400,
+                        "Bad Request: inline keyboard button Web App URL is invalid: Only HTTPS links are allowed",
+                    ));
+                }
                 _ => return Err(refuse(400, "Bad Request: BUTTON_DATA_INVALID")),
             }
         }

@@ -46,11 +46,15 @@ fn key(button: &Button, bot_username: Option<&str>) -> Option<InlineKeyboardButt
             }
         };
         // The Mini App in a private chat (the only place Telegram allows a `web_app` button).
-        return Some(if matches!(button.action, ButtonAction::App(_)) {
-            InlineKeyboardButton::web_app(button.label.clone(), WebAppInfo { url })
-        } else {
-            InlineKeyboardButton::url(button.label.clone(), url)
-        });
+        // Telegram refuses the whole message if a Mini App's address is not https (a
+        // PUBLIC_URL on plain http while trying things out): such a page opens in the browser.
+        return Some(
+            if matches!(button.action, ButtonAction::App(_)) && url.scheme() == "https" {
+                InlineKeyboardButton::web_app(button.label.clone(), WebAppInfo { url })
+            } else {
+                InlineKeyboardButton::url(button.label.clone(), url)
+            },
+        );
     }
     let data = button.action.encode();
     if data.len() > CALLBACK_DATA_LIMIT {
@@ -119,6 +123,22 @@ mod tests {
         assert!(matches!(
             &markup.inline_keyboard[0][0].kind,
             InlineKeyboardButtonKind::Url(url) if url.as_str() == "https://bot.example.org/g/g7k2"
+        ));
+    }
+
+    #[test]
+    fn a_mini_app_becomes_a_web_app_button_unless_its_address_is_plain_http() {
+        let app = ButtonAction::App("https://bot.example.org/g/g7k2".to_owned());
+        let plain = ButtonAction::App("http://127.0.0.1:8090/g/g7k2".to_owned());
+        let markup = keyboard(&[button(app, false), button(plain, false)], None);
+        let row = &markup.inline_keyboard[0];
+        assert!(matches!(
+            &row[0].kind,
+            InlineKeyboardButtonKind::WebApp(info) if info.url.as_str() == "https://bot.example.org/g/g7k2"
+        ));
+        assert!(matches!(
+            &row[1].kind,
+            InlineKeyboardButtonKind::Url(url) if url.as_str() == "http://127.0.0.1:8090/g/g7k2"
         ));
     }
 

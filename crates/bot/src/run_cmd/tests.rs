@@ -122,6 +122,8 @@ fn test_config() -> Config {
         public_url: None,
         web_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         web_streams_per_address: 64,
+        web_secret: None,
+        telegram_mini_app: None,
         log_filter: None,
         challenge_expiry: Duration::from_secs(3600),
         default_move_time: Duration::from_secs(86_400),
@@ -326,5 +328,41 @@ fn a_token_for_a_platform_not_built_in_is_refused_honestly() {
     assert!(
         !error.contains("very-secret"),
         "the token is never shown: {error}"
+    );
+}
+
+#[test]
+fn the_web_page_checks_mini_app_sign_ins_with_the_telegram_token_only_when_telegram_runs() {
+    let mut config = test_config();
+    assert_eq!(web_config(&config), None, "no PUBLIC_URL, no page");
+    config.public_url = url::Url::parse("https://bot.example.org/").ok();
+    let web = web_config(&config).unwrap_or_else(|| panic!("a page with PUBLIC_URL"));
+    assert_eq!(web.public_url, "https://bot.example.org");
+    assert_eq!(web.telegram_bot_token, None, "Discord alone: no Mini App");
+    config.telegram_token = Some(Token::new("123:abc"));
+    let web = web_config(&config).unwrap_or_else(|| panic!("a page with PUBLIC_URL"));
+    assert_eq!(
+        web.telegram_bot_token,
+        Some(jieqi_web::BotToken("123:abc".to_owned()))
+    );
+}
+
+#[test]
+fn the_service_gets_the_web_secret_and_links_the_mini_app_through_the_bots_username() {
+    let secret = jieqi_service::personal_link::WebSecret::new(vec![7; 32]);
+    let mut config = test_config();
+    config.public_url = url::Url::parse("https://bot.example.org").ok();
+    config.web_secret = secret.clone();
+    config.telegram_mini_app = Some("board".to_owned());
+    let service = service_config(&config, Some("JieqiBot".to_owned()));
+    assert_eq!(service.web_secret, secret);
+    let game: jieqi_service::GameId = "g7k2".parse().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        service.mini_app_link(&game).as_deref(),
+        Some("https://t.me/JieqiBot/board?startapp=g7k2")
+    );
+    assert_eq!(
+        service.game_link(&game).as_deref(),
+        Some("https://bot.example.org/g/g7k2")
     );
 }

@@ -43,22 +43,28 @@ pub async fn start() -> Bot {
 }
 
 pub async fn start_with(adjust: impl FnOnce(&mut DiscordConfig)) -> Bot {
+    start_configured(|_| {}, adjust).await
+}
+
+/// A bot whose service settings are adjusted too (the web page, personal links).
+pub async fn start_configured(
+    adjust_service: impl FnOnce(&mut ServiceConfig),
+    adjust: impl FnOnce(&mut DiscordConfig),
+) -> Bot {
     let fake = FakeDiscord::start().await;
     let store = Arc::new(held::HeldStore::new(
         SledStore::temporary().expect("a temporary store"),
     ));
-    let service = Service::open_with_store(
-        store.clone(),
-        ServiceConfig {
-            deal_source: DealSource::Scripted {
-                seed: 7,
-                deals: vec![DEAL.to_owned()],
-            },
-            board_width: 200,
-            ..ServiceConfig::default()
+    let mut service_config = ServiceConfig {
+        deal_source: DealSource::Scripted {
+            seed: 7,
+            deals: vec![DEAL.to_owned()],
         },
-    )
-    .expect("service");
+        board_width: 200,
+        ..ServiceConfig::default()
+    };
+    adjust_service(&mut service_config);
+    let service = Service::open_with_store(store.clone(), service_config).expect("service");
     let mut config = DiscordConfig::new(jieqi_fake_discord::TOKEN);
     config.api_url = Some(fake.http_url.parse().expect("the fake's URL"));
     config.guild_id = NonZeroU64::new(GUILD);

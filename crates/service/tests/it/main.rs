@@ -3,6 +3,7 @@
 
 mod any_input;
 mod banqi;
+mod board_links;
 mod chat_surface;
 mod common;
 mod compaction_crash;

@@ -56,6 +56,16 @@ pub fn config(fake: &FakeBotApi) -> TelegramConfig {
 impl Harness {
     /// A fresh service (deals from `deals`, ids and salts from `seed`) and a polling adapter.
     pub async fn start(seed: u64, deals: &[&str]) -> Harness {
+        Harness::start_configured(seed, deals, |_| {}).await
+    }
+
+    /// Like [`Harness::start`], with the service's settings adjusted (the web page, the Mini
+    /// App, personal links).
+    pub async fn start_configured(
+        seed: u64,
+        deals: &[&str],
+        adjust: impl FnOnce(&mut ServiceConfig),
+    ) -> Harness {
         let fake = FakeBotApi::start().await;
         fake.add_group(GROUP, "Xiangqi club");
         fake.add_group(OTHER_GROUP, "Chess corner");
@@ -63,7 +73,7 @@ impl Harness {
         fake.add_user(BOB, "Bob", Some("bob"));
         fake.add_user(CAROL, "Carol", None);
         let data = tempfile::tempdir().expect("temp dir");
-        let service = Service::open(ServiceConfig {
+        let mut config = ServiceConfig {
             data_dir: data.path().to_path_buf(),
             bot_username: Some(BOT_USERNAME.to_owned()),
             board_width: 240,
@@ -72,8 +82,9 @@ impl Harness {
                 deals: deals.iter().map(|d| (*d).to_owned()).collect(),
             },
             ..ServiceConfig::default()
-        })
-        .expect("service");
+        };
+        adjust(&mut config);
+        let service = Service::open(config).expect("service");
         let mut harness = Harness {
             fake,
             service,

@@ -9,4 +9,5 @@ mod delivery;
 mod experience;
 mod game;
 mod lanes;
+mod play_on_board;
 mod receiving;

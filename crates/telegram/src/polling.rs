@@ -34,6 +34,11 @@ const LONGEST_POLL: Duration = Duration::from_secs(15);
 /// How long to wait before asking again when Telegram only handed out updates still in hand
 /// (it answers such a call at once, so asking again at once would spin).
 const IN_HAND_PAUSE: Duration = Duration::from_millis(300);
+/// How long a stop waits for the updates in hand to finish, and then for the confirming
+/// `getUpdates`: a stop never hangs on a stuck handler or a Telegram that does not answer.
+/// What is left unconfirmed is handed over again to the next process, which has seen the
+/// requests' keys and changes nothing.
+const STOP_GRACE: Duration = Duration::from_secs(10);
 
 /// Polls until `shutdown`, handling each update before confirming it.
 pub(crate) async fn poll(
@@ -109,7 +114,9 @@ pub(crate) async fn poll(
             }
         }
     }
-    lanes.finish().await;
+    if tokio::time::timeout(STOP_GRACE, lanes.finish()).await.is_err() {
+        tracing::warn!("updates still in hand at the stop are left unconfirmed");
+    }
     let offset = lanes.offset();
     // Confirm what was handled, so that a restart does not hand it over again (it would
     // change nothing, thanks to the idempotency keys, but costs a round of answers).
@@ -120,8 +127,12 @@ pub(crate) async fn poll(
             .limit(1)
             .timeout(0)
             .allowed_updates(ALLOWED);
-        if let Err(error) = confirm.await {
-            tracing::debug!(%error, "cannot confirm the last updates; they will be seen again");
+        match tokio::time::timeout(STOP_GRACE, confirm.send()).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(error)) => {
+                tracing::debug!(%error, "cannot confirm the last updates; they will be seen again");
+            }
+            Err(_) => tracing::debug!("Telegram did not answer the confirmation in time"),
         }
     }
     Ok(())

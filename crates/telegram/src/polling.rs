@@ -114,7 +114,10 @@ pub(crate) async fn poll(
             }
         }
     }
-    if tokio::time::timeout(STOP_GRACE, lanes.finish()).await.is_err() {
+    if tokio::time::timeout(STOP_GRACE, lanes.finish())
+        .await
+        .is_err()
+    {
         tracing::warn!("updates still in hand at the stop are left unconfirmed");
     }
     let offset = lanes.offset();

@@ -99,7 +99,10 @@ fn read_message(
                     push_new(&mut mentioned, person(user));
                 }
                 MessageEntityKind::Mention => {
-                    if let Some(user) = people.by_username(entity.text()) {
+                    // `entity.text()` would panic on an entity past the text's end (found by
+                    // the `telegram_update` fuzz target): read the span only if it is there.
+                    let handle = text.get(entity.range());
+                    if let Some(user) = handle.and_then(|handle| people.by_username(handle)) {
                         push_new(&mut mentioned, person(&user));
                     }
                 }

@@ -140,6 +140,28 @@ fn a_topic_message_answers_in_its_topic_and_the_topic_root_is_no_reply() {
     assert!(inbound.request.mentioned.is_empty());
 }
 
+/// Found by the `telegram_update` fuzz target: a mention entity past the end of the text.
+#[test]
+fn a_mention_entity_past_the_text_is_ignored_not_panicked_on() {
+    let people = People::default();
+    let inbound = request(read(
+        &message(
+            2,
+            "/challenge @bob xiangqi red 1h",
+            json!({"entities": [
+                {"type": "bot_command", "offset": 0, "length": 10},
+                {"type": "mention", "offset": 62, "length": 4}
+            ]}),
+        ),
+        &people,
+    ));
+    assert!(inbound.request.mentioned.is_empty());
+    assert_eq!(
+        inbound.request.input,
+        Input::Text("/challenge @bob xiangqi red 1h".to_owned())
+    );
+}
+
 #[test]
 fn a_known_username_and_a_picked_person_are_resolved() {
     let people = People::default();

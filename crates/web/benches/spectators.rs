@@ -119,6 +119,8 @@ fn unix_nanos() -> u64 {
 // The server process.
 
 static KEYS: AtomicU64 = AtomicU64::new(0);
+/// Bytes the spectators have read, heads and events.
+static RECEIVED_BYTES: AtomicU64 = AtomicU64::new(0);
 
 fn request(user: &User, chat: &ChatId, text: &str, mentioned: Vec<User>) -> Request {
     Request {
@@ -544,7 +546,8 @@ async fn spectate(scale: Scale) {
                 source,
                 paths[i % scale.games].clone(),
                 Some(permit),
-                stop.clone(),
+                // Its own token: ten thousand readers waiting on one would contend for it.
+                stop.child_token(),
                 received.clone(),
             )),
         ));
@@ -562,6 +565,7 @@ async fn spectate(scale: Scale) {
     let rss_open = resident_bytes(pid);
     let kernel_open = kernel_tcp_bytes();
     let initial = received.load(Ordering::Acquire);
+    let initial_bytes = RECEIVED_BYTES.load(Ordering::Acquire);
 
     // The moves.
     let cpu_before = cpu_time_of(pid);
@@ -601,6 +605,7 @@ async fn spectate(scale: Scale) {
     let cpu = cpu_time_of(pid).saturating_sub(cpu_before);
     let rss_after = resident_bytes(pid);
     let delivered = received.load(Ordering::Acquire) - initial;
+    let delivered_bytes = RECEIVED_BYTES.load(Ordering::Acquire) - initial_bytes;
 
     stop.cancel();
     let mut latencies = Vec::with_capacity(scale.spectators * scale.moves);
@@ -656,6 +661,10 @@ async fn spectate(scale: Scale) {
         "moves: {moves_played} played and delivered in {played_in:.2?}; a move alone costs the server {move_cost:.2?} of CPU"
     );
     if delivered > 0 {
+        println!(
+            "events: {delivered} delivered, {:.1} KiB each on average",
+            delivered_bytes as f64 / 1024.0 / delivered as f64
+        );
         println!(
             "server CPU: {cpu:.2?} for {delivered} events = {:.1} µs per delivered event ({:.1} µs less the moves' own {moves_cpu:.2?})",
             cpu.as_secs_f64() * 1e6 / delivered as f64,
@@ -715,6 +724,7 @@ async fn spectator(
     let mut reader = EventReader::default();
     let mut buffer = vec![0u8; 16 << 10];
     let mut arrivals = Vec::new();
+    let mut pages = Vec::new();
     loop {
         let read = tokio::select! {
             read = stream.read(&mut buffer) => read.map_err(|e| format!("read: {e}"))?,
@@ -727,13 +737,14 @@ async fn spectator(
                 Ok(arrivals)
             };
         }
-        let pages = reader.feed(&buffer[..read])?;
+        RECEIVED_BYTES.fetch_add(read as u64, Ordering::Relaxed);
+        reader.feed(&buffer[..read], &mut pages)?;
         if pages.is_empty() {
             continue;
         }
         let now = unix_nanos();
         received.fetch_add(pages.len() as u64, Ordering::Relaxed);
-        arrivals.extend(pages.into_iter().map(|revision| (revision, now)));
+        arrivals.extend(pages.drain(..).map(|revision| (revision, now)));
         drop(opened.take());
     }
 }
@@ -750,15 +761,17 @@ struct EventReader {
     in_chunk: Option<usize>,
     /// The event stream itself, not yet split into events.
     body: Vec<u8>,
+    /// How much of `body` holds no event's end.
+    searched: usize,
 }
 
 impl EventReader {
-    /// Takes `bytes` in; the revisions of the events they completed.
-    fn feed(&mut self, bytes: &[u8]) -> Result<Vec<u64>, String> {
-        self.raw.extend_from_slice(bytes);
+    /// Takes `bytes` in; adds the revisions of the events they completed to `revisions`.
+    fn feed(&mut self, bytes: &[u8], revisions: &mut Vec<u64>) -> Result<(), String> {
         if !self.head_read {
-            let Some(end) = find(&self.raw, b"\r\n\r\n") else {
-                return Ok(Vec::new());
+            self.raw.extend_from_slice(bytes);
+            let Some(end) = memchr::memmem::find(&self.raw, b"\r\n\r\n") else {
+                return Ok(());
             };
             let head = String::from_utf8_lossy(&self.raw[..end]).to_ascii_lowercase();
             if !head.starts_with("http/1.1 200") {
@@ -767,16 +780,21 @@ impl EventReader {
             self.chunked = head.contains("transfer-encoding: chunked");
             self.raw.drain(..end + 4);
             self.head_read = true;
+        } else {
+            self.raw.extend_from_slice(bytes);
         }
         if self.chunked {
             self.dechunk()?;
         } else {
             self.body.append(&mut self.raw);
         }
-        let mut revisions = Vec::new();
+        // Each byte is searched once for the blank line that ends an event.
         let mut start = 0;
-        while let Some(end) = find(&self.body[start..], b"\n\n") {
-            let event = &self.body[start..start + end];
+        while let Some(end) = memchr::memmem::find(&self.body[self.searched.max(start)..], b"\n\n")
+            .map(|at| at + self.searched.max(start))
+        {
+            let event = &self.body[start..end];
+            // The id line comes before the data: only the lines up to it are read.
             if let Some(id) = event
                 .split(|&b| b == b'\n')
                 .find_map(|line| line.strip_prefix(b"id:"))
@@ -784,10 +802,12 @@ impl EventReader {
                 let id = std::str::from_utf8(id).map_err(|_| "an id that is not text")?;
                 revisions.push(id.trim().parse().map_err(|_| format!("the id {id:?}"))?);
             }
-            start += end + 2;
+            start = end + 2;
         }
         self.body.drain(..start);
-        Ok(revisions)
+        // A last "\n" may be the first half of the next blank line.
+        self.searched = self.body.len().saturating_sub(1);
+        Ok(())
     }
 
     /// Moves the chunks' contents from `raw` to `body`.
@@ -813,7 +833,7 @@ impl EventReader {
                     self.in_chunk = Some(left - take);
                 }
                 None => {
-                    let Some(end) = find(&self.raw[at..], b"\r\n") else {
+                    let Some(end) = memchr::memmem::find(&self.raw[at..], b"\r\n") else {
                         break;
                     };
                     let line = std::str::from_utf8(&self.raw[at..at + end])
@@ -832,10 +852,4 @@ impl EventReader {
         self.raw.drain(..at);
         Ok(())
     }
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|window| window == needle)
 }

@@ -67,7 +67,17 @@ pub(crate) struct Hub {
 pub(crate) struct Following {
     hub: Arc<Hub>,
     game: GameId,
+    /// The game's page kept in the follower's language, read on each revision without the
+    /// hub's maps (thousands of streams wake at once).
+    slot: Arc<PageSlot>,
     pub revisions: Option<watch::Receiver<u64>>,
+}
+
+impl Following {
+    /// The page kept, if it is at `revision` or later (else [`Hub::page`] builds it).
+    pub(crate) fn kept_page(&self, revision: u64) -> Option<BuiltPage> {
+        self.slot.at_least(revision)
+    }
 }
 
 impl Drop for Following {
@@ -134,8 +144,14 @@ impl Hub {
         }
     }
 
-    /// Starts following `game`, whose latest known revision is `revision`.
-    pub(crate) fn follow(self: &Arc<Self>, game: &GameId, revision: u64) -> Following {
+    /// Starts following `game` in `language`, whose latest known revision is `revision`.
+    pub(crate) fn follow(
+        self: &Arc<Self>,
+        game: &GameId,
+        language: Language,
+        revision: u64,
+    ) -> Following {
+        let slot = self.slot(game, language);
         let mut games = lock(&self.games);
         let sender = games
             .entry(game.clone())
@@ -150,8 +166,19 @@ impl Hub {
         Following {
             hub: self.clone(),
             game: game.clone(),
+            slot,
             revisions: Some(sender.subscribe()),
         }
+    }
+
+    /// The place of `game`'s page in `language`.
+    fn slot(&self, game: &GameId, language: Language) -> Arc<PageSlot> {
+        let mut pages = lock(&self.pages);
+        if pages.len() > IDLE_PAGES {
+            let games = lock(&self.games);
+            pages.retain(|(g, _), slot| games.contains_key(g) || Arc::strong_count(slot) > 1);
+        }
+        pages.entry((game.clone(), language)).or_default().clone()
     }
 
     /// The page of `game` in `language` at revision `at_least` or later, and at least as new
@@ -173,14 +200,7 @@ impl Hub {
                 None => return Ok(None),
             },
         };
-        let slot = {
-            let mut pages = lock(&self.pages);
-            if pages.len() > IDLE_PAGES {
-                let games = lock(&self.games);
-                pages.retain(|(g, _), slot| games.contains_key(g) || Arc::strong_count(slot) > 1);
-            }
-            pages.entry((game.clone(), language)).or_default().clone()
-        };
+        let slot = self.slot(game, language);
         if let Some(page) = slot.at_least(at_least) {
             return Ok(Some(page));
         }

@@ -74,8 +74,14 @@ pub struct Web {
 impl Web {
     /// The page of `service`'s games.
     pub fn new(service: Service, config: WebConfig) -> Web {
+        let site = routes::Site::new(service, config);
+        site.service.metrics_registry().register(
+            "jieqi_web_streams",
+            "Live streams of the web page open now",
+            site.limits.gauge(),
+        );
         Web {
-            inner: Arc::new(routes::Site::new(service, config)),
+            inner: Arc::new(site),
         }
     }
 

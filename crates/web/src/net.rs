@@ -300,6 +300,62 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_whole_live_stream_request_is_answered_here_with_its_headers() {
+        let head = "GET /g/ab12/live?lang=zh HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 7\r\n\r\n";
+        let asked = stream_request(format!("{head}more").as_bytes()).expect("a stream");
+        assert_eq!(asked.head_len, head.len());
+        assert_eq!(asked.request.uri(), "/g/ab12/live?lang=zh");
+        assert_eq!(asked.request.version(), Version::HTTP_11);
+        assert_eq!(asked.request.headers()["last-event-id"], "7");
+    }
+
+    #[test]
+    fn anything_but_a_whole_live_stream_request_goes_to_hyper() {
+        for head in [
+            "GET /g/ab12 HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /g/ab12/state HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /g/ab12/board/live HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /g//live HTTP/1.1\r\nHost: x\r\n\r\n",
+            "HEAD /g/ab12/live HTTP/1.1\r\nHost: x\r\n\r\n",
+            "POST /g/ab12/live HTTP/1.1\r\nHost: x\r\n\r\n",
+            // Not all there yet.
+            "GET /g/ab12/live HTTP/1.1\r\nHost: x\r\n",
+            "GET /g/ab12/li",
+            "",
+            "not http at all\r\n\r\n",
+        ] {
+            assert!(stream_request(head.as_bytes()).is_none(), "{head:?}");
+        }
+    }
+
+    #[test]
+    fn a_response_head_ends_the_body_with_the_connection_or_says_its_length() {
+        let stream = Response::new(Body::from_stream(futures_util::stream::empty::<
+            Result<axum::body::Bytes, std::convert::Infallible>,
+        >()));
+        let (head, _) = response_head(stream);
+        let head = String::from_utf8_lossy(&head).into_owned();
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert!(head.ends_with("connection: close\r\n\r\n"), "{head}");
+        assert!(!head.contains("content-length"), "{head}");
+        let refused = Response::builder()
+            .status(429)
+            .header(header::RETRY_AFTER, "30")
+            .body(Body::from("Too many"))
+            .expect("a response");
+        let (head, _) = response_head(refused);
+        let head = String::from_utf8_lossy(&head).into_owned();
+        assert!(
+            head.starts_with("HTTP/1.1 429 Too Many Requests\r\n"),
+            "{head}"
+        );
+        assert!(
+            head.contains("retry-after: 30\r\ncontent-length: 8\r\n"),
+            "{head}"
+        );
+    }
+
+    #[test]
     fn a_proxy_on_a_private_address_names_the_client_in_its_last_hop() {
         let proxy = Peer("10.0.0.2:4000".parse().expect("address"));
         assert_eq!(

@@ -100,7 +100,11 @@ async fn connection(
     match stream_request {
         Ok(Some(mut asked)) => {
             asked.request.extensions_mut().insert(ConnectInfo(peer));
-            write_stream(tcp, asked, router, sockets.write_timeout).await;
+            // Boxed: asking the router takes a big future, done with once the answer starts;
+            // the stream's task keeps only what writing it needs.
+            if let Some((head, body)) = Box::pin(answer(&tcp, asked, router)).await {
+                write_stream(tcp, head, body, sockets.write_timeout).await;
+            }
         }
         // Boxed: hyper's connection state is far bigger than a stream's, and a spectator's
         // task should not carry its room.
@@ -138,12 +142,13 @@ async fn serve_with_hyper(
 fn peek_stream_request(
     tcp: &TcpStream,
     cx: &mut Context<'_>,
-) -> Poll<io::Result<Option<StreamRequest>>> {
+) -> Poll<io::Result<Option<Box<StreamRequest>>>> {
     // On the stack for this call only: not part of the connection's state.
     let mut buffer = [0u8; STREAM_HEAD_LIMIT];
     let mut peeked = ReadBuf::new(&mut buffer);
     match tcp.poll_peek(cx, &mut peeked) {
-        Poll::Ready(Ok(_)) => Poll::Ready(Ok(stream_request(peeked.filled()))),
+        // Boxed: the connection's state should not keep room for a request once answered.
+        Poll::Ready(Ok(_)) => Poll::Ready(Ok(stream_request(peeked.filled()).map(Box::new))),
         Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
         Poll::Pending => Poll::Pending,
     }
@@ -192,21 +197,28 @@ fn stream_request(bytes: &[u8]) -> Option<StreamRequest> {
     Some(StreamRequest { head_len, request })
 }
 
-/// Answers a live stream's request: the response head, then each piece of the body as it
-/// comes, until the body ends, the client goes away, or a write makes no progress for
-/// `write_timeout`.
-async fn write_stream(
-    mut tcp: TcpStream,
-    asked: StreamRequest,
+/// The answer to a live stream's request: its head and its body.
+async fn answer(
+    tcp: &TcpStream,
+    asked: Box<StreamRequest>,
     router: Router,
-    write_timeout: Duration,
-) {
+) -> Option<(axum::body::Bytes, Body)> {
     // The head was read already (peeked); take it out of the socket.
-    if !take_head(&tcp, asked.head_len) {
-        return;
+    if !take_head(tcp, asked.head_len) {
+        return None;
     }
     let Ok(response) = router.oneshot(asked.request).await;
-    let (head, body) = response_head(response);
+    Some(response_head(response))
+}
+
+/// Writes a live stream's answer: its `head`, then each piece of `body` as it comes, until
+/// the body ends, the client goes away, or a write makes no progress for `write_timeout`.
+async fn write_stream(
+    mut tcp: TcpStream,
+    head: axum::body::Bytes,
+    body: Body,
+    write_timeout: Duration,
+) {
     let mut body = body.into_data_stream();
     let mut next = Some(head);
     // What the client sends after its request (nothing, normally) is read and dropped; a read

@@ -569,6 +569,7 @@ async fn spectate(scale: Scale) {
 
     // The moves.
     let cpu_before = cpu_time_of(pid);
+    let own_cpu_before = own_cpu_time();
     let playing = Instant::now();
     server.tell("play");
     let mut commits: HashMap<usize, Vec<(u64, u64)>> = HashMap::new();
@@ -603,6 +604,7 @@ async fn spectate(scale: Scale) {
     }
     let played_in = playing.elapsed();
     let cpu = cpu_time_of(pid).saturating_sub(cpu_before);
+    let own_cpu = own_cpu_time().saturating_sub(own_cpu_before);
     let rss_after = resident_bytes(pid);
     let delivered = received.load(Ordering::Acquire) - initial;
     let delivered_bytes = RECEIVED_BYTES.load(Ordering::Acquire) - initial_bytes;
@@ -669,6 +671,10 @@ async fn spectate(scale: Scale) {
             "server CPU: {cpu:.2?} for {delivered} events = {:.1} µs per delivered event ({:.1} µs less the moves' own {moves_cpu:.2?})",
             cpu.as_secs_f64() * 1e6 / delivered as f64,
             cpu.saturating_sub(moves_cpu).as_secs_f64() * 1e6 / delivered as f64,
+        );
+        println!(
+            "spectators' CPU (this process, on the same cores): {own_cpu:.2?} = {:.1} µs per event",
+            own_cpu.as_secs_f64() * 1e6 / delivered as f64,
         );
     }
     println!(

@@ -111,7 +111,10 @@ impl Hub {
                 change = news.recv() => change,
             };
             match change {
-                Ok(GameChange::Revised(game, revision)) => self.revised(&game, revision),
+                Ok(GameChange::Revised(game, revision)) => {
+                    // Off this loop: a build reads the store.
+                    tokio::spawn(self.clone().revised(game, revision));
+                }
                 Ok(GameChange::MaybeMissed) | Err(broadcast::error::RecvError::Lagged(_)) => {
                     self.read_all_again().await;
                 }
@@ -120,7 +123,32 @@ impl Hub {
         }
     }
 
-    fn revised(&self, game: &GameId, revision: u64) {
+    /// Builds `game`'s pages at `revision` in the languages followed, then wakes its streams.
+    /// Thousands of streams wake at once: each then finds its page built, where otherwise all
+    /// but the first would queue on its build one after another.
+    async fn revised(self: Arc<Self>, game: GameId, revision: u64) {
+        let newer = lock(&self.games)
+            .get(&game)
+            .is_some_and(|sender| revision > *sender.borrow());
+        if !newer {
+            return;
+        }
+        let followed: Vec<Language> = lock(&self.pages)
+            .iter()
+            .filter(|((g, _), slot)| *g == game && Arc::strong_count(slot) > 1)
+            .map(|((_, language), _)| *language)
+            .collect();
+        for language in followed {
+            if let Err(e) = self.page(&game, language, revision).await {
+                // The streams try again themselves.
+                tracing::warn!(%game, "a live page could not be built: {e}");
+            }
+        }
+        self.signal(&game, revision);
+    }
+
+    /// Wakes the streams of `game` if `revision` is newer than the one they know.
+    fn signal(&self, game: &GameId, revision: u64) {
         if let Some(sender) = lock(&self.games).get(game) {
             sender.send_if_modified(|latest| {
                 let newer = revision > *latest;
@@ -133,11 +161,11 @@ impl Hub {
     }
 
     /// After news may have been missed: every followed game's revision from the store.
-    async fn read_all_again(&self) {
+    async fn read_all_again(self: &Arc<Self>) {
         let followed: Vec<GameId> = lock(&self.games).keys().cloned().collect();
         for game in followed {
             match self.service.game_revision(&game).await {
-                Ok(Some(revision)) => self.revised(&game, revision),
+                Ok(Some(revision)) => self.clone().revised(game, revision).await,
                 Ok(None) => {}
                 Err(e) => tracing::warn!(%game, "a followed game could not be read again: {e}"),
             }

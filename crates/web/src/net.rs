@@ -265,6 +265,11 @@ fn response_head(response: Response<Body>) -> (axum::body::Bytes, Body) {
         status.as_u16(),
         status.canonical_reason().unwrap_or("")
     );
+    if !parts.headers.contains_key(header::DATE) {
+        // As hyper does: an origin server with a clock dates its answers (RFC 9110).
+        let now = httpdate::fmt_http_date(std::time::SystemTime::now());
+        let _ = write!(head, "date: {now}\r\n");
+    }
     for (name, value) in &parts.headers {
         if name == header::CONNECTION || name == header::TRANSFER_ENCODING {
             continue;
@@ -350,6 +355,7 @@ mod tests {
         assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
         assert!(head.ends_with("connection: close\r\n\r\n"), "{head}");
         assert!(!head.contains("content-length"), "{head}");
+        assert!(head.contains("\r\ndate: "), "{head}");
         let refused = Response::builder()
             .status(429)
             .header(header::RETRY_AFTER, "30")

@@ -465,6 +465,11 @@ impl ServerProcess {
             .expect("the server is running")
     }
 
+    /// Closes the server's stdin: it stops serving (its streams end) and exits.
+    fn stop_serving(&mut self) {
+        drop(self.input.take());
+    }
+
     fn tell(&mut self, command: &str) {
         let input = self.input.as_mut().expect("the server listens");
         writeln!(input, "{command}").expect("the server listens");
@@ -500,7 +505,6 @@ async fn spectate(scale: Scale) {
     let paths: Arc<Vec<String>> = Arc::new(ids.iter().map(|id| format!("/g/{id}/live")).collect());
 
     // Each game's page built once (as for the first spectator of any game) before measuring.
-    let stop = CancellationToken::new();
     let received = Arc::new(AtomicU64::new(0));
     let opener = Arc::new(Semaphore::new(OPENING_AT_ONCE));
     let warm: Vec<_> = (0..scale.games)
@@ -512,7 +516,7 @@ async fn spectate(scale: Scale) {
                 Ipv4Addr::LOCALHOST,
                 paths[g].clone(),
                 permit,
-                warm_stop.clone(),
+                Some(warm_stop.clone()),
                 Arc::new(AtomicU64::new(0)),
             ));
             (warm_stop, task)
@@ -546,8 +550,9 @@ async fn spectate(scale: Scale) {
                 source,
                 paths[i % scale.games].clone(),
                 Some(permit),
-                // Its own token: ten thousand readers waiting on one would contend for it.
-                stop.child_token(),
+                // Until the server ends its stream, at the end: nothing else to wait on
+                // beside each read.
+                None,
                 received.clone(),
             )),
         ));
@@ -609,11 +614,16 @@ async fn spectate(scale: Scale) {
     let delivered = received.load(Ordering::Acquire) - initial;
     let delivered_bytes = RECEIVED_BYTES.load(Ordering::Acquire) - initial_bytes;
 
-    stop.cancel();
+    // The server stops serving: every stream ends, and each spectator returns what it saw.
+    server.stop_serving();
     let mut latencies = Vec::with_capacity(scale.spectators * scale.moves);
     let (mut missed, mut skipped, mut broken) = (0usize, 0usize, 0usize);
     for (game, task) in spectators {
-        let arrivals = match task.await.expect("a spectator") {
+        let arrivals = match tokio::time::timeout(PHASE_LIMIT, task)
+            .await
+            .expect("the streams end in time")
+            .expect("a spectator")
+        {
             Ok(arrivals) => arrivals,
             Err(_) => {
                 broken += 1;
@@ -709,7 +719,7 @@ async fn spectator(
     source: Ipv4Addr,
     path: String,
     mut opened: Option<tokio::sync::OwnedSemaphorePermit>,
-    stop: CancellationToken,
+    stop: Option<CancellationToken>,
     received: Arc<AtomicU64>,
 ) -> Result<Arrivals, String> {
     let socket = tokio::net::TcpSocket::new_v4().map_err(|e| format!("a socket: {e}"))?;
@@ -732,10 +742,14 @@ async fn spectator(
     let mut arrivals = Vec::new();
     let mut pages = Vec::new();
     loop {
-        let read = tokio::select! {
-            read = stream.read(&mut buffer) => read.map_err(|e| format!("read: {e}"))?,
-            () = stop.cancelled() => return Ok(arrivals),
-        };
+        let read = match &stop {
+            Some(stop) => tokio::select! {
+                read = stream.read(&mut buffer) => read,
+                () = stop.cancelled() => return Ok(arrivals),
+            },
+            None => stream.read(&mut buffer).await,
+        }
+        .map_err(|e| format!("read: {e}"))?;
         if read == 0 {
             return if arrivals.is_empty() {
                 Err("the stream ended before its first page".to_owned())
@@ -786,13 +800,16 @@ impl EventReader {
             self.chunked = head.contains("transfer-encoding: chunked");
             self.raw.drain(..end + 4);
             self.head_read = true;
-        } else {
+            if self.chunked {
+                self.dechunk()?;
+            } else {
+                self.body.append(&mut self.raw);
+            }
+        } else if self.chunked {
             self.raw.extend_from_slice(bytes);
-        }
-        if self.chunked {
             self.dechunk()?;
         } else {
-            self.body.append(&mut self.raw);
+            self.body.extend_from_slice(bytes);
         }
         // Each byte is searched once for the blank line that ends an event.
         let mut start = 0;

@@ -38,7 +38,8 @@ const STREAM_HEADERS: usize = 32;
 /// How each connection is served.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sockets {
-    /// A write that makes no progress for this long drops the connection.
+    /// A write that makes no progress for this long drops the connection (a live stream's:
+    /// an event not written whole within it).
     pub write_timeout: Duration,
     /// The kernel's send buffer of each connection, in bytes: bounded, so a client that
     /// stops reading is noticed after that much, and ten thousand spectators cannot each

@@ -4,8 +4,8 @@
 //! `cargo bench -p jieqi-web --bench spectators` starts this binary a second time as the
 //! server (`JIEQI_BENCH_SERVER` set): a service on a fresh sled store and its web page on
 //! 127.0.0.1, with a two-thread runtime, which plays the games itself on a timer once told to.
-//! This process holds the spectators: light raw-TCP readers that parse each event as it
-//! arrives. Prints:
+//! This process holds the spectators, on one thread: light raw-TCP readers that parse each
+//! event as it arrives. Prints:
 //!
 //! - the latency from a move's commit (the moment `Service::handle` returned for it, in the
 //!   server) to its arrival (the event parsed by a spectator; a spectator that was handed a
@@ -65,7 +65,13 @@ fn main() {
         "spectators: {} streams over {} game(s), {} moves per game, a move in each game every {} ms",
         scale.spectators, scale.games, scale.moves, scale.interval_ms
     );
-    runtime().block_on(spectate(scale));
+    // One thread for the spectators: two would wake each other for every few events that
+    // arrive, on the cores the server needs.
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(spectate(scale));
 }
 
 #[derive(Clone, Copy, Debug)]

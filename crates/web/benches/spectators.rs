@@ -623,6 +623,8 @@ async fn spectate(scale: Scale) {
     // The server stops serving: every stream ends, and each spectator returns what it saw.
     server.stop_serving();
     let mut latencies = Vec::with_capacity(scale.spectators * scale.moves);
+    // Each move's own arrivals (by its commit time), to tell a slow move from a slow tail.
+    let mut by_move: HashMap<u64, Vec<i64>> = HashMap::new();
     let (mut missed, mut skipped, mut broken) = (0usize, 0usize, 0usize);
     for (game, task) in spectators {
         let arrivals = match tokio::time::timeout(PHASE_LIMIT, task)
@@ -649,6 +651,10 @@ async fn spectate(scale: Scale) {
                         skipped += 1;
                     }
                     latencies.push(arrived as i64 - committed as i64);
+                    by_move
+                        .entry(committed)
+                        .or_default()
+                        .push(arrived as i64 - committed as i64);
                 }
                 None => missed += 1,
             }
@@ -698,6 +704,24 @@ async fn spectate(scale: Scale) {
         latencies.len(),
         percentiles(&mut latencies)
     );
+    let mut move_p99s: Vec<i64> = by_move
+        .into_values()
+        .map(|mut arrivals| {
+            arrivals.sort_unstable();
+            arrivals[(arrivals.len() - 1) * 99 / 100]
+        })
+        .collect();
+    if !move_p99s.is_empty() {
+        move_p99s.sort_unstable();
+        let ms = |nanos: i64| nanos as f64 / 1e6;
+        println!(
+            "each move's own p99, over the {} moves: best {:.1} ms, median {:.1} ms, worst {:.1} ms",
+            move_p99s.len(),
+            ms(move_p99s[0]),
+            ms(move_p99s[move_p99s.len() / 2]),
+            ms(move_p99s[move_p99s.len() - 1]),
+        );
+    }
 }
 
 fn percentiles(latencies: &mut [i64]) -> String {

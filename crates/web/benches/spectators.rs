@@ -4,8 +4,8 @@
 //! `cargo bench -p jieqi-web --bench spectators` starts this binary a second time as the
 //! server (`JIEQI_BENCH_SERVER` set): a service on a fresh sled store and its web page on
 //! 127.0.0.1, with a two-thread runtime, which plays the games itself on a timer once told to.
-//! This process holds the spectators: light raw-TCP readers that parse each event as it
-//! arrives. Prints:
+//! This process holds the spectators, on one thread: light raw-TCP readers that parse each
+//! event as it arrives. Prints:
 //!
 //! - the latency from a move's commit (the moment `Service::handle` returned for it, in the
 //!   server) to its arrival (the event parsed by a spectator; a spectator that was handed a
@@ -65,7 +65,13 @@ fn main() {
         "spectators: {} streams over {} game(s), {} moves per game, a move in each game every {} ms",
         scale.spectators, scale.games, scale.moves, scale.interval_ms
     );
-    runtime().block_on(spectate(scale));
+    // One thread for the spectators: two would wake each other for every few events that
+    // arrive, on the cores the server needs.
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(spectate(scale));
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -119,6 +125,8 @@ fn unix_nanos() -> u64 {
 // The server process.
 
 static KEYS: AtomicU64 = AtomicU64::new(0);
+/// Bytes the spectators have read, heads and events.
+static RECEIVED_BYTES: AtomicU64 = AtomicU64::new(0);
 
 fn request(user: &User, chat: &ChatId, text: &str, mentioned: Vec<User>) -> Request {
     Request {
@@ -463,6 +471,11 @@ impl ServerProcess {
             .expect("the server is running")
     }
 
+    /// Closes the server's stdin: it stops serving (its streams end) and exits.
+    fn stop_serving(&mut self) {
+        drop(self.input.take());
+    }
+
     fn tell(&mut self, command: &str) {
         let input = self.input.as_mut().expect("the server listens");
         writeln!(input, "{command}").expect("the server listens");
@@ -498,7 +511,6 @@ async fn spectate(scale: Scale) {
     let paths: Arc<Vec<String>> = Arc::new(ids.iter().map(|id| format!("/g/{id}/live")).collect());
 
     // Each game's page built once (as for the first spectator of any game) before measuring.
-    let stop = CancellationToken::new();
     let received = Arc::new(AtomicU64::new(0));
     let opener = Arc::new(Semaphore::new(OPENING_AT_ONCE));
     let warm: Vec<_> = (0..scale.games)
@@ -510,7 +522,7 @@ async fn spectate(scale: Scale) {
                 Ipv4Addr::LOCALHOST,
                 paths[g].clone(),
                 permit,
-                warm_stop.clone(),
+                Some(warm_stop.clone()),
                 Arc::new(AtomicU64::new(0)),
             ));
             (warm_stop, task)
@@ -544,7 +556,9 @@ async fn spectate(scale: Scale) {
                 source,
                 paths[i % scale.games].clone(),
                 Some(permit),
-                stop.clone(),
+                // Until the server ends its stream, at the end: nothing else to wait on
+                // beside each read.
+                None,
                 received.clone(),
             )),
         ));
@@ -562,9 +576,11 @@ async fn spectate(scale: Scale) {
     let rss_open = resident_bytes(pid);
     let kernel_open = kernel_tcp_bytes();
     let initial = received.load(Ordering::Acquire);
+    let initial_bytes = RECEIVED_BYTES.load(Ordering::Acquire);
 
     // The moves.
     let cpu_before = cpu_time_of(pid);
+    let own_cpu_before = own_cpu_time();
     let playing = Instant::now();
     server.tell("play");
     let mut commits: HashMap<usize, Vec<(u64, u64)>> = HashMap::new();
@@ -599,14 +615,23 @@ async fn spectate(scale: Scale) {
     }
     let played_in = playing.elapsed();
     let cpu = cpu_time_of(pid).saturating_sub(cpu_before);
+    let own_cpu = own_cpu_time().saturating_sub(own_cpu_before);
     let rss_after = resident_bytes(pid);
     let delivered = received.load(Ordering::Acquire) - initial;
+    let delivered_bytes = RECEIVED_BYTES.load(Ordering::Acquire) - initial_bytes;
 
-    stop.cancel();
+    // The server stops serving: every stream ends, and each spectator returns what it saw.
+    server.stop_serving();
     let mut latencies = Vec::with_capacity(scale.spectators * scale.moves);
+    // Each move's own arrivals (by its commit time), to tell a slow move from a slow tail.
+    let mut by_move: HashMap<u64, Vec<i64>> = HashMap::new();
     let (mut missed, mut skipped, mut broken) = (0usize, 0usize, 0usize);
     for (game, task) in spectators {
-        let arrivals = match task.await.expect("a spectator") {
+        let arrivals = match tokio::time::timeout(PHASE_LIMIT, task)
+            .await
+            .expect("the streams end in time")
+            .expect("a spectator")
+        {
             Ok(arrivals) => arrivals,
             Err(_) => {
                 broken += 1;
@@ -626,6 +651,10 @@ async fn spectate(scale: Scale) {
                         skipped += 1;
                     }
                     latencies.push(arrived as i64 - committed as i64);
+                    by_move
+                        .entry(committed)
+                        .or_default()
+                        .push(arrived as i64 - committed as i64);
                 }
                 None => missed += 1,
             }
@@ -657,9 +686,17 @@ async fn spectate(scale: Scale) {
     );
     if delivered > 0 {
         println!(
+            "events: {delivered} delivered, {:.1} KiB each on average",
+            delivered_bytes as f64 / 1024.0 / delivered as f64
+        );
+        println!(
             "server CPU: {cpu:.2?} for {delivered} events = {:.1} µs per delivered event ({:.1} µs less the moves' own {moves_cpu:.2?})",
             cpu.as_secs_f64() * 1e6 / delivered as f64,
             cpu.saturating_sub(moves_cpu).as_secs_f64() * 1e6 / delivered as f64,
+        );
+        println!(
+            "spectators' CPU (this process, on the same cores): {own_cpu:.2?} = {:.1} µs per event",
+            own_cpu.as_secs_f64() * 1e6 / delivered as f64,
         );
     }
     println!(
@@ -667,6 +704,24 @@ async fn spectate(scale: Scale) {
         latencies.len(),
         percentiles(&mut latencies)
     );
+    let mut move_p99s: Vec<i64> = by_move
+        .into_values()
+        .map(|mut arrivals| {
+            arrivals.sort_unstable();
+            arrivals[(arrivals.len() - 1) * 99 / 100]
+        })
+        .collect();
+    if !move_p99s.is_empty() {
+        move_p99s.sort_unstable();
+        let ms = |nanos: i64| nanos as f64 / 1e6;
+        println!(
+            "each move's own p99, over the {} moves: best {:.1} ms, median {:.1} ms, worst {:.1} ms",
+            move_p99s.len(),
+            ms(move_p99s[0]),
+            ms(move_p99s[move_p99s.len() / 2]),
+            ms(move_p99s[move_p99s.len() - 1]),
+        );
+    }
 }
 
 fn percentiles(latencies: &mut [i64]) -> String {
@@ -694,7 +749,7 @@ async fn spectator(
     source: Ipv4Addr,
     path: String,
     mut opened: Option<tokio::sync::OwnedSemaphorePermit>,
-    stop: CancellationToken,
+    stop: Option<CancellationToken>,
     received: Arc<AtomicU64>,
 ) -> Result<Arrivals, String> {
     let socket = tokio::net::TcpSocket::new_v4().map_err(|e| format!("a socket: {e}"))?;
@@ -715,11 +770,16 @@ async fn spectator(
     let mut reader = EventReader::default();
     let mut buffer = vec![0u8; 16 << 10];
     let mut arrivals = Vec::new();
+    let mut pages = Vec::new();
     loop {
-        let read = tokio::select! {
-            read = stream.read(&mut buffer) => read.map_err(|e| format!("read: {e}"))?,
-            () = stop.cancelled() => return Ok(arrivals),
-        };
+        let read = match &stop {
+            Some(stop) => tokio::select! {
+                read = stream.read(&mut buffer) => read,
+                () = stop.cancelled() => return Ok(arrivals),
+            },
+            None => stream.read(&mut buffer).await,
+        }
+        .map_err(|e| format!("read: {e}"))?;
         if read == 0 {
             return if arrivals.is_empty() {
                 Err("the stream ended before its first page".to_owned())
@@ -727,13 +787,14 @@ async fn spectator(
                 Ok(arrivals)
             };
         }
-        let pages = reader.feed(&buffer[..read])?;
+        RECEIVED_BYTES.fetch_add(read as u64, Ordering::Relaxed);
+        reader.feed(&buffer[..read], &mut pages)?;
         if pages.is_empty() {
             continue;
         }
         let now = unix_nanos();
         received.fetch_add(pages.len() as u64, Ordering::Relaxed);
-        arrivals.extend(pages.into_iter().map(|revision| (revision, now)));
+        arrivals.extend(pages.drain(..).map(|revision| (revision, now)));
         drop(opened.take());
     }
 }
@@ -750,15 +811,17 @@ struct EventReader {
     in_chunk: Option<usize>,
     /// The event stream itself, not yet split into events.
     body: Vec<u8>,
+    /// How much of `body` holds no event's end.
+    searched: usize,
 }
 
 impl EventReader {
-    /// Takes `bytes` in; the revisions of the events they completed.
-    fn feed(&mut self, bytes: &[u8]) -> Result<Vec<u64>, String> {
-        self.raw.extend_from_slice(bytes);
+    /// Takes `bytes` in; adds the revisions of the events they completed to `revisions`.
+    fn feed(&mut self, bytes: &[u8], revisions: &mut Vec<u64>) -> Result<(), String> {
         if !self.head_read {
-            let Some(end) = find(&self.raw, b"\r\n\r\n") else {
-                return Ok(Vec::new());
+            self.raw.extend_from_slice(bytes);
+            let Some(end) = memchr::memmem::find(&self.raw, b"\r\n\r\n") else {
+                return Ok(());
             };
             let head = String::from_utf8_lossy(&self.raw[..end]).to_ascii_lowercase();
             if !head.starts_with("http/1.1 200") {
@@ -767,16 +830,24 @@ impl EventReader {
             self.chunked = head.contains("transfer-encoding: chunked");
             self.raw.drain(..end + 4);
             self.head_read = true;
-        }
-        if self.chunked {
+            if self.chunked {
+                self.dechunk()?;
+            } else {
+                self.body.append(&mut self.raw);
+            }
+        } else if self.chunked {
+            self.raw.extend_from_slice(bytes);
             self.dechunk()?;
         } else {
-            self.body.append(&mut self.raw);
+            self.body.extend_from_slice(bytes);
         }
-        let mut revisions = Vec::new();
+        // Each byte is searched once for the blank line that ends an event.
         let mut start = 0;
-        while let Some(end) = find(&self.body[start..], b"\n\n") {
-            let event = &self.body[start..start + end];
+        while let Some(end) = memchr::memmem::find(&self.body[self.searched.max(start)..], b"\n\n")
+            .map(|at| at + self.searched.max(start))
+        {
+            let event = &self.body[start..end];
+            // The id line comes before the data: only the lines up to it are read.
             if let Some(id) = event
                 .split(|&b| b == b'\n')
                 .find_map(|line| line.strip_prefix(b"id:"))
@@ -784,10 +855,12 @@ impl EventReader {
                 let id = std::str::from_utf8(id).map_err(|_| "an id that is not text")?;
                 revisions.push(id.trim().parse().map_err(|_| format!("the id {id:?}"))?);
             }
-            start += end + 2;
+            start = end + 2;
         }
         self.body.drain(..start);
-        Ok(revisions)
+        // A last "\n" may be the first half of the next blank line.
+        self.searched = self.body.len().saturating_sub(1);
+        Ok(())
     }
 
     /// Moves the chunks' contents from `raw` to `body`.
@@ -813,7 +886,7 @@ impl EventReader {
                     self.in_chunk = Some(left - take);
                 }
                 None => {
-                    let Some(end) = find(&self.raw[at..], b"\r\n") else {
+                    let Some(end) = memchr::memmem::find(&self.raw[at..], b"\r\n") else {
                         break;
                     };
                     let line = std::str::from_utf8(&self.raw[at..at + end])
@@ -832,10 +905,4 @@ impl EventReader {
         self.raw.drain(..at);
         Ok(())
     }
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|window| window == needle)
 }

@@ -8,7 +8,8 @@
 //! Where to start: [`Web`] (mounted by the `jieqi-bot` binary on `WEB_ADDR`), then `routes`
 //! (the HTTP routes), `live` (one page per game revision shared by every spectator, and the
 //! signal that wakes their streams), `page` (the HTML), `boards` (board pictures drawn by the
-//! render crate, cached) and `net` (the socket: write timeouts, client addresses).
+//! render crate, cached) and `net` (the connections: write timeouts, client addresses, and
+//! live streams written without hyper's buffers).
 //!
 //! Hidden information: everything here comes from the service's public page
 //! ([`jieqi_service::game_page`]) and public boards; this crate never sees a deal. Player
@@ -91,8 +92,14 @@ pub struct Web {
 impl Web {
     /// The page of `service`'s games.
     pub fn new(service: Service, config: WebConfig) -> Web {
+        let site = routes::Site::new(service, config);
+        site.service.metrics_registry().register(
+            "jieqi_web_streams",
+            "Live streams of the web page open now",
+            site.limits.gauge(),
+        );
         Web {
-            inner: Arc::new(routes::Site::new(service, config)),
+            inner: Arc::new(site),
         }
     }
 
@@ -113,14 +120,11 @@ impl Web {
         }
         let hub = tokio::spawn(self.inner.hub.clone().run(stop.clone()));
         let config = &self.inner.config;
-        let listener = net::WebListener::new(listener, config.write_timeout, config.send_buffer);
-        let app = self
-            .router()
-            .into_make_service_with_connect_info::<net::Peer>();
-        let stopping = stop.clone();
-        let served = axum::serve(listener, app)
-            .with_graceful_shutdown(async move { stopping.cancelled().await })
-            .await;
+        let sockets = net::Sockets {
+            write_timeout: config.write_timeout,
+            send_buffer: config.send_buffer,
+        };
+        let served = net::serve(listener, self.router(), sockets, stop.clone()).await;
         stop.cancel();
         let _ = hub.await;
         served

@@ -6,12 +6,16 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
+use prometheus_client::metrics::gauge::Gauge;
+
 /// The open streams, per client address and in all.
 #[derive(Debug)]
 pub(crate) struct StreamLimits {
     per_address: usize,
     total: usize,
     open: Mutex<(HashMap<IpAddr, usize>, usize)>,
+    /// The streams open, for the service's metrics page.
+    gauge: Gauge,
 }
 
 /// One open stream; dropping it gives its place back.
@@ -27,6 +31,7 @@ impl StreamLimits {
             per_address,
             total,
             open: Mutex::new((HashMap::new(), 0)),
+            gauge: Gauge::default(),
         })
     }
 
@@ -43,6 +48,7 @@ impl StreamLimits {
         }
         *mine += 1;
         *total += 1;
+        self.gauge.set(*total as i64);
         Some(StreamPermit {
             limits: self.clone(),
             address,
@@ -53,6 +59,11 @@ impl StreamLimits {
     pub(crate) fn open(&self) -> usize {
         lock(&self.open).1
     }
+
+    /// The streams open now, as a metric that follows them.
+    pub(crate) fn gauge(&self) -> Gauge {
+        self.gauge.clone()
+    }
 }
 
 impl Drop for StreamPermit {
@@ -60,6 +71,7 @@ impl Drop for StreamPermit {
         let mut open = lock(&self.limits.open);
         let (by_address, total) = &mut *open;
         *total = total.saturating_sub(1);
+        self.limits.gauge.set(*total as i64);
         if let Some(mine) = by_address.get_mut(&self.address) {
             *mine = mine.saturating_sub(1);
             if *mine == 0 {
@@ -108,7 +120,9 @@ mod tests {
             .collect();
         assert!(limits.admit(IpAddr::from([203, 0, 113, 9])).is_none());
         assert_eq!(limits.open(), 2);
+        assert_eq!(limits.gauge().get(), 2, "the metric follows");
         drop(permits);
         assert_eq!(limits.open(), 0);
+        assert_eq!(limits.gauge().get(), 0);
     }
 }

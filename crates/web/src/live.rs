@@ -67,7 +67,17 @@ pub(crate) struct Hub {
 pub(crate) struct Following {
     hub: Arc<Hub>,
     game: GameId,
+    /// The game's page kept in the follower's language, read on each revision without the
+    /// hub's maps (thousands of streams wake at once).
+    slot: Arc<PageSlot>,
     pub revisions: Option<watch::Receiver<u64>>,
+}
+
+impl Following {
+    /// The page kept, if it is at `revision` or later (else [`Hub::page`] builds it).
+    pub(crate) fn kept_page(&self, revision: u64) -> Option<BuiltPage> {
+        self.slot.at_least(revision)
+    }
 }
 
 impl Drop for Following {
@@ -101,7 +111,10 @@ impl Hub {
                 change = news.recv() => change,
             };
             match change {
-                Ok(GameChange::Revised(game, revision)) => self.revised(&game, revision),
+                Ok(GameChange::Revised(game, revision)) => {
+                    // Off this loop: a build reads the store.
+                    tokio::spawn(self.clone().revised(game, revision));
+                }
                 Ok(GameChange::MaybeMissed) | Err(broadcast::error::RecvError::Lagged(_)) => {
                     self.read_all_again().await;
                 }
@@ -110,7 +123,32 @@ impl Hub {
         }
     }
 
-    fn revised(&self, game: &GameId, revision: u64) {
+    /// Builds `game`'s pages at `revision` in the languages followed, then wakes its streams.
+    /// Thousands of streams wake at once: each then finds its page built, where otherwise all
+    /// but the first would queue on its build one after another.
+    async fn revised(self: Arc<Self>, game: GameId, revision: u64) {
+        let newer = lock(&self.games)
+            .get(&game)
+            .is_some_and(|sender| revision > *sender.borrow());
+        if !newer {
+            return;
+        }
+        let followed: Vec<Language> = lock(&self.pages)
+            .iter()
+            .filter(|((g, _), slot)| *g == game && Arc::strong_count(slot) > 1)
+            .map(|((_, language), _)| *language)
+            .collect();
+        for language in followed {
+            if let Err(e) = self.page(&game, language, revision).await {
+                // The streams try again themselves.
+                tracing::warn!(%game, "a live page could not be built: {e}");
+            }
+        }
+        self.signal(&game, revision);
+    }
+
+    /// Wakes the streams of `game` if `revision` is newer than the one they know.
+    fn signal(&self, game: &GameId, revision: u64) {
         if let Some(sender) = lock(&self.games).get(game) {
             sender.send_if_modified(|latest| {
                 let newer = revision > *latest;
@@ -123,19 +161,25 @@ impl Hub {
     }
 
     /// After news may have been missed: every followed game's revision from the store.
-    async fn read_all_again(&self) {
+    async fn read_all_again(self: &Arc<Self>) {
         let followed: Vec<GameId> = lock(&self.games).keys().cloned().collect();
         for game in followed {
             match self.service.game_revision(&game).await {
-                Ok(Some(revision)) => self.revised(&game, revision),
+                Ok(Some(revision)) => self.clone().revised(game, revision).await,
                 Ok(None) => {}
                 Err(e) => tracing::warn!(%game, "a followed game could not be read again: {e}"),
             }
         }
     }
 
-    /// Starts following `game`, whose latest known revision is `revision`.
-    pub(crate) fn follow(self: &Arc<Self>, game: &GameId, revision: u64) -> Following {
+    /// Starts following `game` in `language`, whose latest known revision is `revision`.
+    pub(crate) fn follow(
+        self: &Arc<Self>,
+        game: &GameId,
+        language: Language,
+        revision: u64,
+    ) -> Following {
+        let slot = self.slot(game, language);
         let mut games = lock(&self.games);
         let sender = games
             .entry(game.clone())
@@ -150,8 +194,19 @@ impl Hub {
         Following {
             hub: self.clone(),
             game: game.clone(),
+            slot,
             revisions: Some(sender.subscribe()),
         }
+    }
+
+    /// The place of `game`'s page in `language`.
+    fn slot(&self, game: &GameId, language: Language) -> Arc<PageSlot> {
+        let mut pages = lock(&self.pages);
+        if pages.len() > IDLE_PAGES {
+            let games = lock(&self.games);
+            pages.retain(|(g, _), slot| games.contains_key(g) || Arc::strong_count(slot) > 1);
+        }
+        pages.entry((game.clone(), language)).or_default().clone()
     }
 
     /// The page of `game` in `language` at revision `at_least` or later, and at least as new
@@ -173,14 +228,7 @@ impl Hub {
                 None => return Ok(None),
             },
         };
-        let slot = {
-            let mut pages = lock(&self.pages);
-            if pages.len() > IDLE_PAGES {
-                let games = lock(&self.games);
-                pages.retain(|(g, _), slot| games.contains_key(g) || Arc::strong_count(slot) > 1);
-            }
-            pages.entry((game.clone(), language)).or_default().clone()
-        };
+        let slot = self.slot(game, language);
         if let Some(page) = slot.at_least(at_least) {
             return Ok(Some(page));
         }

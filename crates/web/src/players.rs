@@ -225,7 +225,9 @@ async fn my_live(
     let sent = last_event_id(&headers)
         .filter(|&seen| seen <= revision)
         .unwrap_or(0);
-    let following = site.hub.follow(&game, revision);
+    // The game's revision signal (the public page of this language is kept with it: built
+    // once per revision for everyone who watches in it).
+    let following = site.hub.follow(&game, asked.unwrap_or_default(), revision);
     let stopping = match site.stopping.lock() {
         Ok(token) => token.clone(),
         Err(poisoned) => poisoned.into_inner().clone(),

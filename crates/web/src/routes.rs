@@ -13,6 +13,7 @@
 //! failure is a 503 that says to try again.
 
 use std::convert::Infallible;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -297,8 +298,11 @@ pub(crate) fn last_event_id(headers: &HeaderMap) -> Option<u64> {
 
 /// What a stream holds while open.
 struct Stream {
-    /// The server stopping.
+    /// The server stopping (a child of its token: each stream waits on its own).
     stopping: CancellationToken,
+    /// When to send a comment next: every [`KEEP_ALIVE`], set once per stream rather than
+    /// once per event.
+    keep_alive: Pin<Box<tokio::time::Sleep>>,
     site: Arc<Site>,
     game: GameId,
     language: Language,
@@ -342,13 +346,14 @@ async fn live(
     let sent = last_event_id(&headers)
         .filter(|&seen| seen <= current.revision)
         .unwrap_or(0);
-    let following = site.hub.follow(&game, current.revision);
+    let following = site.hub.follow(&game, language, current.revision);
     let stopping = match site.stopping.lock() {
-        Ok(token) => token.clone(),
-        Err(poisoned) => poisoned.into_inner().clone(),
+        Ok(token) => token.child_token(),
+        Err(poisoned) => poisoned.into_inner().child_token(),
     };
     let stream = Stream {
         stopping,
+        keep_alive: Box::pin(tokio::time::sleep(KEEP_ALIVE)),
         site: site.clone(),
         game,
         language,
@@ -371,18 +376,20 @@ async fn live(
 }
 
 /// The stream's next bytes: the newest page once it is newer than what the client has, or a
-/// comment after a quiet while (proxies keep the connection, a dead client is noticed).
+/// comment every [`KEEP_ALIVE`] (proxies keep the connection, a dead client is noticed).
 async fn next_event(mut stream: Stream) -> Option<(Result<Bytes, Infallible>, Stream)> {
     loop {
         let revisions = stream.following.revisions.as_mut()?;
         let latest = *revisions.borrow_and_update();
         if latest > stream.sent {
-            match stream
-                .site
-                .hub
-                .page(&stream.game, stream.language, latest)
-                .await
-            {
+            // Thousands of streams wake for one revision: the page built for the first is
+            // read from the follower's slot; only a missing one is built (boxed: rare, and a
+            // big future).
+            let page = match stream.following.kept_page(latest) {
+                Some(page) => Ok(Some(page)),
+                None => Box::pin(stream.site.hub.page(&stream.game, stream.language, latest)).await,
+            };
+            match page {
                 Ok(Some(page)) if page.revision > stream.sent => {
                     stream.sent = page.revision;
                     return Some((Ok(page.event), stream));
@@ -397,7 +404,9 @@ async fn next_event(mut stream: Stream) -> Option<(Result<Bytes, Infallible>, St
         tokio::select! {
             changed = revisions.changed() => changed.ok()?,
             () = stream.stopping.cancelled() => return None,
-            () = tokio::time::sleep(KEEP_ALIVE) => {
+            () = stream.keep_alive.as_mut() => {
+                let next = tokio::time::Instant::now() + KEEP_ALIVE;
+                stream.keep_alive.as_mut().reset(next);
                 return Some((Ok(Bytes::from_static(b": still here\n\n")), stream));
             }
         }

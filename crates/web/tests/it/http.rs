@@ -343,3 +343,89 @@ async fn a_client_that_never_reads_is_dropped_and_slows_nobody() {
     assert!(closed.is_ok(), "the server closed the stuck connection");
     println!("a client that never read was dropped after {dropped_after:?} moves");
 }
+
+/// Reads `tcp` into `seen` until `done` says it has what it waits for.
+async fn read_until(
+    tcp: &mut tokio::net::TcpStream,
+    seen: &mut String,
+    done: impl Fn(&str) -> bool,
+) -> bool {
+    let mut buffer = vec![0u8; 16 << 10];
+    tokio::time::timeout(WAIT, async {
+        while !done(seen) {
+            match tcp.read(&mut buffer).await {
+                Ok(0) | Err(_) => return false,
+                Ok(n) => seen.push_str(&String::from_utf8_lossy(&buffer[..n])),
+            }
+        }
+        true
+    })
+    .await
+    .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn a_stream_asked_on_a_kept_alive_connection_or_in_pieces_streams_too() {
+    let deal = deal(Variant::Jieqi, 9);
+    let moves = random_moves(Variant::Jieqi, &deal, 9, 2);
+    let mut table = Table::new(vec![deal], ["alice", "bob"], |_| {}).await;
+    let game = table.start("jieqi").await;
+    // After a request for the state on the same connection (served by hyper, kept alive).
+    let mut kept = tokio::net::TcpStream::connect(table.addr)
+        .await
+        .expect("connected");
+    let ask = |path: &str| format!("GET /g/{game}/{path} HTTP/1.1\r\nHost: x\r\n\r\n");
+    kept.write_all(ask("state").as_bytes()).await.expect("sent");
+    let mut seen = String::new();
+    assert!(read_until(&mut kept, &mut seen, |s| s.contains("\"moves\"")).await);
+    kept.write_all(ask("live").as_bytes()).await.expect("sent");
+    let mut kept_seen = String::new();
+    assert!(read_until(&mut kept, &mut kept_seen, |s| s.contains("event: page")).await);
+    // A request that arrives in two pieces.
+    let mut pieces = tokio::net::TcpStream::connect(table.addr)
+        .await
+        .expect("connected");
+    let whole = ask("live");
+    let (first, rest) = whole.split_at(10);
+    pieces.write_all(first.as_bytes()).await.expect("sent");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    pieces.write_all(rest.as_bytes()).await.expect("sent");
+    let mut pieces_seen = String::new();
+    assert!(read_until(&mut pieces, &mut pieces_seen, |s| s.contains("event: page")).await);
+    // And one written by hand, alongside: each of the three gets the move.
+    let mut whole_at_once = tokio::net::TcpStream::connect(table.addr)
+        .await
+        .expect("connected");
+    whole_at_once
+        .write_all(whole.as_bytes())
+        .await
+        .expect("sent");
+    let mut at_once_seen = String::new();
+    assert!(
+        read_until(&mut whole_at_once, &mut at_once_seen, |s| s
+            .contains("event: page"))
+        .await
+    );
+    // The first two went to hyper, the third was written by hand.
+    for seen in [&kept_seen, &pieces_seen] {
+        assert!(seen.contains("transfer-encoding: chunked\r\n"), "{seen}");
+    }
+    assert!(
+        at_once_seen.contains("connection: close\r\n"),
+        "{at_once_seen}"
+    );
+    assert_eq!(table.web.open_streams(), 3);
+    let metrics = table.service.metrics_registry().encode();
+    assert!(metrics.contains("jieqi_web_streams 3"), "{metrics}");
+    table.play(0, &moves[0]).await;
+    for (tcp, seen) in [
+        (&mut kept, &mut kept_seen),
+        (&mut pieces, &mut pieces_seen),
+        (&mut whole_at_once, &mut at_once_seen),
+    ] {
+        assert!(
+            read_until(tcp, seen, |s| s.matches("event: page").count() == 2).await,
+            "the move arrives: {seen}"
+        );
+    }
+}

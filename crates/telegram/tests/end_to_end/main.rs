@@ -10,3 +10,4 @@ mod experience;
 mod game;
 mod lanes;
 mod receiving;
+mod record;

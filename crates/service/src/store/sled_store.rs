@@ -1342,4 +1342,67 @@ mod tests {
             .unwrap();
         assert!(matches!(store.migrate(), Err(StoreError::TooNew { .. })));
     }
+
+    fn review_request(game: &str, chat: &str) -> ReviewRequest {
+        ReviewRequest {
+            game: game.parse().unwrap(),
+            chat: ChatId::new(Platform::Local, chat),
+            asked_at: 1,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_review_queue_keeps_its_order_across_a_compaction_and_each_entry_is_taken_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let queue = |requests: Vec<ReviewRequest>| Change {
+            queued_reviews: requests,
+            ..Change::default()
+        };
+        let dequeue = |request| Change {
+            dequeued_reviews: vec![request],
+            ..Change::default()
+        };
+        let store = SledStore::open(dir.path()).unwrap();
+        store
+            .commit(queue(vec![
+                review_request("g7k2", "b"),
+                review_request("g7k3", "a"),
+            ]))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.commit(queue(vec![review_request("g7k2", "b")])).await,
+            Err(CommitError::Conflict),
+            "the same review is queued once"
+        );
+        store.compact().unwrap();
+        drop(store);
+        // A compacted copy starts sled's id counter afresh: later entries still come after.
+        let store = SledStore::open(dir.path()).unwrap();
+        store
+            .commit(queue(vec![review_request("g7k2", "a")]))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.queued_reviews(10).await.unwrap(),
+            [
+                review_request("g7k2", "b"),
+                review_request("g7k3", "a"),
+                review_request("g7k2", "a")
+            ]
+        );
+        store
+            .commit(dequeue(review_request("g7k3", "a")))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.commit(dequeue(review_request("g7k3", "a"))).await,
+            Err(CommitError::Conflict),
+            "taken off the queue once"
+        );
+        assert_eq!(
+            store.queued_reviews(10).await.unwrap(),
+            [review_request("g7k2", "b"), review_request("g7k2", "a")]
+        );
+    }
 }

@@ -143,7 +143,10 @@ async fn run(weak: &Weak<Inner>, job: &ReviewJob) -> Ended {
         })
         .await;
     match posted {
-        Ok(_) => Ended::Done,
+        Ok(true) => Ended::Done,
+        // Nothing committed: off the queue already (then it is not read again), or the
+        // change kept conflicting. Look again later rather than at once.
+        Ok(false) => Ended::Later,
         Err(error) => {
             tracing::error!(%error, game = %job.game, "a review could not be posted");
             Ended::Later

@@ -27,14 +27,19 @@ impl Review {
         let record = self.finished_game(ctx).await?;
         let chat = ctx.chat_id()?.clone();
         let id = record.id.clone();
-        if let Some(stored) = ctx.inner.store.review(&id).await? {
-            return post_review(ctx, &chat, &record, &stored.review).await;
-        }
         let queue = ctx.inner.store.queued_reviews(QUEUE_READ).await?;
         let job = ReviewJob {
             game: id.clone(),
             chat: chat.clone(),
         };
+        if let Some(stored) = ctx.inner.store.review(&id).await? {
+            // Stored meanwhile for another chat: this post answers a request of this chat
+            // still queued too, so it is not posted twice.
+            if let Some(queued) = queue.iter().find(|r| ReviewJob::from(*r) == job) {
+                ctx.change.dequeued_reviews.push(queued.clone());
+            }
+            return post_review(ctx, &chat, &record, &stored.review).await;
+        }
         let sentence = match place_in(&queue, &job) {
             Queued::Ahead(ahead) => {
                 // Queued by this very change: a request for the same review committed first

@@ -355,6 +355,7 @@ review-already-queued = Game { $game } is already being reviewed ({ $ahead ->
    *[other] { $ahead } ahead of it
 }); it will be posted here.
 refuse-review-queue-full = Too many reviews are waiting; please ask again in a few minutes.
+review-failed = Game { $game } could not be reviewed; its record cannot be read.
 refuse-review-nothing-finished = No game has finished in this chat yet: give a game id, for example /review g7k2.
 refuse-review-not-finished = Game { $game } has not finished (or was aborted), so there is nothing to review yet.
 history-pgn = Game { $game } as PGN, for other Xiangqi programs.

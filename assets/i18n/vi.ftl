@@ -338,6 +338,7 @@ review-already-queued = Ván { $game } đã có trong hàng chờ phân tích ({
    *[other] còn { $ahead } ván trước nó
 }); kết quả sẽ đăng ở đây.
 refuse-review-queue-full = Có quá nhiều ván đang chờ phân tích; vui lòng thử lại sau vài phút.
+review-failed = Không thể phân tích ván { $game }: không đọc được biên bản ván.
 refuse-review-nothing-finished = Chưa có ván nào kết thúc trong cuộc trò chuyện này: hãy ghi mã ván, ví dụ /review g7k2.
 refuse-review-not-finished = Ván { $game } chưa kết thúc (hoặc đã bị hủy), nên chưa có gì để phân tích.
 history-pgn = Ván { $game } dạng PGN, để mở bằng các phần mềm cờ tướng khác.

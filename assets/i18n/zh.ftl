@@ -338,6 +338,7 @@ review-already-queued = 对局 { $game } 已在复盘队列中（{ $ahead ->
    *[other] 前面还有 { $ahead } 个
 }），完成后会发在这里。
 refuse-review-queue-full = 等待复盘的对局太多，请过几分钟再试。
+review-failed = 对局 { $game } 无法复盘：棋谱无法读取。
 refuse-review-nothing-finished = 这个聊天还没有结束的对局：请给出对局编号，例如 /review g7k2。
 refuse-review-not-finished = 对局 { $game } 尚未结束（或已取消），暂时没有可复盘的内容。
 history-pgn = 对局 { $game } 的 PGN 棋谱，可导入其他象棋软件。

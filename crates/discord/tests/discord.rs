@@ -687,3 +687,88 @@ async fn a_slow_public_answer_appears_in_the_channel_for_everyone() {
     assert!(is_png(&post.files.first().expect("the rules' picture").2));
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_of_a_finished_game_attaches_its_pgn() {
+    let bot = start().await;
+    bot.start_game().await;
+    bot.play(ALICE, "h2h9").await;
+    bot.play(BOB, "i9h9").await;
+    let resign = bot
+        .fake
+        .message(bot.latest_board())
+        .map(|m| buttons(&m))
+        .unwrap_or_default()
+        .into_iter()
+        .find_map(|(id, _)| id.strip_prefix("res_").map(str::to_owned))
+        .expect("a Resign button naming the game");
+    let game = resign;
+    // Resigning asks once; `/resign` again confirms.
+    bot.send(&bot.command(BOB, "resign", json!([]))).await;
+    bot.send(&bot.command(BOB, "resign", json!([]))).await;
+    bot.delivered().await;
+
+    let history = bot.command(
+        CAROL,
+        "history",
+        json!([{"name": "game", "type": 3, "value": game}]),
+    );
+    bot.send(&history).await;
+    let token = history["token"].as_str().unwrap_or_default().to_owned();
+    let log = bot
+        .fake
+        .wait_for("the PGN attached to an answer", |log| {
+            log.iter().any(|r| {
+                r.path.contains(&token) && r.files.iter().any(|(_, n, _)| n.ends_with(".pgn"))
+            })
+        })
+        .await;
+    let carrying: Vec<&Recorded> = log
+        .iter()
+        .filter(|r| r.files.iter().any(|(_, n, _)| n.ends_with(".pgn")))
+        .collect();
+    let [sent] = &carrying[..] else {
+        panic!("the PGN is sent once: {carrying:?}")
+    };
+    assert!(sent.status < 300, "{sent:?}");
+    assert_eq!(sent.seen, Seen::Channel(CHANNEL), "for everyone: {sent:?}");
+    let (field, name, bytes) = sent
+        .files
+        .iter()
+        .find(|(_, n, _)| n.ends_with(".pgn"))
+        .expect("the PGN");
+    assert!(field.starts_with("files["), "{field}");
+    assert_eq!(name, &format!("{game}.pgn"));
+    // Attached, not shown as a picture in an embed.
+    let message = sent.json.get("data").unwrap_or(&sent.json);
+    assert!(
+        message["embeds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|e| e["image"].is_null()),
+        "{message}"
+    );
+    assert!(
+        message["attachments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|a| a["filename"] == json!(name)),
+        "payload_json lists the attachment: {message}"
+    );
+    let pgn = String::from_utf8(bytes.clone()).expect("PGN is text");
+    assert!(pgn.starts_with("[Game \"Chinese Chess\"]\n"), "{pgn}");
+    for tag in [
+        "[Variant \"jieqi\"]",
+        &format!("[Deal \"{DEAL}\"]"),
+        "[Result \"1-0\"]",
+        "[Format \"ICCS\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+    // Alice's covered cannon on h2 turned out a chariot; Bob's piece on i9 a chariot.
+    assert!(pgn.contains("1. H2-H9=R I9-H9=r"), "{pgn}");
+    assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
+    bot.stop().await;
+}

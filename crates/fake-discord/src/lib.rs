@@ -6,7 +6,8 @@
 //! multipart, webhook follow-ups and edits, DM channels, channel messages) and the WebSocket
 //! gateway (HELLO, IDENTIFY with its shard, READY, heartbeats and acks, INTERACTION_CREATE).
 //!
-//! What it records: every REST request with its JSON body (or `payload_json`), its files,
+//! What it records: every REST request with its JSON body (or `payload_json`), its files
+//! (form field, file name, bytes: pictures and other attachments such as a PGN record),
 //! when it came and who could see it (the channel, one user's DMs, one user's ephemeral
 //! answers); every message it created, with its nonce and when; every IDENTIFY's shard.
 //!
@@ -14,7 +15,9 @@
 //! used in that channel within the last minutes is not created again, the earlier one is
 //! returned; an interaction is answered once (40060 after that); the first follow-up sent
 //! while a deferral still shows "thinking…" becomes the deferral's answer and keeps its
-//! ephemeral flag, whatever flags it asks for (discord-api-docs issue 2742); several gateway
+//! ephemeral flag, whatever flags it asks for (discord-api-docs issue 2742); every uploaded
+//! file is a part `files[n]` listed in the payload's `attachments` with id `n` and its file
+//! name, and an embed's `attachment://` image names one of them; several gateway
 //! connections each get the interactions of their shard, `(guild_id >> 22) % shard_count`.
 //!
 //! Faults on demand, per channel or for interaction callbacks: 429 with `retry_after`, 5xx,

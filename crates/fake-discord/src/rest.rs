@@ -244,6 +244,7 @@ fn route(
             }
             pending.answered = true;
             let data = &json["data"];
+            check_attachments(data, files);
             let ephemeral = ephemeral_flag(data);
             let seen = match json["type"].as_u64() {
                 Some(4) => {
@@ -269,6 +270,7 @@ fn route(
                 return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
             };
             pending.thinking = false;
+            check_attachments(json, files);
             let seen = match pending.ephemeral {
                 Some(true) => Seen::Ephemeral(pending.user),
                 Some(false) => Seen::Channel(pending.channel),
@@ -294,6 +296,7 @@ fn route(
             let Some((_, pending)) = interactions.get_mut(*token) else {
                 return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
             };
+            check_attachments(json, files);
             // While the deferral shows "thinking…", this follow-up is its answer: it keeps the
             // deferral's visibility, not its own flags (and is `@original` from now on).
             let ephemeral = if pending.thinking {
@@ -450,8 +453,30 @@ fn dm_user(fake: &Inner, channel: u64) -> Option<u64> {
         .map(|(user, _)| *user)
 }
 
-/// Discord matches `attachment://name` in embeds against the uploaded files.
+/// Discord matches `attachment://name` in embeds against the uploaded files, and each file
+/// part `files[n]` against the entry of `attachments` whose `id` is `n` (its file name).
 fn check_attachments(json: &Value, files: &[(String, String, Vec<u8>)]) {
+    for (field, file_name, _) in files {
+        let n = field
+            .strip_prefix("files[")
+            .and_then(|rest| rest.strip_suffix(']'))
+            .unwrap_or_else(|| panic!("file field {field}"));
+        let listed = json["attachments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|a| {
+                let id = match &a["id"] {
+                    Value::String(id) => id.clone(),
+                    other => other.to_string(),
+                };
+                id == n && a["filename"] == json!(file_name)
+            });
+        assert!(
+            listed,
+            "{field} ({file_name}) is not listed in the payload's attachments: {json}"
+        );
+    }
     for embed in json["embeds"].as_array().into_iter().flatten() {
         if let Some(url) = embed["image"]["url"].as_str()
             && let Some(name) = url.strip_prefix("attachment://")
@@ -461,8 +486,5 @@ fn check_attachments(json: &Value, files: &[(String, String, Vec<u8>)]) {
                 "embed image {url} is not among the uploaded files"
             );
         }
-    }
-    for (field, _, _) in files {
-        assert!(field.starts_with("files["), "file field {field}");
     }
 }

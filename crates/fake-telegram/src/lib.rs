@@ -4,7 +4,7 @@
 //! does (`{"ok":false,"error_code":403,"description":"Forbidden: ..."}`, 429 with
 //! `parameters.retry_after`). It plays the people too: they send messages and press buttons
 //! (updates queued for `getUpdates`), and it remembers every request the bot made, with the
-//! bytes of every uploaded picture.
+//! name and bytes of every uploaded file (pictures, animations, documents).
 //!
 //! Shared by the adapter's own tests (`jieqi-telegram`) and the bot's multi-process tests:
 //! faults can be injected per chat and method (429 with `retry_after`, 5xx, slow answers),
@@ -41,8 +41,8 @@ pub struct Call {
     pub method: String,
     /// The parameters, JSON values (multipart text fields parsed as JSON where they are).
     pub params: Map<String, Value>,
-    /// Uploaded files: (form field name, bytes).
-    pub files: Vec<(String, Vec<u8>)>,
+    /// Uploaded files, in the order of their parts.
+    pub files: Vec<Upload>,
     /// The HTTP status answered.
     pub status: u16,
     /// When it arrived.
@@ -80,6 +80,16 @@ impl Call {
     }
 }
 
+/// A file part of a multipart request: a picture, an animation or a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Upload {
+    /// The form field it came in (`photo`, `document`, or the part an `attach://` names).
+    pub field: String,
+    /// The file name the part carried.
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+}
+
 /// A message the bot posted (as it stands after edits).
 #[derive(Clone, Debug)]
 pub struct Post {
@@ -92,6 +102,8 @@ pub struct Post {
     pub reply_to: Option<i64>,
     /// Sent with `sendAnimation` (a GIF that plays), not `sendPhoto`.
     pub animation: bool,
+    /// The file sent with `sendDocument` (its name and bytes); `text` is its caption.
+    pub document: Option<Upload>,
     /// When it was posted.
     pub at: Instant,
 }
@@ -424,6 +436,9 @@ impl FakeBotApi {
         if post.photo.is_some() {
             message["photo"] = photo_sizes(post.photo.as_deref().unwrap_or_default());
             message["caption"] = json!(post.text);
+        } else if let Some(document) = &post.document {
+            message["document"] = document_json(document);
+            message["caption"] = json!(post.text);
         } else {
             message["text"] = json!(post.text);
         }
@@ -622,6 +637,14 @@ fn chat_json(w: &World, chat: i64) -> Option<Value> {
 fn photo_sizes(bytes: &[u8]) -> Value {
     json!([{"file_id": format!("photo{}", bytes.len()), "file_unique_id": format!("u{}", bytes.len()),
             "width": 480, "height": 540, "file_size": bytes.len()}])
+}
+
+/// A document as the `document` field of a message.
+fn document_json(document: &Upload) -> Value {
+    let size = document.bytes.len();
+    json!({"file_id": format!("doc{size}"), "file_unique_id": format!("d{size}"),
+           "file_name": document.file_name, "mime_type": "application/octet-stream",
+           "file_size": size})
 }
 
 fn ok(result: Value) -> (u16, Value) {

@@ -10,8 +10,8 @@ use serde_json::{Map, Value, json};
 use url::Url;
 
 use super::{
-    BOT_ID, BOT_USERNAME, Call, Fault, Post, Shared, TOKEN, World, as_i64, bot_user, chat_json,
-    now, ok, photo_sizes, refuse,
+    BOT_ID, BOT_USERNAME, Call, Fault, Post, Shared, TOKEN, Upload, World, as_i64, bot_user,
+    chat_json, document_json, now, ok, photo_sizes, refuse,
 };
 
 pub(super) async fn api(
@@ -70,7 +70,7 @@ pub(super) async fn api(
     reply((status, body))
 }
 
-const METHODS: [&str; 16] = [
+const METHODS: [&str; 17] = [
     "getMe",
     "getChatMember",
     "getUpdates",
@@ -80,6 +80,7 @@ const METHODS: [&str; 16] = [
     "sendMessage",
     "sendPhoto",
     "sendAnimation",
+    "sendDocument",
     "sendChatAction",
     "answerCallbackQuery",
     "editMessageText",
@@ -106,9 +107,7 @@ fn reply((status, body): (u16, Value)) -> Response {
         .into_response()
 }
 
-async fn read_body(
-    request: Request,
-) -> Result<(Map<String, Value>, Vec<(String, Vec<u8>)>), String> {
+async fn read_body(request: Request) -> Result<(Map<String, Value>, Vec<Upload>), String> {
     let multipart = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -122,10 +121,14 @@ async fn read_body(
             .map_err(|e| e.to_string())?;
         while let Some(field) = form.next_field().await.map_err(|e| e.to_string())? {
             let name = field.name().unwrap_or_default().to_owned();
-            let is_file = field.file_name().is_some();
+            let file_name = field.file_name().map(str::to_owned);
             let bytes = field.bytes().await.map_err(|e| e.to_string())?;
-            if is_file {
-                files.push((name, bytes.to_vec()));
+            if let Some(file_name) = file_name {
+                files.push(Upload {
+                    field: name,
+                    file_name,
+                    bytes: bytes.to_vec(),
+                });
             } else {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let value = if matches!(name.as_str(), "text" | "caption") {
@@ -224,12 +227,7 @@ fn refuse_retry(w: &mut World, params: &Map<String, Value>) -> (u16, Value) {
     (answer.status, answer.body)
 }
 
-fn answer(
-    w: &mut World,
-    method: &str,
-    p: &Map<String, Value>,
-    files: &[(String, Vec<u8>)],
-) -> (u16, Value) {
+fn answer(w: &mut World, method: &str, p: &Map<String, Value>, files: &[Upload]) -> (u16, Value) {
     match method {
         "getMe" => ok(json!({
             "id": BOT_ID, "is_bot": true, "first_name": "Jieqi", "username": BOT_USERNAME,
@@ -293,7 +291,7 @@ fn answer(
                 ok(json!({"status": "member", "user": person}))
             }
         }
-        "sendMessage" => send(w, p, None, false),
+        "sendMessage" => send(w, p, Media::None),
         "sendChatAction" => {
             let Some(chat) = p.get("chat_id").and_then(as_i64) else {
                 return refuse(400, "Bad Request: chat_id is empty");
@@ -304,17 +302,22 @@ fn answer(
             }
         }
         "sendAnimation" => match attached(p.get("animation"), "animation", files) {
-            Some((_, bytes)) => send(w, p, Some(bytes.clone()), true),
+            Some(upload) => send(w, p, Media::Animation(upload.bytes.clone())),
             None => refuse(400, "Bad Request: there is no animation in the request"),
         },
+        // Only uploads: a file id or URL in `document` would name a file this fake never had.
+        "sendDocument" => match attached(p.get("document"), "document", files) {
+            Some(upload) => send(w, p, Media::Document(upload.clone())),
+            None => refuse(400, "Bad Request: there is no document in the request"),
+        },
         "sendPhoto" => match attached(p.get("photo"), "photo", files) {
-            Some((_, bytes)) => send(w, p, Some(bytes.clone()), false),
+            Some(upload) => send(w, p, Media::Photo(upload.bytes.clone())),
             None => refuse(
                 400,
                 &format!(
                     "Bad Request: there is no photo in the request (fields {:?}, files {:?})",
                     p.keys().collect::<Vec<_>>(),
-                    files.iter().map(|(n, _)| n).collect::<Vec<_>>()
+                    files.iter().map(|f| &f.field).collect::<Vec<_>>()
                 ),
             ),
         },
@@ -354,18 +357,22 @@ fn answer(
 }
 
 /// The file a parameter names: `attach://<part>`, or a file part of the parameter's own name.
-fn attached<'f>(
-    param: Option<&Value>,
-    name: &str,
-    files: &'f [(String, Vec<u8>)],
-) -> Option<&'f (String, Vec<u8>)> {
+fn attached<'f>(param: Option<&Value>, name: &str, files: &'f [Upload]) -> Option<&'f Upload> {
     match param
         .and_then(Value::as_str)
         .and_then(|v| v.strip_prefix("attach://"))
     {
-        Some(part) => files.iter().find(|(n, _)| n == part),
-        None => files.iter().find(|(n, _)| n == name),
+        Some(part) => files.iter().find(|f| f.field == part),
+        None => files.iter().find(|f| f.field == name),
     }
+}
+
+/// What a send method carries besides its text or caption.
+enum Media {
+    None,
+    Photo(Vec<u8>),
+    Animation(Vec<u8>),
+    Document(Upload),
 }
 
 /// Checks that the chat takes messages from the bot.
@@ -432,12 +439,7 @@ fn check_markup(p: &Map<String, Value>) -> Result<Value, (u16, Value)> {
     Ok(markup.clone())
 }
 
-fn send(
-    w: &mut World,
-    p: &Map<String, Value>,
-    photo: Option<Vec<u8>>,
-    animation: bool,
-) -> (u16, Value) {
+fn send(w: &mut World, p: &Map<String, Value>, media: Media) -> (u16, Value) {
     let Some(chat) = p.get("chat_id").and_then(as_i64) else {
         return refuse(400, "Bad Request: chat_id is empty");
     };
@@ -449,7 +451,13 @@ fn send(
         Ok(m) => m,
         Err(refusal) => return refusal,
     };
-    let text = if photo.is_some() {
+    let (photo, animation, document) = match media {
+        Media::None => (None, false, None),
+        Media::Photo(bytes) => (Some(bytes), false, None),
+        Media::Animation(bytes) => (Some(bytes), true, None),
+        Media::Document(upload) => (None, false, Some(upload)),
+    };
+    let text = if photo.is_some() || document.is_some() {
         let caption = p
             .get("caption")
             .and_then(Value::as_str)
@@ -488,6 +496,7 @@ fn send(
         markup,
         reply_to,
         animation,
+        document,
         at: Instant::now(),
     };
     let result = message_json(&post, chat_json);
@@ -512,7 +521,15 @@ fn message_json(post: &Post, chat: Value) -> Value {
                 m["caption"] = json!(post.text);
             }
         }
-        None => m["text"] = json!(post.text),
+        None => match &post.document {
+            Some(document) => {
+                m["document"] = document_json(document);
+                if !post.text.is_empty() {
+                    m["caption"] = json!(post.text);
+                }
+            }
+            None => m["text"] = json!(post.text),
+        },
     }
     if post
         .markup
@@ -528,12 +545,7 @@ fn message_json(post: &Post, chat: Value) -> Value {
     m
 }
 
-fn edit(
-    w: &mut World,
-    method: &str,
-    p: &Map<String, Value>,
-    files: &[(String, Vec<u8>)],
-) -> (u16, Value) {
+fn edit(w: &mut World, method: &str, p: &Map<String, Value>, files: &[Upload]) -> (u16, Value) {
     let chat = p.get("chat_id").and_then(as_i64).unwrap_or_default();
     let id = p.get("message_id").and_then(as_i64).unwrap_or_default();
     let markup = match check_markup(p) {
@@ -550,11 +562,12 @@ fn edit(
     else {
         return refuse(400, "Bad Request: message to edit not found");
     };
+    let captioned = post.photo.is_some() || post.document.is_some();
     let mut edited = post.clone();
     edited.markup = markup;
     match method {
         "editMessageText" => {
-            if post.photo.is_some() {
+            if captioned {
                 return refuse(400, "Bad Request: there is no text in the message to edit");
             }
             edited.text = p
@@ -564,7 +577,7 @@ fn edit(
                 .to_owned();
         }
         "editMessageCaption" => {
-            if post.photo.is_none() {
+            if !captioned {
                 return refuse(
                     400,
                     "Bad Request: there is no caption in the message to edit",
@@ -578,10 +591,11 @@ fn edit(
         }
         "editMessageMedia" => {
             let media = p.get("media").cloned().unwrap_or_default();
-            let Some((_, bytes)) = attached(media.get("media"), "media", files) else {
+            let Some(upload) = attached(media.get("media"), "media", files) else {
                 return refuse(400, "Bad Request: there is no media in the request");
             };
-            edited.photo = Some(bytes.clone());
+            edited.photo = Some(upload.bytes.clone());
+            edited.document = None;
             edited.text = media
                 .get("caption")
                 .and_then(Value::as_str)

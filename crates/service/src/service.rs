@@ -213,6 +213,7 @@ impl Service {
         pictures: Vec<(OutboxId, Image)>,
     ) -> Result<(), CommitError> {
         let queued = !change.outbox.is_empty();
+        let review_asked = !change.queued_reviews.is_empty();
         let engine_turns: Vec<GameId> = loaded
             .iter()
             .filter(|l| crate::engine_play::engine_to_move(l))
@@ -237,7 +238,9 @@ impl Service {
         for id in engine_turns {
             self.think_later(id);
         }
-        self.start_reviews();
+        if review_asked {
+            self.start_reviews();
+        }
         Ok(())
     }
 

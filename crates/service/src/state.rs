@@ -40,7 +40,7 @@ pub(crate) struct Inner {
     /// whose claims they are) and a random part (so two runs never share it).
     pub instance: String,
     /// Reviews waiting and running (`/review`).
-    pub reviews: crate::review_queue::ReviewQueue,
+    pub reviews: crate::review_queue::ReviewRunner,
 }
 
 impl Inner {
@@ -60,7 +60,7 @@ impl Inner {
             outbox_signal: watch::Sender::new(0),
             thinking: Mutex::new(HashSet::new()),
             instance: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
-            reviews: crate::review_queue::ReviewQueue::default(),
+            reviews: crate::review_queue::ReviewRunner::default(),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Timers: players reminded to move when a tenth of their time is left, players who run out
-//! of time, challenges nobody takes, and chats' daily puzzles. Deadlines are stored
+//! of time, challenges nobody takes, and chats' daily puzzles; and the work left by a
+//! process that stopped (the engine's moves, queued reviews) is picked up. Deadlines are stored
 //! with the games and challenges, so they keep working across restarts and across several
 //! processes; [`Service::tick`] settles whatever is due, each in its own transaction.
 
@@ -27,6 +28,9 @@ impl Service {
         let now = unix(now);
         // A game waiting for the engine (one that failed to move, say) is picked up again.
         self.resume_engines().await;
+        // So are reviews queued and not posted: after a restart, those of a process that
+        // died, those another process was computing when it stopped.
+        self.start_reviews();
         // Bounded, so a deadline that cannot be settled never keeps a tick running.
         for _ in 0..64 {
             let due = match self.inner.store.due(now, 64).await {

@@ -83,6 +83,7 @@ async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_schema: boo
                 "DELETE FROM schema_migrations WHERE version >= 4;
                  DROP INDEX games_old_records;
                  DROP TABLE reviews;
+                 DROP TABLE review_requests;
                  UPDATE players SET record = overlay(record placing '\\x04'::bytea from 1 for 1);
                  UPDATE chats SET record = overlay(record placing '\\x04'::bytea from 1 for 1);",
             );

@@ -41,7 +41,7 @@ use jieqi_service::store::codec::{decode, encode};
 use jieqi_service::store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameChange,
     GameChanges, GameRecord, Lane, Leadership, OutboxRecord, PendingMessage, PlayerRecord,
-    RequestKey, ReviewClaim, ReviewRecord, UnixTime,
+    RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, UnixTime,
 };
 use jieqi_service::{
     ChallengeId, ChatId, GameId, GameStore, OutboxEntry, OutboxId, Platform, StoreError, UserId,
@@ -473,6 +473,32 @@ fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
             vec![
                 Box::new(review.game.as_str().to_owned()),
                 Box::new(encode(review)?),
+            ],
+        ));
+    }
+    let mut queued: Vec<&ReviewRequest> = change.queued_reviews.iter().collect();
+    queued.sort_by(|a, b| (&a.game, a.chat.to_string()).cmp(&(&b.game, b.chat.to_string())));
+    for request in queued {
+        // Queued once per game and chat: a second request refuses the change as a conflict.
+        out.push(Statement::new(
+            "WITH w AS (INSERT INTO review_requests (game_id, chat, record) VALUES ($1, $2, $3) \
+             ON CONFLICT (game_id, chat) DO NOTHING RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            vec![
+                Box::new(request.game.as_str().to_owned()),
+                Box::new(request.chat.to_string()),
+                Box::new(encode(request)?),
+            ],
+        ));
+    }
+    for request in &change.dequeued_reviews {
+        // Posted once: a review no longer queued (another process posted it) is a conflict.
+        out.push(Statement::new(
+            "WITH w AS (DELETE FROM review_requests WHERE game_id = $1 AND chat = $2 RETURNING 1) \
+             SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            vec![
+                Box::new(request.game.as_str().to_owned()),
+                Box::new(request.chat.to_string()),
             ],
         ));
     }
@@ -988,6 +1014,21 @@ impl GameStore for PgStore {
             game.as_str(),
         )
         .await
+    }
+
+    async fn queued_reviews(&self, limit: usize) -> Result<Vec<ReviewRequest>, StoreError> {
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached("SELECT record FROM review_requests ORDER BY queued LIMIT $1")
+            .await
+            .map_err(backend)?;
+        client
+            .query(&statement, &[&int(limit as u64)])
+            .await
+            .map_err(backend)?
+            .iter()
+            .map(|row| decode(row.get::<_, &[u8]>(0)))
+            .collect()
     }
 
     async fn claim_review(&self, game: &GameId, claim: &Claim) -> Result<ReviewClaim, StoreError> {

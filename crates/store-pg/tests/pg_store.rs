@@ -794,3 +794,68 @@ async fn of_two_processes_one_computes_a_review_and_it_is_stored_once() {
         ReviewClaim::Done(Box::new(review("g7k2")))
     );
 }
+
+fn review_request(game: &str, chat: &str) -> jieqi_service::store::ReviewRequest {
+    jieqi_service::store::ReviewRequest {
+        game: game.parse().unwrap(),
+        chat: room(chat),
+        asked_at: 1,
+    }
+}
+
+#[tokio::test]
+async fn the_review_queue_keeps_its_order_across_processes_and_each_entry_is_taken_once() {
+    let first = store_or_skip!();
+    let second = first.another().await;
+    let queue = |requests: Vec<_>| Change {
+        queued_reviews: requests,
+        ..Change::default()
+    };
+    let dequeue = |request| Change {
+        dequeued_reviews: vec![request],
+        ..Change::default()
+    };
+    first
+        .commit(queue(vec![review_request("g7k2", "b")]))
+        .await
+        .unwrap();
+    second
+        .commit(queue(vec![review_request("g7k3", "a")]))
+        .await
+        .unwrap();
+    first
+        .commit(queue(vec![review_request("g7k2", "a")]))
+        .await
+        .unwrap();
+    // In the order queued, whichever process queued them.
+    let queued = second.queued_reviews(10).await.unwrap();
+    assert_eq!(
+        queued,
+        [
+            review_request("g7k2", "b"),
+            review_request("g7k3", "a"),
+            review_request("g7k2", "a")
+        ]
+    );
+    assert_eq!(second.queued_reviews(1).await.unwrap(), queued[..1]);
+    // The same review asked again is a conflict, and changes nothing.
+    assert_eq!(
+        second
+            .commit(queue(vec![review_request("g7k3", "a")]))
+            .await,
+        Err(CommitError::Conflict)
+    );
+    // Taken off once: the second process to post it is refused.
+    second
+        .commit(dequeue(review_request("g7k3", "a")))
+        .await
+        .unwrap();
+    assert_eq!(
+        first.commit(dequeue(review_request("g7k3", "a"))).await,
+        Err(CommitError::Conflict)
+    );
+    assert_eq!(
+        first.queued_reviews(10).await.unwrap(),
+        [review_request("g7k2", "b"), review_request("g7k2", "a")]
+    );
+}

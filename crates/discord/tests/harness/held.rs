@@ -107,6 +107,12 @@ impl GameStore for HeldStore {
     ) -> Result<Option<jieqi_service::store::ReviewRecord>, StoreError> {
         self.inner.review(game).await
     }
+    async fn queued_reviews(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<jieqi_service::store::ReviewRequest>, StoreError> {
+        self.inner.queued_reviews(limit).await
+    }
     async fn claim_review(
         &self,
         game: &jieqi_service::GameId,

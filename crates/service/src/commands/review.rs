@@ -1,15 +1,15 @@
 //! `/review [id]`: a finished game's review (also the Review button under a result). A
-//! review stored already is posted at once; otherwise it is queued and the requester told
-//! how many reviews are ahead of it. The review itself is computed off the request path
-//! (`reviews.rs`).
+//! review stored already is posted at once; otherwise it is queued in the store, in the
+//! transaction that tells the requester how many reviews are ahead of it, so the promise
+//! outlives the process. The review itself is computed off the request path (`reviews.rs`).
 
 use super::optional_game;
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::message::{Destination, Message, MessageKind};
 use crate::review_post::post_review;
-use crate::review_queue::{Queued, ReviewJob};
-use crate::store::GameRecord;
+use crate::review_queue::{QUEUE_READ, Queued, ReviewJob, place_in};
+use crate::store::{GameRecord, ReviewRequest};
 
 #[derive(Debug)]
 pub(crate) struct Review {
@@ -27,14 +27,30 @@ impl Review {
         let record = self.finished_game(ctx).await?;
         let chat = ctx.chat_id()?.clone();
         let id = record.id.clone();
+        let queue = ctx.inner.store.queued_reviews(QUEUE_READ).await?;
+        let job = ReviewJob {
+            game: id.clone(),
+            chat: chat.clone(),
+        };
         if let Some(stored) = ctx.inner.store.review(&id).await? {
+            // Stored meanwhile for another chat: this post answers a request of this chat
+            // still queued too, so it is not posted twice.
+            if let Some(queued) = queue.iter().find(|r| ReviewJob::from(*r) == job) {
+                ctx.change.dequeued_reviews.push(queued.clone());
+            }
             return post_review(ctx, &chat, &record, &stored.review).await;
         }
-        let sentence = match ctx.inner.reviews.enqueue(ReviewJob {
-            game: id.clone(),
-            chat,
-        }) {
-            Queued::Ahead(ahead) => Sentence::new("review-queued").arg("ahead", ahead),
+        let sentence = match place_in(&queue, &job) {
+            Queued::Ahead(ahead) => {
+                // Queued by this very change: a request for the same review committed first
+                // makes it a conflict, and the retry finds it queued.
+                ctx.change.queued_reviews.push(ReviewRequest {
+                    game: id.clone(),
+                    chat,
+                    asked_at: ctx.now,
+                });
+                Sentence::new("review-queued").arg("ahead", ahead)
+            }
             Queued::Already(ahead) => Sentence::new("review-already-queued").arg("ahead", ahead),
             Queued::Full => return refuse(Sentence::new("refuse-review-queue-full")),
         };

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use super::StoreError;
 use super::records::{
     AnswerRecord, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
-    PuzzleStats, ReviewRecord, SentRecord, StoredReply,
+    PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
 };
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
@@ -109,6 +109,8 @@ impl Record for PlayerRecord {
 impl Record for SentRecord {}
 // Reviews came with schema 4 and have kept their shape.
 impl Record for ReviewRecord {}
+// The review queue came after schema 5 and has kept its shape.
+impl Record for ReviewRequest {}
 
 impl Record for GameRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {

@@ -14,7 +14,7 @@ use async_trait::async_trait;
 use super::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameRecord,
     GameStore, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, ReviewClaim,
-    ReviewRecord, StoreError, UnixTime,
+    ReviewRecord, ReviewRequest, StoreError, UnixTime,
 };
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::OutboxId;
@@ -108,6 +108,10 @@ impl GameStore for MeasuredStore {
     }
     async fn review(&self, game: &GameId) -> Result<Option<ReviewRecord>, StoreError> {
         self.timed("review", self.store.review(game)).await
+    }
+    async fn queued_reviews(&self, limit: usize) -> Result<Vec<ReviewRequest>, StoreError> {
+        self.timed("queued_reviews", self.store.queued_reviews(limit))
+            .await
     }
     async fn claim_review(&self, game: &GameId, claim: &Claim) -> Result<ReviewClaim, StoreError> {
         self.timed("claim_review", self.store.claim_review(game, claim))

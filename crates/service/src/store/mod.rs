@@ -32,8 +32,8 @@ pub(crate) use measured::MeasuredStore;
 pub use records::{
     AnswerRecord, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice,
     CourseProgress, DailySlot, DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle,
-    OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord, Seat, SentRecord, StoredReply,
-    UnixTime, VariantStats,
+    OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord, ReviewRequest, Seat,
+    SentRecord, StoredReply, UnixTime, VariantStats,
 };
 pub use sled_store::SledStore;
 pub use verdict::Verdict;
@@ -84,6 +84,12 @@ pub struct Change {
     /// Finished reviews to store. Each is written once: the change is refused as a conflict
     /// if the game's review is stored already.
     pub reviews: Vec<ReviewRecord>,
+    /// Reviews asked for, queued after every review queued before them. Refused as a
+    /// conflict if that game's review is queued for that chat already.
+    pub queued_reviews: Vec<ReviewRequest>,
+    /// Queued reviews done with (posted, or given up). Refused as a conflict unless each is
+    /// still queued, so that of several processes only one posts a review.
+    pub dequeued_reviews: Vec<ReviewRequest>,
     /// Wait until the change is on disk before returning (moves, game changes). Delivery
     /// bookkeeping does not need to: a crash there resends, never loses.
     pub durable: bool,
@@ -102,6 +108,8 @@ impl Change {
             && self.sent.is_empty()
             && self.deferred.is_empty()
             && self.reviews.is_empty()
+            && self.queued_reviews.is_empty()
+            && self.dequeued_reviews.is_empty()
     }
 }
 
@@ -332,6 +340,9 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     async fn flush(&self) -> Result<(), StoreError>;
     /// The stored review of a game, if it was reviewed.
     async fn review(&self, game: &GameId) -> Result<Option<ReviewRecord>, StoreError>;
+    /// The review queue: reviews asked for and not yet posted, in the order they were queued
+    /// (at most `limit`).
+    async fn queued_reviews(&self, limit: usize) -> Result<Vec<ReviewRequest>, StoreError>;
     /// Claims the computing of `game`'s review for `claim.holder` until `claim.until`, so
     /// that of several processes only one computes it. The default suits a store used by
     /// one process (sled), whose review queue never runs one game twice at once.

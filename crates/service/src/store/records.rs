@@ -584,6 +584,27 @@ pub struct ReviewRecord {
     pub review: jieqi_review::GameReview,
 }
 
+/// A review asked for and not yet posted: an entry of the review queue, which is kept in the
+/// store (sled keys `q`/`Q`, the PostgreSQL table `review_requests`) so that a process that
+/// stops loses none of the reviews it told someone were queued. The store keeps entries in
+/// the order they were queued; one per game and chat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewRequest {
+    /// The finished game to review.
+    pub game: GameId,
+    /// The chat to post the review in.
+    pub chat: ChatId,
+    /// When it was asked for.
+    pub asked_at: UnixTime,
+}
+
+impl ReviewRequest {
+    /// Whether `other` asks for the same review (the same game, in the same chat).
+    pub fn same_as(&self, other: &ReviewRequest) -> bool {
+        self.game == other.game && self.chat == other.chat
+    }
+}
+
 mod preset_name {
     use jieqi_rules::game::Preset;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};

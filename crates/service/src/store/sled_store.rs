@@ -11,7 +11,8 @@
 //! Keys: `g` game id, `c` challenge id, `h` chat, `p` player, `r` request key (answers),
 //! `R` time + request key (pruning index), `o` outbox id (pending messages), `s` outbox id
 //! (delivered messages' platform refs), `d` kind + time + id (deadlines), `v` game id
-//! (finished reviews).
+//! (finished reviews), `q` queue order (reviews queued, in order), `Q` game id + chat (the
+//! queue order of that review, to find it in a transaction).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -29,7 +30,7 @@ use tokio::sync::watch;
 use super::codec::{Record, SCHEMA_VERSION, decode, encode, version_of};
 use super::records::{
     AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
-    ReviewRecord, SentRecord, UnixTime,
+    ReviewRecord, ReviewRequest, SentRecord, UnixTime,
 };
 use super::sled_folder::{DataFolder, allocated_bytes};
 use super::{
@@ -49,6 +50,8 @@ const OUTBOX: u8 = b'o';
 const SENT: u8 = b's';
 const DEADLINE: u8 = b'd';
 const REVIEW: u8 = b'v';
+const QUEUED_REVIEW: u8 = b'q';
+const QUEUED_REVIEW_ORDER: u8 = b'Q';
 
 fn key(prefix: u8, rest: &[u8]) -> Vec<u8> {
     let mut k = Vec::with_capacity(rest.len() + 1);
@@ -75,6 +78,18 @@ fn player_key(user: &UserId) -> Vec<u8> {
 
 fn review_key(game: &GameId) -> Vec<u8> {
     key(REVIEW, game.as_str().as_bytes())
+}
+
+fn queued_review_key(order: u64) -> Vec<u8> {
+    key(QUEUED_REVIEW, &order.to_be_bytes())
+}
+
+/// The key of a queued review's order: the game id, a zero byte, the chat.
+fn queued_review_order_key(request: &ReviewRequest) -> Vec<u8> {
+    let mut k = key(QUEUED_REVIEW_ORDER, request.game.as_str().as_bytes());
+    k.push(0);
+    k.extend_from_slice(request.chat.to_string().as_bytes());
+    k
 }
 
 fn outbox_key(id: OutboxId) -> Vec<u8> {
@@ -370,9 +385,12 @@ impl SledStore {
         }
     }
 
+    /// Applies `change` in one transaction; `orders` are the queue orders of its
+    /// `queued_reviews`, one each.
     fn apply(
         tree: &sled::Tree,
         change: &Change,
+        orders: &[u64],
         noted: Option<&RefCell<Vec<Vec<u8>>>>,
     ) -> TxResult<()> {
         tree.transaction(|tx| {
@@ -454,6 +472,27 @@ impl SledStore {
                     return abort(Abort::Conflict);
                 }
                 tx.insert(k, tx_encode(review)?)?;
+            }
+            for (request, order) in change.queued_reviews.iter().zip(orders) {
+                // Queued once per game and chat: a second request is a conflict.
+                let k = queued_review_order_key(request);
+                if tx.get(&k)?.is_some() {
+                    return abort(Abort::Conflict);
+                }
+                tx.insert(k, &order.to_be_bytes())?;
+                tx.insert(queued_review_key(*order), tx_encode(request)?)?;
+            }
+            for request in &change.dequeued_reviews {
+                // Posted once: a review no longer queued (posted already) is a conflict.
+                let Some(order) = tx.remove(queued_review_order_key(request))? else {
+                    return abort(Abort::Conflict);
+                };
+                let order = <[u8; 8]>::try_from(order.as_ref()).map_err(|_| {
+                    ConflictableTransactionError::Abort(Abort::Corrupt(StoreError::Corrupt(
+                        "a queued review's order".to_owned(),
+                    )))
+                })?;
+                tx.remove(queued_review_key(u64::from_be_bytes(order)))?;
             }
             for (id, record) in &change.outbox {
                 tx.insert(outbox_key(*id), tx_encode(record)?)?;
@@ -814,6 +853,7 @@ impl SledStore {
                 Some(&OUTBOX) => encode(&decode::<OutboxRecord>(&v)?)?,
                 Some(&SENT) => encode(&decode::<SentRecord>(&v)?)?,
                 Some(&REVIEW) => encode(&decode::<ReviewRecord>(&v)?)?,
+                Some(&QUEUED_REVIEW) => encode(&decode::<ReviewRequest>(&v)?)?,
                 // Index entries (deadlines, answer times) hold no record.
                 _ => continue,
             };
@@ -962,8 +1002,15 @@ impl GameStore for SledStore {
         // right here; only the flush waits on the disk, off the async workers.
         let result = {
             let live = read(&self.live);
+            // Queue orders grow across compactions as outbox ids do (`Live::id_base`).
+            let orders = change
+                .queued_reviews
+                .iter()
+                .map(|_| live.db.generate_id().map(|id| live.id_base + id + 1))
+                .collect::<Result<Vec<u64>, _>>()
+                .map_err(|e| CommitError::Store(backend(e)))?;
             let noted = self.copying().then(RefCell::default);
-            let result = SledStore::apply(&live.tree, &change, noted.as_ref());
+            let result = SledStore::apply(&live.tree, &change, &orders, noted.as_ref());
             if let Some(noted) = noted {
                 self.note_changed(noted.into_inner());
             }
@@ -1052,6 +1099,15 @@ impl GameStore for SledStore {
 
     async fn review(&self, game: &GameId) -> Result<Option<ReviewRecord>, StoreError> {
         self.read(&review_key(game))
+    }
+
+    async fn queued_reviews(&self, limit: usize) -> Result<Vec<ReviewRequest>, StoreError> {
+        self.live()
+            .tree
+            .scan_prefix([QUEUED_REVIEW])
+            .take(limit)
+            .map(|item| decode(&item.map_err(backend)?.1))
+            .collect()
     }
 
     async fn lead(&self, _role: &str) -> Result<Option<Leadership>, StoreError> {
@@ -1285,5 +1341,68 @@ mod tests {
             .insert(META_SCHEMA, &[SCHEMA_VERSION + 1])
             .unwrap();
         assert!(matches!(store.migrate(), Err(StoreError::TooNew { .. })));
+    }
+
+    fn review_request(game: &str, chat: &str) -> ReviewRequest {
+        ReviewRequest {
+            game: game.parse().unwrap(),
+            chat: ChatId::new(Platform::Local, chat),
+            asked_at: 1,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_review_queue_keeps_its_order_across_a_compaction_and_each_entry_is_taken_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let queue = |requests: Vec<ReviewRequest>| Change {
+            queued_reviews: requests,
+            ..Change::default()
+        };
+        let dequeue = |request| Change {
+            dequeued_reviews: vec![request],
+            ..Change::default()
+        };
+        let store = SledStore::open(dir.path()).unwrap();
+        store
+            .commit(queue(vec![
+                review_request("g7k2", "b"),
+                review_request("g7k3", "a"),
+            ]))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.commit(queue(vec![review_request("g7k2", "b")])).await,
+            Err(CommitError::Conflict),
+            "the same review is queued once"
+        );
+        store.compact().unwrap();
+        drop(store);
+        // A compacted copy starts sled's id counter afresh: later entries still come after.
+        let store = SledStore::open(dir.path()).unwrap();
+        store
+            .commit(queue(vec![review_request("g7k2", "a")]))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.queued_reviews(10).await.unwrap(),
+            [
+                review_request("g7k2", "b"),
+                review_request("g7k3", "a"),
+                review_request("g7k2", "a")
+            ]
+        );
+        store
+            .commit(dequeue(review_request("g7k3", "a")))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.commit(dequeue(review_request("g7k3", "a"))).await,
+            Err(CommitError::Conflict),
+            "taken off the queue once"
+        );
+        assert_eq!(
+            store.queued_reviews(10).await.unwrap(),
+            [review_request("g7k2", "b"), review_request("g7k2", "a")]
+        );
     }
 }

@@ -20,6 +20,7 @@ mod puzzle_solvers;
 mod puzzles;
 mod restart;
 mod review;
+mod review_queue;
 mod settings;
 mod web_links;
 mod xiangqi;

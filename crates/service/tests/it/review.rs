@@ -8,7 +8,7 @@ use common::*;
 use jieqi_service::{ButtonAction, DealSource, Destination, MessageKind, User};
 
 /// Plays `plies` moves (each side's first legal move) and has the side to move resign.
-async fn short_game(
+pub(crate) async fn short_game(
     h: &mut Harness,
     players: (&User, &User),
     chat: &jieqi_service::ChatId,

@@ -203,7 +203,7 @@ impl Harness {
             .calls()
             .into_iter()
             .filter(|c| c.chat() == Some(chat) && c.status == 200)
-            .flat_map(|c| c.files.into_iter().map(|(_, bytes)| bytes))
+            .flat_map(|c| c.files.into_iter().map(|upload| upload.bytes))
             .collect()
     }
 }

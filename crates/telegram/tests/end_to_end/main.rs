@@ -11,3 +11,4 @@ mod game;
 mod lanes;
 mod play_on_board;
 mod receiving;
+mod record;

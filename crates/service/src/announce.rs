@@ -369,6 +369,22 @@ pub(crate) fn seconds(duration: Duration) -> u64 {
     duration.as_secs().max(1)
 }
 
+/// "Red chariot": a piece's side and role, in `lang`.
+pub(crate) fn piece_name(ctx: &Ctx<'_>, lang: Language, piece: jieqi_rules::Piece) -> String {
+    ctx.say_in(
+        lang,
+        &Sentence::new("piece-name")
+            .arg(
+                "side",
+                ctx.say_in(lang, &Sentence::new(side_key(piece.side))),
+            )
+            .arg(
+                "role",
+                ctx.say_in(lang, &Sentence::new(role_key(piece.role))),
+            ),
+    )
+}
+
 /// The translation key of a piece's name.
 pub(crate) fn role_key(role: jieqi_rules::Role) -> &'static str {
     use jieqi_rules::Role;

@@ -6,7 +6,6 @@
 use jieqi_rules::game::CapturedCoveredVisibleTo;
 use jieqi_rules::{Game, Outcome, Variant, Viewer};
 
-pub(crate) use crate::announce::role_key;
 use crate::announce::{
     self, game_terms, move_number, move_text, player_label, public_picture, seat_of, side_key,
     side_of, variant_key,
@@ -424,18 +423,7 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
             language: lang,
             ..chat_settings
         };
-        let piece_name = ctx.say_in(
-            lang,
-            &Sentence::new("piece-name")
-                .arg(
-                    "side",
-                    ctx.say_in(lang, &Sentence::new(side_key(piece.side))),
-                )
-                .arg(
-                    "role",
-                    ctx.say_in(lang, &Sentence::new(role_key(piece.role))),
-                ),
-        );
+        let piece_name = announce::piece_name(ctx, lang, piece);
         let text = ctx.say_in(
             lang,
             &Sentence::new("dm-reveal")

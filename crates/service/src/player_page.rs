@@ -11,7 +11,7 @@ use jieqi_render::{PieceStyle, RenderOptions};
 use jieqi_rules::{CapturedCoveredVisibleTo, Side, Viewer};
 use serde::Serialize;
 
-use crate::announce::{move_number, move_text, role_key, side_key};
+use crate::announce::{move_number, move_text, piece_name};
 use crate::context::{Ctx, Sentence, Step};
 use crate::game_page::{BoardLook, GamePage, build};
 use crate::i18n::Language;
@@ -219,18 +219,7 @@ fn known_captures(
         .filter_map(|ply| {
             let (capturer, piece) = game.captured_covered_by(ply)?;
             (capturer == side).then(|| {
-                let piece = ctx.say_in(
-                    lang,
-                    &Sentence::new("piece-name")
-                        .arg(
-                            "side",
-                            ctx.say_in(lang, &Sentence::new(side_key(piece.side))),
-                        )
-                        .arg(
-                            "role",
-                            ctx.say_in(lang, &Sentence::new(role_key(piece.role))),
-                        ),
-                );
+                let piece = piece_name(ctx, lang, piece);
                 ctx.say_in(
                     lang,
                     &Sentence::new("web-known")

@@ -20,7 +20,7 @@ use crate::player_page::{PlayerPage, build_player, player_look};
 use crate::replay::{LoadedGame, rebuild, side_of};
 use crate::request::{ButtonAction, Input, Request};
 use crate::service::Service;
-use crate::settings::{ChatSettings, Style};
+use crate::settings::{ChatSettings, PersonalSettings, Style};
 use crate::store::GameRecord;
 
 /// The longest key a page may give its action (it picks one per move and sends it again on
@@ -109,11 +109,7 @@ impl Service {
             None => rebuild(&record)?,
         };
         let settings = self.chat_settings(&record).await?;
-        let personal = store
-            .player(player)
-            .await?
-            .map(|p| p.personal)
-            .unwrap_or_default();
+        let personal = self.personal_settings(player).await?;
         let ctx = Ctx::for_timer(&self.inner, unix(SystemTime::now()));
         let loaded = LoadedGame { record, game };
         let language = language.unwrap_or(settings.language);
@@ -146,11 +142,7 @@ impl Service {
             return Ok(None);
         };
         let settings = self.chat_settings(&record).await?;
-        let personal = store
-            .player(player)
-            .await?
-            .map(|p| p.personal)
-            .unwrap_or_default();
+        let personal = self.personal_settings(player).await?;
         // The side of the seat as the whole game settled it (a Banqi side is known from the
         // first flip on), so every picture of one page has the same bottom.
         let now = match self.inner.cached_game(&record.id, record.revision) {
@@ -240,6 +232,17 @@ impl Service {
             said.push(reply.text);
         }
         Ok(PageActionAnswer::Done(said))
+    }
+
+    /// `player`'s own picture choices (`/settings` in private), the defaults if none.
+    async fn personal_settings(&self, player: &UserId) -> Result<PersonalSettings, ServiceError> {
+        Ok(self
+            .inner
+            .store
+            .player(player)
+            .await?
+            .map(|p| p.personal)
+            .unwrap_or_default())
     }
 
     /// The settings of the chat `record` is played in (the defaults if it has none stored).

@@ -136,13 +136,7 @@ impl TelegramInit {
         let hash = hash.ok_or(CredentialError::NoHash)?;
         let hash = hex::decode(hash).map_err(|_| CredentialError::BadHash)?;
         fields.sort();
-        let check = fields
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let mut mac = hmac(&secret_key(bot_token));
-        mac.update(check.as_bytes());
+        let mac = signer(&fields, bot_token);
         // `verify_slice` compares in constant time.
         mac.verify_slice(&hash)
             .map_err(|_| CredentialError::BadHash)?;
@@ -182,6 +176,19 @@ fn hmac(key: &[u8]) -> Hmac<Sha256> {
     }
 }
 
+/// The MAC of `sorted` fields' data-check string (`key=value` lines, joined by line feeds)
+/// under the secret key of `bot_token`, ready to finish or verify.
+fn signer<K: AsRef<str>, V: AsRef<str>>(sorted: &[(K, V)], bot_token: &str) -> Hmac<Sha256> {
+    let check = sorted
+        .iter()
+        .map(|(k, v)| format!("{}={}", k.as_ref(), v.as_ref()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut mac = hmac(&secret_key(bot_token));
+    mac.update(check.as_bytes());
+    mac
+}
+
 /// HMAC-SHA256 of the bot's token under the key "WebAppData".
 fn secret_key(bot_token: &str) -> Vec<u8> {
     let mut mac = hmac(b"WebAppData");
@@ -195,14 +202,7 @@ fn secret_key(bot_token: &str) -> Vec<u8> {
 pub fn sign_init_data(fields: &[(&str, &str)], bot_token: &str) -> String {
     let mut sorted: Vec<(&str, &str)> = fields.to_vec();
     sorted.sort();
-    let check = sorted
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut mac = hmac(&secret_key(bot_token));
-    mac.update(check.as_bytes());
-    let hash = hex::encode(mac.finalize().into_bytes());
+    let hash = hex::encode(signer(&sorted, bot_token).finalize().into_bytes());
     let mut query = url::form_urlencoded::Serializer::new(String::new());
     for (k, v) in fields {
         query.append_pair(k, v);

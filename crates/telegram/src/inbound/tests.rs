@@ -140,6 +140,24 @@ fn a_topic_message_answers_in_its_topic_and_the_topic_root_is_no_reply() {
     assert!(inbound.request.mentioned.is_empty());
 }
 
+/// From a `telegram_update` fuzz finding (its check was too strict, not the code): the bot's
+/// name in the arguments is the user's text and stays; only the head's addressee goes.
+#[test]
+fn the_bots_name_in_the_arguments_stays_and_only_the_heads_addressee_goes() {
+    assert_eq!(
+        command_for_us("/challenge @@JieqiBot i red 1h", Some("JieqiBot")).as_deref(),
+        Some("/challenge @@JieqiBot i red 1h")
+    );
+    assert_eq!(
+        command_for_us("/challenge@JieqiBot @bob", Some("JieqiBot")).as_deref(),
+        Some("/challenge @bob")
+    );
+    assert_eq!(
+        command_for_us("/challenge@OtherBot @bob", Some("JieqiBot")),
+        None
+    );
+}
+
 /// Found by the `telegram_update` fuzz target: a mention entity past the end of the text.
 #[test]
 fn a_mention_entity_past_the_text_is_ignored_not_panicked_on() {

@@ -14,7 +14,8 @@ use crate::i18n::Language;
 use crate::ids::GameId;
 use crate::replay::{LoadedGame, rebuild};
 use crate::service::Service;
-use crate::store::GameChange;
+use crate::settings::ChatSettings;
+use crate::store::{GameChange, GameRecord};
 
 impl Service {
     /// The public page of game `id` in `language` (the chat's language if `None`); `None`
@@ -32,13 +33,7 @@ impl Service {
             Some(game) => game,
             None => rebuild(&record)?,
         };
-        let settings = store
-            .chat(&record.chat)
-            .await?
-            .map(|chat| chat.settings)
-            .unwrap_or_else(|| {
-                crate::settings::ChatSettings::for_language(self.inner.config.default_language)
-            });
+        let settings = self.chat_settings(&record).await?;
         let ctx = Ctx::for_timer(&self.inner, unix(SystemTime::now()));
         let loaded = LoadedGame { record, game };
         let language = language.unwrap_or(settings.language);
@@ -80,14 +75,10 @@ impl Service {
     /// The language of the chat game `id` is played in (its page's default); `None` if there
     /// is no such game.
     pub async fn game_language(&self, id: &GameId) -> Result<Option<Language>, ServiceError> {
-        let store = &self.inner.store;
-        let Some(record) = store.game(id).await? else {
-            return Ok(None);
-        };
-        Ok(Some(match store.chat(&record.chat).await? {
-            Some(chat) => chat.settings.language,
-            None => self.inner.config.default_language,
-        }))
+        match self.inner.store.game(id).await? {
+            Some(record) => Ok(Some(self.chat_settings(&record).await?.language)),
+            None => Ok(None),
+        }
     }
 
     /// The stored revision of game `id`; `None` if there is no such game.
@@ -98,6 +89,20 @@ impl Service {
             .game(id)
             .await?
             .map(|record| record.revision))
+    }
+
+    /// The settings of the chat `record` is played in (the defaults if it has none stored).
+    pub(crate) async fn chat_settings(
+        &self,
+        record: &GameRecord,
+    ) -> Result<ChatSettings, ServiceError> {
+        Ok(self
+            .inner
+            .store
+            .chat(&record.chat)
+            .await?
+            .map(|chat| chat.settings)
+            .unwrap_or_else(|| ChatSettings::for_language(self.inner.config.default_language)))
     }
 
     /// One of the bot's sentences, with text arguments (labels of the web page).

@@ -20,8 +20,7 @@ use crate::player_page::{PlayerPage, build_player, player_look};
 use crate::replay::{LoadedGame, rebuild, side_of};
 use crate::request::{ButtonAction, Input, Request};
 use crate::service::Service;
-use crate::settings::{ChatSettings, PersonalSettings, Style};
-use crate::store::GameRecord;
+use crate::settings::{PersonalSettings, Style};
 
 /// The longest key a page may give its action (it picks one per move and sends it again on
 /// a retry).
@@ -243,16 +242,5 @@ impl Service {
             .await?
             .map(|p| p.personal)
             .unwrap_or_default())
-    }
-
-    /// The settings of the chat `record` is played in (the defaults if it has none stored).
-    async fn chat_settings(&self, record: &GameRecord) -> Result<ChatSettings, ServiceError> {
-        Ok(self
-            .inner
-            .store
-            .chat(&record.chat)
-            .await?
-            .map(|chat| chat.settings)
-            .unwrap_or_else(|| ChatSettings::for_language(self.inner.config.default_language)))
     }
 }

@@ -49,7 +49,7 @@ impl PageSlot {
 
 /// `page` framed as a Server-Sent Event: `event: page`, its revision as the id (what a
 /// reconnecting browser sends back as `Last-Event-ID`), and the JSON (one line).
-fn framed(revision: u64, json: &str) -> Bytes {
+pub(crate) fn framed(revision: u64, json: &str) -> Bytes {
     Bytes::from(format!("event: page\nid: {revision}\ndata: {json}\n\n"))
 }
 
@@ -73,10 +73,49 @@ pub(crate) struct Following {
     pub revisions: Option<watch::Receiver<u64>>,
 }
 
+/// What ended a stream's wait ([`Following::wait`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wake {
+    /// A newer revision is known.
+    Revised,
+    /// Nothing happened for a while: time for a keep-alive comment (the timer is set again).
+    Quiet,
+    /// The server stops, or the game is no longer followed.
+    Ended,
+}
+
+/// The comment a quiet stream sends, so proxies keep it open and a dead client is noticed.
+pub(crate) const STILL_HERE: &[u8] = b": still here\n\n";
+
 impl Following {
     /// The page kept, if it is at `revision` or later (else [`Hub::page`] builds it).
     pub(crate) fn kept_page(&self, revision: u64) -> Option<BuiltPage> {
         self.slot.at_least(revision)
+    }
+
+    /// Waits for a revision newer than the last one seen, `keep_alive` (set again for
+    /// `every` when it fires), or `stopping`.
+    pub(crate) async fn wait(
+        &mut self,
+        stopping: &CancellationToken,
+        keep_alive: std::pin::Pin<&mut tokio::time::Sleep>,
+        every: std::time::Duration,
+    ) -> Wake {
+        let Some(revisions) = self.revisions.as_mut() else {
+            return Wake::Ended;
+        };
+        let mut keep_alive = keep_alive;
+        tokio::select! {
+            changed = revisions.changed() => match changed {
+                Ok(()) => Wake::Revised,
+                Err(_) => Wake::Ended,
+            },
+            () = stopping.cancelled() => Wake::Ended,
+            () = keep_alive.as_mut() => {
+                keep_alive.reset(tokio::time::Instant::now() + every);
+                Wake::Quiet
+            }
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 
 use std::convert::Infallible;
 use std::num::NonZeroU32;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -31,12 +32,11 @@ use jieqi_service::{GameId, Language, PageAction, PageActionAnswer, PageActionEr
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::BOARD_WIDTHS;
 use crate::credentials::{Person, person};
 use crate::limits::StreamPermit;
-use crate::live::{Following, json_for_html};
+use crate::live::{Following, STILL_HERE, Wake, framed, json_for_html};
 use crate::net::Peer;
-use crate::routes::{KEEP_ALIVE, Site, asked_language, last_event_id, query_value};
+use crate::routes::{KEEP_ALIVE, Site, asked_language, board_position, last_event_id, query_value};
 
 /// Actions one person may send per second, on average.
 const ACTIONS_PER_SECOND: u32 = 2;
@@ -186,6 +186,8 @@ async fn my_page(
 /// What a player's stream holds while open.
 struct MyStream {
     stopping: CancellationToken,
+    /// When to send a keep-alive comment next.
+    keep_alive: Pin<Box<tokio::time::Sleep>>,
     site: Arc<Site>,
     game: GameId,
     player: UserId,
@@ -234,6 +236,7 @@ async fn my_live(
     };
     let stream = MyStream {
         stopping,
+        keep_alive: Box::pin(tokio::time::sleep(KEEP_ALIVE)),
         site: site.clone(),
         game,
         player: person.user,
@@ -268,12 +271,8 @@ async fn next_event(mut stream: MyStream) -> Option<(Result<Bytes, Infallible>, 
             {
                 Ok(Some(page)) if page.page.revision > stream.sent => {
                     stream.sent = page.page.revision;
-                    let event = format!(
-                        "event: page\nid: {}\ndata: {}\n\n",
-                        page.page.revision,
-                        page_json(&page)
-                    );
-                    return Some((Ok(Bytes::from(event)), stream));
+                    let event = framed(page.page.revision, &page_json(&page));
+                    return Some((Ok(event), stream));
                 }
                 Ok(Some(_)) => {}
                 // Not a player any more: nothing more to say.
@@ -281,13 +280,14 @@ async fn next_event(mut stream: MyStream) -> Option<(Result<Bytes, Infallible>, 
                 Err(e) => tracing::warn!(game = %stream.game, "a player's live page failed: {e}"),
             }
         }
-        let revisions = stream.following.revisions.as_mut()?;
-        tokio::select! {
-            changed = revisions.changed() => changed.ok()?,
-            () = stream.stopping.cancelled() => return None,
-            () = tokio::time::sleep(KEEP_ALIVE) => {
-                return Some((Ok(Bytes::from_static(b": still here\n\n")), stream));
-            }
+        match stream
+            .following
+            .wait(&stream.stopping, stream.keep_alive.as_mut(), KEEP_ALIVE)
+            .await
+        {
+            Wake::Revised => {}
+            Wake::Quiet => return Some((Ok(Bytes::from_static(STILL_HERE)), stream)),
+            Wake::Ended => return None,
         }
     }
 }
@@ -303,24 +303,9 @@ async fn my_board(
         Ok(found) => found,
         Err(response) => return *response,
     };
-    let bad = |text: &str| refusal(StatusCode::BAD_REQUEST, "bad-board", text);
-    let Some(ply) = file
-        .strip_suffix(".png")
-        .filter(|n| n.len() <= 5)
-        .and_then(|n| n.parse::<usize>().ok())
-    else {
-        return bad("a board is <number of moves>.png, like 12.png");
-    };
-    let query = query.as_deref();
-    let width = match query_value(query, "w").map(|w| w.parse::<u32>()) {
-        None => 480,
-        Some(Ok(w)) if BOARD_WIDTHS.contains(&w) => w,
-        Some(_) => return bad("w= is one of the page's board widths (360 to 1440)"),
-    };
-    let ended = match query_value(query, "end").as_deref() {
-        None => false,
-        Some("1") => true,
-        Some(_) => return bad("end=1 asks for a finished game's last position"),
+    let (ply, width, ended) = match board_position(&file, query.as_deref()) {
+        Ok(asked) => asked,
+        Err(why) => return refusal(StatusCode::BAD_REQUEST, "bad-board", &why),
     };
     match site
         .service

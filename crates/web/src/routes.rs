@@ -30,7 +30,7 @@ use crate::WebConfig;
 use crate::assets::Assets;
 use crate::boards::{BOARD_WIDTHS, BoardCache, BoardKey, RenderKey};
 use crate::limits::{StreamLimits, StreamPermit};
-use crate::live::{Following, Hub};
+use crate::live::{Following, Hub, STILL_HERE, Wake};
 use crate::net::Peer;
 use crate::page::{LABELS, PageParts, game_page, message_page};
 
@@ -400,17 +400,52 @@ async fn next_event(mut stream: Stream) -> Option<(Result<Bytes, Infallible>, St
                 Err(e) => tracing::warn!(game = %stream.game, "a live page failed: {e}"),
             }
         }
-        let revisions = stream.following.revisions.as_mut()?;
-        tokio::select! {
-            changed = revisions.changed() => changed.ok()?,
-            () = stream.stopping.cancelled() => return None,
-            () = stream.keep_alive.as_mut() => {
-                let next = tokio::time::Instant::now() + KEEP_ALIVE;
-                stream.keep_alive.as_mut().reset(next);
-                return Some((Ok(Bytes::from_static(b": still here\n\n")), stream));
-            }
+        match stream
+            .following
+            .wait(&stream.stopping, stream.keep_alive.as_mut(), KEEP_ALIVE)
+            .await
+        {
+            Wake::Revised => {}
+            Wake::Quiet => return Some((Ok(Bytes::from_static(STILL_HERE)), stream)),
+            Wake::Ended => return None,
         }
     }
+}
+
+/// The board a picture's path and query ask for, the public's and a player's alike: the ply
+/// (`<ply>.png`), the width (`w=`, 480 if none) and whether it is a finished game's end
+/// (`end=1`); or what is wrong with them.
+pub(crate) fn board_position(
+    file: &str,
+    query: Option<&str>,
+) -> Result<(usize, u32, bool), String> {
+    let Some(ply) = file
+        .strip_suffix(".png")
+        .filter(|n| n.len() <= 5)
+        .and_then(|n| n.parse::<usize>().ok())
+    else {
+        return Err(format!(
+            "“{}” is not a board: ask for <number of moves>.png, like 12.png",
+            file.chars().take(32).collect::<String>()
+        ));
+    };
+    let width = match query_value(query, "w") {
+        None => 480,
+        Some(w) => match w.parse::<u32>() {
+            Ok(w) if BOARD_WIDTHS.contains(&w) => w,
+            _ => {
+                return Err(format!(
+                    "a board is drawn {BOARD_WIDTHS:?} pixels wide: w= one of those"
+                ));
+            }
+        },
+    };
+    let ended = match query_value(query, "end").as_deref() {
+        None => false,
+        Some("1") => true,
+        Some(_) => return Err("end=1 asks for a finished game's last position".to_owned()),
+    };
+    Ok((ply, width, ended))
 }
 
 async fn board(
@@ -430,37 +465,15 @@ async fn board(
         Ok(game) => game,
         Err(response) => return *response,
     };
-    let Some(ply) = file
-        .strip_suffix(".png")
-        .filter(|n| n.len() <= 5)
-        .and_then(|n| n.parse::<usize>().ok())
-    else {
-        return bad(format!(
-            "“{}” is not a board: ask for <number of moves>.png, like 12.png",
-            file.chars().take(32).collect::<String>()
-        ));
-    };
     let query = query.as_deref();
-    let width = match query_value(query, "w") {
-        None => 480,
-        Some(w) => match w.parse::<u32>() {
-            Ok(w) if BOARD_WIDTHS.contains(&w) => w,
-            _ => {
-                return bad(format!(
-                    "a board is drawn {BOARD_WIDTHS:?} pixels wide: w= one of those"
-                ));
-            }
-        },
+    let (ply, width, ended) = match board_position(&file, query) {
+        Ok(asked) => asked,
+        Err(why) => return bad(why),
     };
     let black_at_bottom = match query_value(query, "o").as_deref() {
         None | Some("red") => false,
         Some("black") => true,
         Some(_) => return bad("o= is red or black: the side at the bottom".to_owned()),
-    };
-    let ended = match query_value(query, "end").as_deref() {
-        None => false,
-        Some("1") => true,
-        Some(_) => return bad("end=1 asks for a finished game's last position".to_owned()),
     };
     let symbols = match query_value(query, "s").as_deref() {
         None | Some("characters") => false,

@@ -15,32 +15,44 @@ use proptest::prelude::*;
 
 use crate::harness::{Sse, Table};
 
-/// Everything public of a game after `typed`: page, state, first stream event, every board.
-fn public_answers(deal: &str, variant: Variant, typed: &[String]) -> Vec<Vec<u8>> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        let mut table = Table::new(vec![deal.to_owned()], ["alice", "bob"], |_| {}).await;
-        table.fixed_clock =
-            Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
-        let game = table.start(variant.name()).await;
-        for (ply, text) in typed.iter().enumerate() {
-            table.play(ply, text).await;
-        }
+        .expect("a runtime")
+}
+
+/// A table on a fixed clock whose game of `variant`, dealt `deal`, has had `typed` played.
+async fn played(deal: &str, variant: Variant, typed: &[String]) -> (Table, jieqi_service::GameId) {
+    let mut table = Table::new(vec![deal.to_owned()], ["alice", "bob"], |_| {}).await;
+    table.fixed_clock = Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
+    let game = table.start(variant.name()).await;
+    for (ply, text) in typed.iter().enumerate() {
+        table.play(ply, text).await;
+    }
+    (table, game)
+}
+
+/// The state's commitment (public, and different for every deal by design).
+fn commitment_of(state: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(state).expect("JSON")["commitment"]
+        .as_str()
+        .expect("a commitment")
+        .to_owned()
+}
+
+/// Everything public of a game after `typed`: page, state, first stream event, every board.
+fn public_answers(deal: &str, variant: Variant, typed: &[String]) -> Vec<Vec<u8>> {
+    runtime().block_on(async {
+        let (table, game) = played(deal, variant, typed).await;
         let state = reqwest::get(table.url(&format!("/g/{game}/state?lang=en")))
             .await
             .expect("the state")
             .text()
             .await
             .expect("text");
-        let commitment =
-            serde_json::from_str::<serde_json::Value>(&state).expect("JSON")["commitment"]
-                .as_str()
-                .expect("a commitment")
-                .to_owned();
+        let commitment = commitment_of(&state);
         let blank = |text: String| -> Vec<u8> {
             text.replace(&commitment, "<commitment>")
                 .replace(&table.base, "<base>")
@@ -197,19 +209,8 @@ fn deal_the_player_cannot_tell_apart(
 /// Everything the first player's own page gives them after `typed`: state, first stream
 /// event, every board of theirs.
 fn player_answers(deal: &str, typed: &[String]) -> Vec<Vec<u8>> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        let mut table = Table::new(vec![deal.to_owned()], ["alice", "bob"], |_| {}).await;
-        table.fixed_clock =
-            Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
-        let game = table.start("jieqi").await;
-        for (ply, text) in typed.iter().enumerate() {
-            table.play(ply, text).await;
-        }
+    runtime().block_on(async {
+        let (table, game) = played(deal, Variant::Jieqi, typed).await;
         let red = table.bearer(&game, 0);
         let client = reqwest::Client::new();
         let state = client
@@ -221,11 +222,7 @@ fn player_answers(deal: &str, typed: &[String]) -> Vec<Vec<u8>> {
             .text()
             .await
             .expect("text");
-        let commitment =
-            serde_json::from_str::<serde_json::Value>(&state).expect("JSON")["commitment"]
-                .as_str()
-                .expect("a commitment")
-                .to_owned();
+        let commitment = commitment_of(&state);
         let blank = |text: String| -> Vec<u8> {
             text.replace(&commitment, "<commitment>")
                 .replace(&table.base, "<base>")

@@ -1,6 +1,6 @@
 //! The engine thinks on a blocking thread: the async runtime keeps running meanwhile.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -3,7 +3,7 @@
 //! Some of these positions also have a move that leaves the opponent without any legal move
 //! and not in check; the rules score that as the same win, so either answer passes.
 
-mod common;
+use crate::common;
 
 use common::{player_view, small_budget};
 use jieqi_engine::{Engine, Level};

@@ -4,7 +4,7 @@
 //! the whole script with `--resume`). At the end every acknowledged move is in the game
 //! exactly once and nothing is left undelivered.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Watching a search: reports after each iteration, several exact lines, cancellation. None
 //! of it may change the move the engine chooses.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

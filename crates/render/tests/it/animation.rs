@@ -1,6 +1,6 @@
 //! The animated GIF of a game, decoded and checked frame by frame.
 
-mod common;
+use crate::common;
 
 use common::{banqi_midgame, jieqi_midgame, jieqi_start};
 use jieqi_render::{FRAME_DELAY, LAST_FRAME_DELAY, RenderError, RenderOptions, layout, render_gif};

@@ -1,7 +1,7 @@
 //! The adapter end to end: the real serenity client, the real service, and a fake Discord on
 //! 127.0.0.1 (see `fake_discord`). Every test starts its own fake, service and bot.
 
-mod harness;
+use crate::harness;
 
 use std::sync::Arc;
 use std::time::Duration;

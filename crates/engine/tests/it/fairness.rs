@@ -1,7 +1,7 @@
 //! The engine sees only its view: two deals that agree on everything the engine's player has
 //! seen give the same choice, move for move.
 
-mod common;
+use crate::common;
 
 use common::{is_covered, picker, small_budget};
 use jieqi_engine::{Engine, Level, RandomMover};

@@ -3,7 +3,7 @@
 //! player, and only them, with a link holding their personal token. A personal link lets its
 //! holder play as that player, so no public message may ever carry one.
 
-mod harness;
+use crate::harness;
 
 use std::time::Duration;
 

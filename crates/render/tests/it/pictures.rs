@@ -1,6 +1,6 @@
 //! Checks on the pictures themselves: decoded pixels, not the code that drew them.
 
-mod common;
+use crate::common;
 
 use common::{banqi_midgame, jieqi_midgame, jieqi_start, piece, point, put};
 use jieqi_render::{

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod procs;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};

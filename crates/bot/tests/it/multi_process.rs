@@ -15,8 +15,7 @@
 //! The PostgreSQL tests need `TEST_DATABASE_URL` (see `jieqi_store_pg::testing`); without a
 //! server they are skipped, except under `CI=true`.
 
-#[path = "common/procs.rs"]
-mod procs;
+use crate::common::procs;
 
 use std::collections::HashMap;
 use std::path::Path;

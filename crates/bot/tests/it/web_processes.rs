@@ -7,9 +7,7 @@
 //! Needs `TEST_DATABASE_URL` (see `jieqi_store_pg::testing`); skipped without a server,
 //! except under `CI=true`.
 
-#[path = "common/procs.rs"]
-#[allow(dead_code)]
-mod procs;
+use crate::common::procs;
 
 use std::time::{Duration, Instant};
 

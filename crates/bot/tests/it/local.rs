@@ -1,7 +1,7 @@
 //! `jieqi-bot local` end to end: the real binary, a scripted Jieqi opening, and checks of who
 //! was told what.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

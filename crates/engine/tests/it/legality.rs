@@ -1,6 +1,6 @@
 //! Whatever the position, every level returns one of the legal moves it was given.
 
-mod common;
+use crate::common;
 
 use common::{picker, small_budget};
 use jieqi_engine::{Engine, EngineError, Level, RandomMover};

@@ -1,0 +1,10 @@
+//! The real binary as a child process: the terminal chat, crashes, refusals, UCI and `match`,
+//! several processes on one database (one test binary).
+
+mod common;
+mod crash;
+mod local;
+mod multi_process;
+mod run;
+mod uci;
+mod web_processes;

@@ -1,0 +1,6 @@
+//! The Discord adapter through the real serenity client against the fake Discord (one test
+//! binary).
+
+mod discord;
+mod harness;
+mod play_on_board;

@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace --locked
-JIEQI_TEST_STORE=postgres cargo test -p jieqi-service --locked --tests
+JIEQI_TEST_STORE=postgres cargo test --workspace --locked --test scenarios --test stored_verdicts

@@ -14,7 +14,7 @@
 //! checks that the service answered with the same reply.
 //!
 //! `PUZZLE_SOLVERS_COUNT` sets the puzzles per solver (default 45); the figures are printed
-//! (`cargo test -p jieqi-service --test it puzzle_solvers -- --nocapture`).
+//! (`cargo test -p jieqi-service --test scenarios puzzle_solvers -- --nocapture`).
 
 use crate::common;
 

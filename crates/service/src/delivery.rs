@@ -82,11 +82,12 @@ impl Default for RetryPolicy {
 /// Lanes one process delivers at the same time.
 const LANES_AT_ONCE: usize = 64;
 /// How long a claim lasts without a heartbeat: a dead process's lanes wait at most this long
-/// (plus a poll) before another process takes them over.
-const LEASE: Duration = Duration::from_secs(8);
+/// before another process takes them over (it wakes as the claims lapse). Short enough that a
+/// message whose taker dies too (two leases) still goes out within 15 s.
+const LEASE: Duration = Duration::from_secs(6);
 /// How often the claims being delivered are renewed: four beats fit in one lease, so a slow
 /// round trip or two to the store do not lose a live process its claims.
-const HEARTBEAT: Duration = Duration::from_secs(2);
+const HEARTBEAT: Duration = Duration::from_millis(1500);
 /// A platform's "retry after" longer than this ends the round: the lane is deferred for that
 /// long instead of holding a claim and a task.
 const LONGEST_WAIT_IN_ROUND: Duration = Duration::from_secs(10);
@@ -133,6 +134,16 @@ pub async fn run_delivery_with(
                 }
             }
         };
+        // With nothing to claim, look again when another holder's claim lapses (a dead
+        // process's lanes are taken over then, not a poll later) or a deferral ends.
+        let idle = if claimed.is_empty() && free > 0 {
+            service
+                .next_claimable_in(platform)
+                .await
+                .map_or(IDLE_POLL, |due| due.min(IDLE_POLL))
+        } else {
+            IDLE_POLL
+        };
         for pending in claimed {
             let service = service.clone();
             let sender = sender.clone();
@@ -157,7 +168,7 @@ pub async fn run_delivery_with(
             _ = shutdown.cancelled() => break,
             Some(_) = lanes.join_next(), if !lanes.is_empty() => {}
             _ = changes.changed() => {}
-            _ = tokio::time::sleep(IDLE_POLL) => {}
+            _ = tokio::time::sleep(idle) => {}
         }
     }
     // Messages being sent finish (a send cut off midway would be repeated after a restart),

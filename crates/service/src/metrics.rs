@@ -124,6 +124,7 @@ pub(crate) struct Metrics {
     delivery_lag: Histograms<Label>,
     deferrals: Family<Label, Counter>,
     rate_limited: Family<Label, Counter>,
+    claims_taken_over: Family<Label, Counter>,
     store_calls: Histograms<Label>,
     engine_time: Histograms<Label>,
     // Counted where the service records a delivery (for tests and `MetricsSnapshot`); the
@@ -178,6 +179,7 @@ impl Metrics {
             delivery_lag: Family::new_with_constructor(lag_histogram),
             deferrals: Family::default(),
             rate_limited: Family::default(),
+            claims_taken_over: Family::default(),
             store_calls: Family::new_with_constructor(store_histogram),
             engine_time: Family::new_with_constructor(engine_histogram),
             delivered: Counter::default(),
@@ -239,6 +241,12 @@ impl Metrics {
             "jieqi_rate_limited",
             "Answers of a platform asking to retry after a while (HTTP 429), by platform",
             metrics.rate_limited.clone(),
+        );
+        r.register(
+            "jieqi_claims_taken_over",
+            "Delivery claims taken over from another holder whose lease had lapsed (it died, or \
+             lost the store for a whole lease), by platform",
+            metrics.claims_taken_over.clone(),
         );
         r.register_with_unit(
             "jieqi_store_call_duration",
@@ -315,6 +323,13 @@ impl Metrics {
     /// The platform asked to retry later (429).
     pub(crate) fn rate_limited(&self, platform: Platform) {
         self.rate_limited
+            .get_or_create(&[("platform", platform.name())])
+            .inc();
+    }
+
+    /// A delivery claim of `platform` took over another holder's lapsed claim.
+    pub(crate) fn claim_taken_over(&self, platform: Platform) {
+        self.claims_taken_over
             .get_or_create(&[("platform", platform.name())])
             .inc();
     }

@@ -56,11 +56,36 @@ impl Service {
         limit: usize,
     ) -> Result<Vec<PendingMessage>, ServiceError> {
         let claim = self.claim_until(lease);
-        Ok(self
+        let claimed = self
             .inner
             .store
             .claim(Some(platform), &claim, limit)
-            .await?)
+            .await?;
+        for taken in &claimed {
+            if let Some(from) = &taken.taken_from {
+                tracing::info!(id = %taken.entry.id, %from, "took over a lapsed delivery claim");
+                self.inner.metrics.claim_taken_over(platform);
+            }
+        }
+        Ok(claimed)
+    }
+
+    /// How long until a lane of `platform` that this process is not delivering may next be
+    /// claimed (another holder's claim lapses, a deferral ends), if the store can tell.
+    pub(crate) async fn next_claimable_in(&self, platform: Platform) -> Option<Duration> {
+        let claim = self.claim_until(Duration::ZERO);
+        match self
+            .inner
+            .store
+            .next_claimable(Some(platform), &claim)
+            .await
+        {
+            Ok(at) => at.map(|at| Duration::from_millis(at.saturating_sub(claim.now))),
+            Err(error) => {
+                tracing::debug!(%error, %platform, "cannot tell when a lane is next free");
+                None
+            }
+        }
     }
 
     /// Extends this process's claims on `ids` for `lease` from now (the delivery loop's
@@ -102,7 +127,9 @@ impl Service {
 
     /// A claimed message with its picture: from memory, or drawn again from its recipe.
     pub async fn prepare(&self, pending: PendingMessage) -> Result<OutboxEntry, ServiceError> {
-        let PendingMessage { mut entry, picture } = pending;
+        let PendingMessage {
+            mut entry, picture, ..
+        } = pending;
         if let Some(spec) = picture {
             let cached = lock(&self.inner.pictures).get(entry.id);
             entry.message.image = match cached {

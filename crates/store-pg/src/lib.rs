@@ -41,7 +41,7 @@ use jieqi_service::store::codec::{decode, encode};
 use jieqi_service::store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameChange,
     GameChanges, GameRecord, Lane, Leadership, OutboxRecord, PendingMessage, PlayerRecord,
-    RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, UnixTime,
+    RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, UnixMillis, UnixTime,
 };
 use jieqi_service::{
     ChallengeId, ChatId, GameId, GameStore, OutboxEntry, OutboxId, Platform, StoreError, UserId,
@@ -686,6 +686,7 @@ async fn pending_messages(
                     replaces_ref,
                 },
                 picture: record.picture,
+                taken_from: None,
             }
         })
         .collect())
@@ -858,7 +859,7 @@ impl GameStore for PgStore {
         // other message of the lane claimed, and not being delivered or deferred right now.
         let statement = tx
             .prepare_cached(
-                "SELECT o.id, o.record, o.attempts, o.not_before FROM outbox o \
+                "SELECT o.id, o.record, o.attempts, o.not_before, o.claimed_by FROM outbox o \
                  WHERE o.id = ANY($1) AND o.not_before <= $2 \
                    AND (o.claimed_until IS NULL OR o.claimed_until <= $2) \
                    AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane AND p.id <> o.id \
@@ -868,11 +869,19 @@ impl GameStore for PgStore {
             )
             .await
             .map_err(backend)?;
-        let rows = decode_rows(
-            tx.query(&statement, &[&candidates, &now])
-                .await
-                .map_err(backend)?,
-        )?;
+        let rows = tx
+            .query(&statement, &[&candidates, &now])
+            .await
+            .map_err(backend)?;
+        // A row still naming another holder is a lapsed claim taken over.
+        let taken_from: std::collections::HashMap<i64, String> = rows
+            .iter()
+            .filter_map(|row| {
+                let holder: Option<String> = row.get(4);
+                Some((row.get(0), holder.filter(|h| *h != claim.holder)?))
+            })
+            .collect();
+        let rows = decode_rows(rows)?;
         let claimed: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
         let statement = tx
             .prepare_cached(
@@ -883,9 +892,45 @@ impl GameStore for PgStore {
         tx.execute(&statement, &[&claimed, &claim.holder, &int(claim.until)])
             .await
             .map_err(backend)?;
-        let pending = pending_messages(&*tx, rows).await?;
+        let mut pending = pending_messages(&*tx, rows).await?;
         tx.commit().await.map_err(backend)?;
+        for message in &mut pending {
+            message.taken_from = taken_from.get(&int(message.entry.id.0)).cloned();
+        }
         Ok(pending)
+    }
+
+    async fn next_claimable(
+        &self,
+        platform: Option<Platform>,
+        claim: &Claim,
+    ) -> Result<Option<UnixMillis>, StoreError> {
+        let client = self.client().await?;
+        // The lanes' oldest messages that wait for another holder's claim or a deferral.
+        let statement = client
+            .prepare_cached(
+                "SELECT min(greatest(not_before, coalesce(claimed_until, 0))) FROM ( \
+                     SELECT DISTINCT ON (lane) not_before, claimed_by, claimed_until \
+                     FROM outbox WHERE $1::text IS NULL OR platform = $1 \
+                     ORDER BY lane, seq \
+                 ) heads \
+                 WHERE claimed_by IS DISTINCT FROM $3 \
+                   AND (not_before > $2 OR claimed_until > $2)",
+            )
+            .await
+            .map_err(backend)?;
+        let row = client
+            .query_one(
+                &statement,
+                &[
+                    &platform.map(Platform::name),
+                    &int(claim.now),
+                    &claim.holder,
+                ],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(row.get::<_, Option<i64>>(0).map(uint))
     }
 
     async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError> {

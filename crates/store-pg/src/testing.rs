@@ -72,6 +72,18 @@ impl TestStore {
         rows.iter().map(|row| row.get(0)).collect()
     }
 
+    /// Every row of `sql`, each column read as text (`NULL` as `None`), in the test's schema:
+    /// the query casts what is not text already (`id::text`).
+    pub async fn query_texts(&self, sql: &str) -> Vec<Vec<Option<String>>> {
+        let (client, driver) = self.side_connection().await;
+        let rows = client.query(sql, &[]).await.expect("the test's query");
+        drop(client);
+        let _ = driver.await;
+        rows.iter()
+            .map(|row| (0..row.len()).map(|i| row.get(i)).collect())
+            .collect()
+    }
+
     async fn side_connection(&self) -> (tokio_postgres::Client, tokio::task::JoinHandle<()>) {
         let (client, connection) = self
             .url

@@ -482,17 +482,35 @@ async fn a_deferred_lane_waits_and_a_lapsed_claim_is_taken_over() {
             .unwrap()
             .is_empty()
     );
+    // b1's claim lapses at 200, a's deferral ends at 500.
+    assert_eq!(
+        second
+            .next_claimable(None, &claim("p2", 150, 0))
+            .await
+            .unwrap(),
+        Some(200)
+    );
     let taken_over = second
         .claim(None, &claim("p2", 200, 1000), 10)
         .await
         .unwrap();
     assert_eq!(ids_of(&taken_over), vec![ids[1]]);
+    assert_eq!(taken_over[0].taken_from.as_deref(), Some("p1"));
+    assert_eq!(
+        second
+            .next_claimable(None, &claim("p2", 201, 0))
+            .await
+            .unwrap(),
+        Some(500),
+        "p2's own claim is not waited for"
+    );
     let retried = second
         .claim(None, &claim("p2", 500, 900), 10)
         .await
         .unwrap();
     assert_eq!(ids_of(&retried), vec![ids[0]]);
     assert_eq!(retried[0].entry.attempts, 1);
+    assert_eq!(retried[0].taken_from, None, "a deferral leaves no holder");
 }
 
 #[tokio::test]
@@ -508,6 +526,30 @@ async fn a_renewed_claim_is_kept_and_a_lapsed_one_taken_over_is_not_taken_back()
         .await
         .unwrap();
     assert_eq!(renewed, vec![ids[0]]);
+    // Before that, each process is told when the other's claims lapse, not its own.
+    assert_eq!(
+        second
+            .next_claimable(None, &claim("p2", 108, 0))
+            .await
+            .unwrap(),
+        Some(110),
+        "b1 lapses first"
+    );
+    assert_eq!(
+        first
+            .next_claimable(None, &claim("p1", 108, 0))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        second
+            .next_claimable(Some(Platform::Discord), &claim("p2", 108, 0))
+            .await
+            .unwrap(),
+        None,
+        "no Discord lane waits"
+    );
     // After the first lease, only the lane that stopped beating is free.
     let taken_over = second
         .claim(None, &claim("p2", 115, 200), 10)
@@ -518,6 +560,8 @@ async fn a_renewed_claim_is_kept_and_a_lapsed_one_taken_over_is_not_taken_back()
         vec![ids[1]],
         "a1's renewed claim holds"
     );
+    assert_eq!(taken_over[0].taken_from.as_deref(), Some("p1"));
+    assert!(claimed.iter().all(|m| m.taken_from.is_none()));
     // p1 comes back and beats for both: it keeps a1 and does not get b1 back.
     let renewed = first.renew(&claim("p1", 116, 130), &ids).await.unwrap();
     assert_eq!(renewed, vec![ids[0]]);
@@ -535,6 +579,7 @@ async fn a_renewed_claim_is_kept_and_a_lapsed_one_taken_over_is_not_taken_back()
         .await
         .unwrap();
     assert_eq!(ids_of(&lapsed), vec![ids[0]]);
+    assert_eq!(lapsed[0].taken_from.as_deref(), Some("p1"));
 }
 
 #[tokio::test]

@@ -87,6 +87,50 @@ fn open(dir: &std::path::Path) -> Service {
     .unwrap_or_else(|error| panic!("{error}"))
 }
 
+/// Queues a notice for the room and claims it for a holder that then stops (its claim
+/// lapses at once). Its id.
+async fn left_claimed_by_a_dead_holder(store: &SledStore) -> jieqi_service::OutboxId {
+    let ids = store
+        .allocate_outbox_ids(1)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let record = jieqi_service::store::OutboxRecord {
+        message: jieqi_service::Message::text(
+            jieqi_service::Destination::Chat(ChatId::new(Platform::Local, "room")),
+            jieqi_service::MessageKind::Notice,
+            "left behind",
+        ),
+        attempts: 0,
+        created_at: 0,
+        fallback_chat: None,
+        picture: None,
+        not_before: 0,
+    };
+    store
+        .commit(jieqi_service::store::Change {
+            outbox: vec![(ids[0], record)],
+            ..jieqi_service::store::Change::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let now = SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        });
+    let claim = jieqi_service::store::Claim {
+        holder: "1-a-process-that-died".to_owned(),
+        now,
+        until: now,
+    };
+    let claimed = store
+        .claim(None, &claim, 1)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(claimed.len(), 1);
+    ids[0]
+}
+
 async fn get(addr: SocketAddr, path: &str) -> String {
     let mut stream = tokio::net::TcpStream::connect(addr)
         .await
@@ -134,7 +178,17 @@ fn test_config() -> Config {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn run_delivers_the_outbox_serves_health_and_metrics_and_stops_on_the_signal() {
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-    let service = open(dir.path());
+    // A message left claimed by a holder that died: its lapsed claim is taken over.
+    let store = Arc::new(SledStore::open(dir.path()).unwrap_or_else(|error| panic!("{error}")));
+    let left = left_claimed_by_a_dead_holder(&store).await;
+    let service = Service::open_with_store(
+        store,
+        ServiceConfig {
+            data_dir: dir.path().to_path_buf(),
+            ..ServiceConfig::default()
+        },
+    )
+    .unwrap_or_else(|error| panic!("{error}"));
     let listener = TcpListener::bind("127.0.0.1:0")
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -160,12 +214,12 @@ async fn run_delivers_the_outbox_serves_health_and_metrics_and_stops_on_the_sign
     while recorder
         .sent
         .lock()
-        .map(|sent| sent.is_empty())
+        .map(|sent| sent.len() < 2)
         .unwrap_or(true)
     {
         assert!(
             Instant::now() < deadline,
-            "the challenge was never delivered"
+            "the challenge and the message left claimed were never delivered"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -204,6 +258,18 @@ async fn run_delivers_the_outbox_serves_health_and_metrics_and_stops_on_the_sign
     );
     assert!(
         value("jieqi_delivery_lag_seconds_count", &[("platform", "local")]) >= Some(1.0),
+        "{body}"
+    );
+    assert!(
+        recorder
+            .sent
+            .lock()
+            .map(|sent| sent.iter().any(|entry| entry.id == left))
+            .unwrap_or(false)
+    );
+    assert_eq!(
+        value("jieqi_claims_taken_over_total", &[("platform", "local")]),
+        Some(1.0),
         "{body}"
     );
     let commits = [("operation", "commit")];

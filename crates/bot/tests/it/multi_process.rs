@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use jieqi_fake_discord::{ALICE, BOB, FakeDiscord, Member, Recorded, Seen, user_json};
 use jieqi_fake_telegram::{FakeBotApi, post_to_webhook};
@@ -537,6 +537,7 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
             let (store, takeovers) = (store.clone(), takeovers.clone());
             tokio::spawn(async move {
                 let mut rng = ChaCha8Rng::seed_from_u64(20_240_611);
+                let began = Instant::now();
                 let mut kills = 0;
                 let mut watchers = Vec::new();
                 tokio::time::sleep(Duration::from_millis(rng.gen_range(500..2000))).await;
@@ -544,18 +545,24 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
                     let victim = rng.gen_range(0..2);
                     let pid = procs.lock().expect("procs")[victim].pid();
                     procs.lock().expect("procs")[victim].kill();
-                    let killed_at = Instant::now();
+                    let killed_at = (Instant::now(), SystemTime::now());
+                    kills += 1;
                     if let Some(pid) = pid {
                         watchers.push(tokio::spawn(watch_takeover(
                             store.clone(),
+                            kills,
                             pid,
                             killed_at,
                             takeovers.clone(),
                         )));
                     }
-                    kills += 1;
                     tokio::time::sleep(Duration::from_millis(rng.gen_range(100..1500))).await;
                     procs.lock().expect("procs")[victim].start();
+                    println!(
+                        "kill {kills}: process-{victim} at {:.1} s, started again at {:.1} s",
+                        killed_at.0.duration_since(began).as_secs_f64(),
+                        began.elapsed().as_secs_f64()
+                    );
                     tokio::time::sleep(Duration::from_millis(rng.gen_range(800..2500))).await;
                 }
                 for watcher in watchers {
@@ -624,13 +631,15 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
         let discord_twice = discord_duplicate_boards(&discord, &channels);
         let telegram_twice = telegram_duplicate_boards(&telegram);
         let window = telegram_twice.iter().max().copied().unwrap_or_default();
-        let mut delays = takeovers.lock().expect("takeovers").clone();
+        let takeovers = takeovers.lock().expect("takeovers").clone();
+        let mut delays: Vec<Duration> = takeovers.iter().map(|t| t.delivered).collect();
         delays.sort();
         println!(
             "multi-process takeover: {} messages claimed by a killed process, delivered by the \
-             other {}",
+             other {}\n{}",
             delays.len(),
-            percentiles(&delays)
+            percentiles(&delays),
+            takeover_lines(&takeovers).join("\n")
         );
         let lost_claims: usize = procs
             .lock()
@@ -663,36 +672,99 @@ fn two_processes_on_one_database_killed_at_random_points_lose_and_double_nothing
     });
 }
 
-/// After process `pid` was killed at `killed_at`: the messages it had claimed (live claims
-/// named after it), and for each, how long until it was delivered (gone from the outbox).
+/// What became of one message a killed process had claimed.
+#[derive(Clone, Debug)]
+struct Takeover {
+    /// The kill, numbered from 1.
+    kill: usize,
+    /// From the kill to the lapse of the killed process's claim (its last renewal's lease).
+    lapsed: Duration,
+    /// From the kill to the first claim of another holder that the watcher saw (none: it was
+    /// claimed and delivered between two looks).
+    taken: Option<Duration>,
+    /// Holders that claimed it after the killed one: two or more when a taker was killed
+    /// too before it delivered.
+    takers: usize,
+    /// From the kill to its delivery (gone from the outbox).
+    delivered: Duration,
+}
+
+/// After kill `kill` of process `pid` at `killed_at`: the messages it had claimed (live
+/// claims named after it), and for each, when its claim lapsed, when another holder claimed
+/// it and when it was delivered (gone from the outbox).
 async fn watch_takeover(
     store: Arc<TestStore>,
+    kill: usize,
     pid: u32,
-    killed_at: Instant,
-    delays: Arc<Mutex<Vec<Duration>>>,
+    killed_at: (Instant, SystemTime),
+    takeovers: Arc<Mutex<Vec<Takeover>>>,
 ) {
+    let killed_ms = killed_at
+        .1
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
     let claimed = store
-        .query_i64s(&format!(
-            "SELECT id FROM outbox WHERE claimed_by LIKE '{pid}-%' \
+        .query_texts(&format!(
+            "SELECT id::text, claimed_by, claimed_until::text FROM outbox \
+             WHERE claimed_by LIKE '{pid}-%' \
              AND claimed_until > (extract(epoch FROM clock_timestamp()) * 1000)::bigint"
         ))
         .await;
-    let mut waiting = claimed;
+    // id -> (the dead holder, its claim's lapse after the kill, first taken, holders seen)
+    let mut waiting: HashMap<String, (String, Duration, Option<Duration>, Vec<String>)> = claimed
+        .into_iter()
+        .filter_map(|row| {
+            let [Some(id), Some(holder), Some(until)] = <[_; 3]>::try_from(row).ok()? else {
+                return None;
+            };
+            let until: u128 = until.parse().ok()?;
+            let lapsed =
+                Duration::from_millis(u64::try_from(until.saturating_sub(killed_ms)).ok()?);
+            Some((id, (holder, lapsed, None, Vec::new())))
+        })
+        .collect();
     let deadline = Instant::now() + HANG;
     while !waiting.is_empty() {
-        let ids: Vec<String> = waiting.iter().map(i64::to_string).collect();
-        let left = store
-            .query_i64s(&format!(
-                "SELECT id FROM outbox WHERE id IN ({})",
+        let ids: Vec<&str> = waiting.keys().map(String::as_str).collect();
+        let rows = store
+            .query_texts(&format!(
+                "SELECT id::text, claimed_by FROM outbox WHERE id IN ({})",
                 ids.join(",")
             ))
             .await;
         let now = Instant::now();
-        let delivered = waiting.iter().filter(|id| !left.contains(id)).count();
-        delays.lock().expect("delays").extend(std::iter::repeat_n(
-            now.saturating_duration_since(killed_at),
-            delivered,
-        ));
+        let since = now.saturating_duration_since(killed_at.0);
+        let mut left = HashMap::new();
+        for row in rows {
+            let (Some(Some(id)), holder) = (row.first().cloned(), row.get(1).cloned().flatten())
+            else {
+                continue;
+            };
+            if let Some(mut watched) = waiting.remove(&id) {
+                if let Some(holder) = holder
+                    && holder != watched.0
+                    && !watched.3.contains(&holder)
+                {
+                    watched.2.get_or_insert(since);
+                    watched.3.push(holder);
+                }
+                left.insert(id, watched);
+            }
+        }
+        takeovers
+            .lock()
+            .expect("takeovers")
+            .extend(
+                waiting
+                    .drain()
+                    .map(|(_, (_, lapsed, taken, takers))| Takeover {
+                        kill,
+                        lapsed,
+                        taken,
+                        takers: takers.len().max(1),
+                        delivered: since,
+                    }),
+            );
         waiting = left;
         assert!(
             now < deadline,
@@ -700,6 +772,36 @@ async fn watch_takeover(
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// One line per kill whose process had claims: how many, and the spans of their lapse,
+/// takeover and delivery after the kill.
+fn takeover_lines(takeovers: &[Takeover]) -> Vec<String> {
+    let mut kills: Vec<usize> = takeovers.iter().map(|t| t.kill).collect();
+    kills.sort_unstable();
+    kills.dedup();
+    let span = |mut d: Vec<Duration>| {
+        d.sort();
+        match (d.first(), d.last()) {
+            (Some(a), Some(b)) => format!("{:.1}-{:.1} s", a.as_secs_f64(), b.as_secs_f64()),
+            _ => "-".to_owned(),
+        }
+    };
+    kills
+        .into_iter()
+        .map(|kill| {
+            let of: Vec<&Takeover> = takeovers.iter().filter(|t| t.kill == kill).collect();
+            format!(
+                "  kill {kill}: {} claims, lapsed after {}, taken after {}, delivered after {}, \
+                 taken over more than once: {}",
+                of.len(),
+                span(of.iter().map(|t| t.lapsed).collect()),
+                span(of.iter().filter_map(|t| t.taken).collect()),
+                span(of.iter().map(|t| t.delivered).collect()),
+                of.iter().filter(|t| t.takers > 1).count(),
+            )
+        })
+        .collect()
 }
 
 /// "p50 1.2 s, p99 3.4 s, max 3.4 s" (nearest rank) of sorted `delays`.

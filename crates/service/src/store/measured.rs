@@ -14,7 +14,7 @@ use async_trait::async_trait;
 use super::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameRecord,
     GameStore, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, ReviewClaim,
-    ReviewRecord, ReviewRequest, StoreError, UnixTime,
+    ReviewRecord, ReviewRequest, StoreError, UnixMillis, UnixTime,
 };
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::OutboxId;
@@ -75,6 +75,14 @@ impl GameStore for MeasuredStore {
         limit: usize,
     ) -> Result<Vec<PendingMessage>, StoreError> {
         self.timed("claim", self.store.claim(platform, claim, limit))
+            .await
+    }
+    async fn next_claimable(
+        &self,
+        platform: Option<Platform>,
+        claim: &Claim,
+    ) -> Result<Option<UnixMillis>, StoreError> {
+        self.timed("next_claimable", self.store.next_claimable(platform, claim))
             .await
     }
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {

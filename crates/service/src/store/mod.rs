@@ -170,6 +170,10 @@ pub struct PendingMessage {
     pub entry: OutboxEntry,
     /// Its picture's recipe, if it has one.
     pub picture: Option<crate::recipe::PictureSpec>,
+    /// From [`GameStore::claim`]: the holder whose lapsed claim this claim took over (it
+    /// stopped renewing: it died, or lost the store for a whole lease). `None` for a message
+    /// nobody had claimed, or claimed last by the same holder.
+    pub taken_from: Option<String>,
 }
 
 /// Milliseconds since the Unix epoch: the unit of delivery claims and deferrals, which need
@@ -315,6 +319,19 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
         claim: &Claim,
         limit: usize,
     ) -> Result<Vec<PendingMessage>, StoreError>;
+    /// When, after `claim.now`, a lane of `platform` that `claim.holder` is not delivering
+    /// may next be claimed: the earliest lapse of another holder's claim or end of a deferral
+    /// among the lanes' oldest messages. `None` if nothing is waiting so (or the store cannot
+    /// tell): the delivery loop then looks again after its idle poll. The loop sleeps until
+    /// then, so a dead process's lanes are taken over as their claims lapse.
+    async fn next_claimable(
+        &self,
+        platform: Option<Platform>,
+        claim: &Claim,
+    ) -> Result<Option<UnixMillis>, StoreError> {
+        let _ = (platform, claim);
+        Ok(None)
+    }
     /// Extends `claim.holder`'s claims on `ids` until `claim.until`: the heartbeat of a
     /// delivery loop, so that a short lease lapses only for a process that stopped beating
     /// (it died). Returns the ids still held; one another process has taken over (the claim

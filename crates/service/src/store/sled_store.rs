@@ -295,8 +295,9 @@ pub struct SledStore {
     /// The folder's size after the last compaction (or at open).
     compacted: Arc<AtomicU64>,
     flush: Arc<GroupFlush>,
-    /// Live delivery claims. One process owns a sled folder, so claims need not outlive it.
-    claims: Arc<Mutex<HashMap<OutboxId, UnixMillis>>>,
+    /// Live delivery claims: their holder and until when. One process owns a sled folder, so
+    /// claims need not outlive it.
+    claims: Arc<Mutex<HashMap<OutboxId, (String, UnixMillis)>>>,
     /// While a compaction copies: the keys written since it started (writers add theirs
     /// under the read lock of `live`; the compaction sets and takes it under the write lock).
     changed: Arc<Mutex<Option<HashSet<Vec<u8>>>>>,
@@ -556,6 +557,7 @@ impl SledStore {
                     replaces_ref,
                 },
                 picture: record.picture,
+                taken_from: None,
             });
         }
         Ok(entries)
@@ -577,6 +579,10 @@ impl SledStore {
         }
     }
 }
+
+/// How long (milliseconds) a lapsed delivery claim is remembered, to tell that a later claim
+/// took it over from its holder.
+const FORGET_LAPSED_CLAIMS: UnixMillis = 10 * 60 * 1000;
 
 /// The key of the store's schema version.
 const META_SCHEMA: &[u8] = b"m:schema";
@@ -933,7 +939,9 @@ impl GameStore for SledStore {
             .claims
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        claims.retain(|_, until| *until > claim.now);
+        // A lapsed claim is remembered a while, to tell a claim that takes it over; one of a
+        // message gone some other way is forgotten after that.
+        claims.retain(|_, (_, until)| until.saturating_add(FORGET_LAPSED_CLAIMS) > claim.now);
         // A lane is decided by its oldest message: free and due, or the whole lane waits.
         let mut seen_lanes = HashSet::new();
         let heads = self.scan_outbox(
@@ -947,25 +955,33 @@ impl GameStore for SledStore {
                 if !seen_lanes.insert(lane) {
                     return false;
                 }
-                !claims.contains_key(&id) && record.not_before <= claim.now
+                let claimed = claims.get(&id).is_some_and(|(_, until)| *until > claim.now);
+                !claimed && record.not_before <= claim.now
             },
             limit,
         )?;
-        for head in &heads {
-            claims.insert(head.entry.id, claim.until);
+        let mut heads = heads;
+        for head in &mut heads {
+            let before = claims.insert(head.entry.id, (claim.holder.clone(), claim.until));
+            head.taken_from = before
+                .map(|(holder, _)| holder)
+                .filter(|holder| *holder != claim.holder);
         }
         Ok(heads)
     }
 
     async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError> {
-        // One process owns the folder, so every claim here is this process's own.
+        // Only the holder's own claims (one process owns the folder, but services sharing one
+        // store in it each hold their own).
         let mut claims = self
             .claims
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut held = Vec::with_capacity(ids.len());
         for id in ids {
-            if let Some(until) = claims.get_mut(id) {
+            if let Some((holder, until)) = claims.get_mut(id)
+                && *holder == claim.holder
+            {
                 *until = (*until).max(claim.until);
                 held.push(*id);
             }
@@ -1196,6 +1212,60 @@ mod tests {
             store.chat(&chat(0).chat).await.unwrap().unwrap().revision,
             2
         );
+    }
+
+    #[tokio::test]
+    async fn a_lapsed_claim_is_taken_over_naming_its_holder_and_not_renewed_by_it() {
+        let store = SledStore::temporary().unwrap();
+        let ids = store.allocate_outbox_ids(1).await.unwrap();
+        let record = OutboxRecord {
+            message: Message::text(
+                Destination::Chat(ChatId::new(Platform::Local, "room")),
+                MessageKind::Notice,
+                "hi",
+            ),
+            attempts: 0,
+            created_at: 0,
+            fallback_chat: None,
+            picture: None,
+            not_before: 0,
+        };
+        store
+            .commit(Change {
+                outbox: vec![(ids[0], record)],
+                ..Change::default()
+            })
+            .await
+            .unwrap();
+        let claim = |holder: &str, now, until| Claim {
+            holder: holder.to_owned(),
+            now,
+            until,
+        };
+        let first = store.claim(None, &claim("a", 100, 110), 5).await.unwrap();
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].taken_from, None);
+        assert!(
+            store
+                .claim(None, &claim("b", 105, 200), 5)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // "a" stops renewing; once it lapses "b" takes the message, and "a" cannot renew it.
+        let taken = store.claim(None, &claim("b", 110, 200), 5).await.unwrap();
+        assert_eq!(taken[0].taken_from.as_deref(), Some("a"));
+        assert!(
+            store
+                .renew(&claim("a", 111, 300), &ids)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(store.renew(&claim("b", 111, 300), &ids).await.unwrap(), ids);
+        // A holder claiming its own lapsed claim again takes nothing over.
+        let again = store.claim(None, &claim("b", 300, 400), 5).await.unwrap();
+        assert_eq!(again[0].taken_from, None);
     }
 
     #[tokio::test]

@@ -227,6 +227,7 @@ unreachable-fix-discord = allow direct messages from members of this server (Pri
 unreachable-fix-local = open your private channel.
 error-store = Something went wrong on my side while saving this. Nothing was changed: please try again in a moment.
 error-busy = Too many changes to this game at once. Nothing was changed: please try again.
+error-not-through = That did not go through, and nothing was changed: please send it again.
 error-internal = Something went wrong on my side. Please try again.
 
 ## Command list: one line per command, shown by chat clients' command menus

@@ -212,6 +212,7 @@ unreachable-fix-discord = hãy cho phép thành viên máy chủ này nhắn tin
 unreachable-fix-local = hãy mở kênh riêng của bạn.
 error-store = Đã có lỗi phía tôi khi lưu. Không có gì thay đổi: vui lòng thử lại sau giây lát.
 error-busy = Có quá nhiều thay đổi cùng lúc với ván này. Không có gì thay đổi: vui lòng thử lại.
+error-not-through = Yêu cầu đó không thành công và không có gì thay đổi: vui lòng gửi lại.
 error-internal = Đã có lỗi phía tôi. Vui lòng thử lại.
 
 ## Command list: one line per command, shown by chat clients' command menus

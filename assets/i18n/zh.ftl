@@ -212,6 +212,7 @@ unreachable-fix-discord = 请允许本服务器成员给你发私信（隐私设
 unreachable-fix-local = 请打开你的私聊频道。
 error-store = 保存时我这边出了问题。没有任何改动，请稍后再试。
 error-busy = 这局棋同时有太多改动。没有任何改动，请再试一次。
+error-not-through = 这次没有成功，什么也没有改变：请再发一次。
 error-internal = 我这边出了问题。请再试一次。
 
 ## Command list: one line per command, shown by chat clients' command menus

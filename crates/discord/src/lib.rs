@@ -38,6 +38,7 @@ mod config;
 mod error;
 mod gateway;
 mod interaction;
+mod later;
 mod layout;
 mod respond;
 mod rest;
@@ -52,7 +53,7 @@ use serenity::http::Http;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use config::{DiscordConfig, RESPOND_WITHIN, ShardRange, ShardRangeError};
+pub use config::{DiscordConfig, RESPOND_WITHIN, ShardRange, ShardRangeError, TAKE_OVER_AFTER};
 pub use error::DiscordError;
 pub use interaction::request_from_interaction_json;
 pub use sender::{DiscordSender, PostRef};

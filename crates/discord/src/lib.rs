@@ -9,8 +9,9 @@
 //! Where to start: [`Discord`] (build it from a [`DiscordConfig`], hand its
 //! [`Discord::sender`] to the service's delivery loop, then [`Discord::run`] the gateway),
 //! `commands.rs` (the commands and their options), `respond.rs` (answering within Discord's
-//! three seconds), `sender.rs` (the outbox side), `rest.rs` (the calls whose rate limits we
-//! read ourselves).
+//! three seconds), `later.rs` (a deferred interaction finished through the outbox, by any
+//! process), `sender.rs` (the outbox side), `rest.rs` (the calls whose rate limits we read
+//! ourselves).
 //!
 //! In the repository: `docs/architecture.md` (a request's path, shards and several
 //! processes), `docs/contributing.md` (what a platform adapter provides), `docs/testing.md`

@@ -227,6 +227,7 @@ unreachable-fix-discord = allow direct messages from members of this server (Pri
 unreachable-fix-local = open your private channel.
 error-store = Something went wrong on my side while saving this. Nothing was changed: please try again in a moment.
 error-busy = Too many changes to this game at once. Nothing was changed: please try again.
+error-not-through = That did not go through, and nothing was changed: please send it again.
 error-internal = Something went wrong on my side. Please try again.
 
 ## Command list: one line per command, shown by chat clients' command menus
@@ -386,6 +387,36 @@ subcommand-settings-notation = How moves are written
 subcommand-settings-board = A new message per move, or one edited message
 subcommand-puzzle-new = A puzzle at your puzzle rating (anyone here may answer)
 subcommand-puzzle-daily = Admins: one puzzle a day in this channel at an hour you choose
+choice-variant-jieqi = Jieqi (揭棋): covered pieces
+choice-variant-xiangqi = Xiangqi (象棋)
+choice-variant-banqi = Banqi (半棋): dark chess
+choice-level-novice = Novice
+choice-level-casual = Casual
+choice-level-club = Club
+choice-level-master = Master
+choice-colour-red = Red
+choice-colour-black = Black
+choice-colour-random = Random
+choice-rules-standard = Standard
+choice-rules-tencent = Tencent
+choice-rules-vietnam = Vietnam
+choice-time-10m = 10 minutes
+choice-time-1h = 1 hour
+choice-time-6h = 6 hours
+choice-time-1d = 1 day
+choice-time-3d = 3 days
+choice-time-7d = 7 days
+choice-captures-secret = Nobody sees a captured covered piece (secret-captures)
+choice-hour-off = Off
+choice-style-characters = Characters (帥仕相)
+choice-style-symbols = Symbols
+choice-orientation-red = Red at the bottom
+choice-orientation-black = Black at the bottom
+choice-notation-coordinates = Coordinates (h2e2)
+choice-notation-chinese = Chinese (炮二平五 马二进三)
+choice-notation-traditional = Chinese, traditional (炮二平五 傌二進三)
+choice-board-new = A new message per move
+choice-board-edit = One edited message
 
 ## Playing on the web board (personal links, the Telegram Mini App)
 button-open-board = Open the board

@@ -212,6 +212,7 @@ unreachable-fix-discord = hãy cho phép thành viên máy chủ này nhắn tin
 unreachable-fix-local = hãy mở kênh riêng của bạn.
 error-store = Đã có lỗi phía tôi khi lưu. Không có gì thay đổi: vui lòng thử lại sau giây lát.
 error-busy = Có quá nhiều thay đổi cùng lúc với ván này. Không có gì thay đổi: vui lòng thử lại.
+error-not-through = Yêu cầu đó không thành công và không có gì thay đổi: vui lòng gửi lại.
 error-internal = Đã có lỗi phía tôi. Vui lòng thử lại.
 
 ## Command list: one line per command, shown by chat clients' command menus
@@ -369,6 +370,36 @@ subcommand-settings-notation = Cách ghi nước đi
 subcommand-settings-board = Mỗi nước một tin nhắn mới, hoặc sửa một tin nhắn
 subcommand-puzzle-new = Một bài cờ theo hệ số giải đố của bạn (ai ở đây cũng có thể trả lời)
 subcommand-puzzle-daily = Quản trị viên: mỗi ngày một bài cờ trong kênh này vào giờ bạn chọn
+choice-variant-jieqi = Cờ úp (揭棋): quân úp
+choice-variant-xiangqi = Cờ tướng (象棋)
+choice-variant-banqi = Cờ úp nửa bàn (半棋, Banqi)
+choice-level-novice = Người mới
+choice-level-casual = Thong thả
+choice-level-club = Câu lạc bộ
+choice-level-master = Kiện tướng
+choice-colour-red = Đỏ
+choice-colour-black = Đen
+choice-colour-random = Ngẫu nhiên
+choice-rules-standard = Tiêu chuẩn
+choice-rules-tencent = Tencent (腾讯)
+choice-rules-vietnam = Việt Nam
+choice-time-10m = 10 phút
+choice-time-1h = 1 giờ
+choice-time-6h = 6 giờ
+choice-time-1d = 1 ngày
+choice-time-3d = 3 ngày
+choice-time-7d = 7 ngày
+choice-captures-secret = Không ai biết quân úp bị ăn (secret-captures)
+choice-hour-off = Tắt
+choice-style-characters = Chữ Hán (帥仕相)
+choice-style-symbols = Ký hiệu
+choice-orientation-red = Đỏ ở dưới
+choice-orientation-black = Đen ở dưới
+choice-notation-coordinates = Tọa độ (h2e2)
+choice-notation-chinese = Chữ Hán (炮二平五 马二进三)
+choice-notation-traditional = Chữ Hán phồn thể (炮二平五 傌二進三)
+choice-board-new = Mỗi nước một tin nhắn mới
+choice-board-edit = Sửa một tin nhắn
 
 ## Chơi trên bàn cờ web (liên kết riêng, Mini App Telegram)
 button-open-board = Mở bàn cờ

@@ -212,6 +212,7 @@ unreachable-fix-discord = 请允许本服务器成员给你发私信（隐私设
 unreachable-fix-local = 请打开你的私聊频道。
 error-store = 保存时我这边出了问题。没有任何改动，请稍后再试。
 error-busy = 这局棋同时有太多改动。没有任何改动，请再试一次。
+error-not-through = 这次没有成功，什么也没有改变：请再发一次。
 error-internal = 我这边出了问题。请再试一次。
 
 ## Command list: one line per command, shown by chat clients' command menus
@@ -368,6 +369,36 @@ subcommand-settings-notation = 着法的记法
 subcommand-settings-board = 每步一条新消息，或编辑同一条消息
 subcommand-puzzle-new = 按你的解题等级分出一道题（这里任何人都可作答）
 subcommand-puzzle-daily = 管理员：每天在本频道定时出一道题
+choice-variant-jieqi = 揭棋：暗子翻开再走
+choice-variant-xiangqi = 象棋
+choice-variant-banqi = 暗棋（半棋）：翻子棋
+choice-level-novice = 新手
+choice-level-casual = 休闲
+choice-level-club = 俱乐部
+choice-level-master = 大师
+choice-colour-red = 红方
+choice-colour-black = 黑方
+choice-colour-random = 随机
+choice-rules-standard = 标准
+choice-rules-tencent = 腾讯
+choice-rules-vietnam = 越南
+choice-time-10m = 10 分钟
+choice-time-1h = 1 小时
+choice-time-6h = 6 小时
+choice-time-1d = 1 天
+choice-time-3d = 3 天
+choice-time-7d = 7 天
+choice-captures-secret = 被吃的暗子谁都看不到（secret-captures）
+choice-hour-off = 关闭
+choice-style-characters = 汉字（帥仕相）
+choice-style-symbols = 符号
+choice-orientation-red = 红方在下
+choice-orientation-black = 黑方在下
+choice-notation-coordinates = 坐标（h2e2）
+choice-notation-chinese = 中文（炮二平五 马二进三）
+choice-notation-traditional = 中文繁体（炮二平五 傌二進三）
+choice-board-new = 每步一条新消息
+choice-board-edit = 只编辑同一条消息
 
 ## 在网页棋盘上对弈（个人链接、Telegram 小程序）
 button-open-board = 打开棋盘

@@ -9,7 +9,9 @@
 
 use jieqi_service::Language;
 use jieqi_service::i18n::Translations;
-use jieqi_service::menu::{COMMANDS, MenuCommand, MenuOption, OptionKind, Options, Subcommand};
+use jieqi_service::menu::{
+    COMMANDS, Choice, Label, MenuCommand, MenuOption, OptionKind, Options, Subcommand,
+};
 use serenity::all::{
     CommandData, CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
     CreateCommandOption,
@@ -26,7 +28,7 @@ const GAME_OPTION: &str = jieqi_service::menu::GAME_OPTION;
 /// `/settings show` is `/settings`, `/puzzle new banqi` is `/puzzle banqi`.
 const SILENT_SUBCOMMANDS: [&str; 2] = ["show", "new"];
 
-/// Discord's limit on a description.
+/// Discord's limit on a description, and on a choice's name.
 const DESCRIPTION_LIMIT: usize = 100;
 
 /// The Discord locale each language other than English is offered under (English is the
@@ -63,6 +65,21 @@ impl Described<'_> {
             .into_iter()
             .filter_map(|language| Some((locale(language)?, self.text(language, key))))
             .collect()
+    }
+
+    /// A choice's name in English, and under each other language's locale (a proper name
+    /// the same in all).
+    fn choice(&self, choice: &Choice) -> (String, Vec<(&'static str, String)>) {
+        match choice.label {
+            Label::Text(key) => (self.text(Language::En, key), self.localized(key)),
+            Label::Name(name) => {
+                let others = Language::ALL
+                    .into_iter()
+                    .filter_map(|language| Some((locale(language)?, name.to_owned())))
+                    .collect();
+                (name.to_owned(), others)
+            }
+        }
     }
 
     fn command(&self, command: &MenuCommand) -> CreateCommand {
@@ -112,8 +129,9 @@ impl Described<'_> {
             definition = definition.description_localized(locale, text);
         }
         match option.kind {
-            OptionKind::Choice(choices) => choices.iter().fold(definition, |d, (name, value)| {
-                d.add_string_choice(*name, *value)
+            OptionKind::Choice(choices) => choices.iter().fold(definition, |d, choice| {
+                let (name, localized) = self.choice(choice);
+                d.add_string_choice_localized(name, choice.value, localized)
             }),
             OptionKind::Move => definition.set_autocomplete(true).max_length(32),
             OptionKind::Text => definition.max_length(32),
@@ -261,7 +279,7 @@ mod tests {
                 options.iter().any(|o| matches!(
                     o.kind,
                     jieqi_service::menu::OptionKind::Choice(choices)
-                        if choices.iter().any(|(_, value)| *value == "secret-captures")
+                        if choices.iter().any(|c| c.value == "secret-captures")
                 )),
                 "{command} offers secret-captures"
             );
@@ -379,6 +397,24 @@ mod tests {
                     assert_ne!(text, english, "{name} {locale}: not translated");
                 }
             }
+            for option in descriptions(command).into_iter().skip(1) {
+                for choice in option["choices"].as_array().into_iter().flatten() {
+                    let english = choice["name"].as_str().unwrap_or_default();
+                    assert!(
+                        (1..=100).contains(&english.chars().count()),
+                        "{name}: {choice}"
+                    );
+                    for locale in ["zh-CN", "vi"] {
+                        let text = choice["name_localizations"][locale]
+                            .as_str()
+                            .unwrap_or_default();
+                        assert!(
+                            (1..=100).contains(&text.chars().count()),
+                            "{name} {locale}: {choice}"
+                        );
+                    }
+                }
+            }
             // Discord refuses a required option after an optional one.
             let required: Vec<bool> = command["options"]
                 .as_array()
@@ -410,6 +446,62 @@ mod tests {
                 command.name
             );
         }
+    }
+
+    /// Every choice shown with a text of ours is translated (not left in English); a proper
+    /// name is the same in every language.
+    #[test]
+    fn every_choice_is_registered_in_each_language_from_the_services_translations() {
+        let translations = Translations::load();
+        let list = registered();
+        let mut checked = 0;
+        for command in jieqi_service::menu::COMMANDS {
+            let registered = list
+                .iter()
+                .find(|c| c["name"] == command.name)
+                .expect("registered");
+            let options: Vec<(&serde_json::Value, &MenuOption)> = match &command.options {
+                Options::Plain(options) => options.iter().map(|o| (registered, o)).collect(),
+                Options::Subcommands(subcommands) => subcommands
+                    .iter()
+                    .flat_map(|sub| {
+                        let group = registered["options"]
+                            .as_array()
+                            .and_then(|subs| subs.iter().find(|s| s["name"] == sub.name))
+                            .expect("the subcommand");
+                        sub.options.iter().map(move |o| (group, o))
+                    })
+                    .collect(),
+            };
+            for (parent, option) in options {
+                let OptionKind::Choice(choices) = option.kind else {
+                    continue;
+                };
+                let shown = parent["options"]
+                    .as_array()
+                    .and_then(|o| o.iter().find(|o| o["name"] == option.name))
+                    .expect("the option");
+                for (choice, json) in choices
+                    .iter()
+                    .zip(shown["choices"].as_array().expect("choices"))
+                {
+                    assert_eq!(json["value"], choice.value);
+                    for (language, locale) in [(Language::Zh, "zh-CN"), (Language::Vi, "vi")] {
+                        let text = json["name_localizations"][locale].as_str();
+                        match choice.label {
+                            Label::Text(key) => {
+                                let translated = translations.text(language, key, &[]);
+                                assert_eq!(text, Some(translated.as_str()), "{key}");
+                                assert_ne!(json["name"].as_str(), text, "{key} in {locale}");
+                            }
+                            Label::Name(name) => assert_eq!(text, Some(name)),
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 60, "{checked} choices");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What the Discord adapter needs to know: the token, where Discord's HTTP API is, the guild
-//! commands go to during development, which gateway shards this process runs, and how long an
-//! interaction may wait before it is deferred.
+//! commands go to during development, which gateway shards this process runs, how long an
+//! interaction may wait before it is deferred, and how long a deferred one waits for its own
+//! process before another finishes it.
 
 use std::fmt;
 use std::num::NonZeroU64;
@@ -26,6 +27,11 @@ pub struct DiscordConfig {
     /// answered with a follow-up. Discord gives three seconds for the first answer. Zero:
     /// always defer.
     pub respond_within: Duration,
+    /// How long a deferred interaction's own process has to answer it before any process
+    /// running the outbox may (it died meanwhile): the answer is then read from the store,
+    /// or, if the request never went through, the requester is told to send it again. Well
+    /// inside the interaction token's 15 minutes, and well past a slow answer's time.
+    pub take_over_after: Duration,
     /// The gateway shards this process runs (`DISCORD_SHARDS` of `DISCORD_SHARD_COUNT`), so
     /// that several processes share the bot's guilds; `None`: all of them, as many as Discord
     /// recommends. The outbox is delivered by every process whatever its shards.
@@ -129,6 +135,8 @@ impl fmt::Display for ShardRange {
 
 /// The default of [`DiscordConfig::respond_within`]: well inside Discord's three seconds.
 pub const RESPOND_WITHIN: Duration = Duration::from_millis(1500);
+/// The default of [`DiscordConfig::take_over_after`].
+pub const TAKE_OVER_AFTER: Duration = Duration::from_secs(20);
 
 impl DiscordConfig {
     /// A configuration talking to Discord itself, with commands registered globally.
@@ -138,6 +146,7 @@ impl DiscordConfig {
             api_url: None,
             guild_id: None,
             respond_within: RESPOND_WITHIN,
+            take_over_after: TAKE_OVER_AFTER,
             shards: None,
         }
     }
@@ -164,6 +173,7 @@ impl fmt::Debug for DiscordConfig {
             .field("api_url", &self.api_url.as_ref().map(Url::as_str))
             .field("guild_id", &self.guild_id)
             .field("respond_within", &self.respond_within)
+            .field("take_over_after", &self.take_over_after)
             .field("shards", &self.shards)
             .finish()
     }

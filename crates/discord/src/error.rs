@@ -15,6 +15,10 @@ pub(crate) const ALREADY_ACKNOWLEDGED: isize = 40060;
 pub(crate) const UNKNOWN_INTERACTION: isize = 10062;
 /// The message to edit was deleted.
 pub(crate) const UNKNOWN_MESSAGE: isize = 10008;
+/// An interaction's webhook that no longer exists (its token lapsed).
+pub(crate) const UNKNOWN_WEBHOOK: isize = 10015;
+/// An interaction's token that is no longer valid (after its 15 minutes).
+pub(crate) const INVALID_WEBHOOK_TOKEN: isize = 50027;
 
 /// Why the Discord adapter stopped.
 #[derive(Debug, thiserror::Error)]

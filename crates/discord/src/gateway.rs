@@ -23,7 +23,7 @@ use crate::config::DiscordConfig;
 use crate::error::describe;
 use crate::interaction::{self, Origin};
 use crate::layout::Post;
-use crate::respond::{self, FIRST_ANSWER_WINDOW, Target};
+use crate::respond::{self, FIRST_ANSWER_WINDOW, Target, Timing};
 use crate::rest::Rest;
 use crate::sender::DiscordSender;
 
@@ -87,6 +87,7 @@ impl Handler {
     /// `webhooks/{application}/{token}`, so the application id is set from each interaction.
     fn target<'a>(
         &'a self,
+        application: serenity::all::ApplicationId,
         id: serenity::all::InteractionId,
         token: &'a str,
         channel: serenity::all::ChannelId,
@@ -95,6 +96,7 @@ impl Handler {
     ) -> Target<'a> {
         Target {
             rest: &self.rest,
+            application,
             id,
             token,
             channel,
@@ -108,14 +110,21 @@ impl Handler {
         tracing::debug!(interaction = %command.id, command = %command.data.name, "command");
         let request = interaction::command_request(command);
         let target = self.target(
+            command.application_id,
             command.id,
             &command.token,
             command.channel_id,
             false,
             received,
         );
-        let within = self.config.respond_within;
-        respond::answer(target, &self.service, &self.sender, request, within).await;
+        respond::answer(target, &self.service, &self.sender, request, self.timing()).await;
+    }
+
+    fn timing(&self) -> Timing {
+        Timing {
+            respond_within: self.config.respond_within,
+            take_over_after: self.config.take_over_after,
+        }
     }
 
     /// `/move`: the caller's legal moves in their game here, filtered by what they typed.
@@ -157,6 +166,7 @@ impl Handler {
     async fn button(&self, component: &ComponentInteraction, received: Instant) {
         self.http.set_application_id(component.application_id);
         let target = self.target(
+            component.application_id,
             component.id,
             &component.token,
             component.channel_id,
@@ -183,7 +193,6 @@ impl Handler {
                 return;
             }
         };
-        let within = self.config.respond_within;
-        respond::answer(target, &self.service, &self.sender, request, within).await;
+        respond::answer(target, &self.service, &self.sender, request, self.timing()).await;
     }
 }

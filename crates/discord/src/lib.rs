@@ -9,8 +9,9 @@
 //! Where to start: [`Discord`] (build it from a [`DiscordConfig`], hand its
 //! [`Discord::sender`] to the service's delivery loop, then [`Discord::run`] the gateway),
 //! `commands.rs` (the commands and their options), `respond.rs` (answering within Discord's
-//! three seconds), `sender.rs` (the outbox side), `rest.rs` (the calls whose rate limits we
-//! read ourselves).
+//! three seconds), `later.rs` (a deferred interaction finished through the outbox, by any
+//! process), `sender.rs` (the outbox side), `rest.rs` (the calls whose rate limits we read
+//! ourselves).
 //!
 //! In the repository: `docs/architecture.md` (a request's path, shards and several
 //! processes), `docs/contributing.md` (what a platform adapter provides), `docs/testing.md`
@@ -38,6 +39,7 @@ mod config;
 mod error;
 mod gateway;
 mod interaction;
+mod later;
 mod layout;
 mod respond;
 mod rest;
@@ -52,7 +54,7 @@ use serenity::http::Http;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use config::{DiscordConfig, RESPOND_WITHIN, ShardRange, ShardRangeError};
+pub use config::{DiscordConfig, RESPOND_WITHIN, ShardRange, ShardRangeError, TAKE_OVER_AFTER};
 pub use error::DiscordError;
 pub use interaction::request_from_interaction_json;
 pub use sender::{DiscordSender, PostRef};

@@ -16,6 +16,13 @@
 //! out within the three seconds; a 5xx is tried again with a short backoff, also within them.
 //! If the window closes first, a public reply still reaches the channel as a post.
 //!
+//! A deferral is recorded in the outbox as it is sent ([`Service::defer_reply`]): once the
+//! service has answered, this process says so and a delivery loop finishes the interaction
+//! (`later.rs`) from the answer stored under the request's key. Should this process die in
+//! between, any other process finishes it after [`crate::DiscordConfig::take_over_after`]:
+//! the placeholder never stays, and the claim, the delivered mark and the posts' nonces keep
+//! it one answer. Only if the deferral cannot be recorded does this process finish it alone.
+//!
 //! A second delivery of the same interaction reaches the service under the same idempotency
 //! key (the interaction id) and changes nothing; Discord then refuses the second response
 //! (40060) and we stop there.
@@ -26,13 +33,15 @@ use std::time::{Duration, Instant};
 use backon::{ExponentialBuilder, Retryable};
 use jieqi_service::{Answer, Destination, Message, Request, SendError, Service};
 use serenity::all::{
-    ChannelId, CreateAttachment, CreateInteractionResponse, CreateInteractionResponseMessage,
-    InteractionId, MessageId,
+    ApplicationId, ChannelId, CreateAttachment, CreateInteractionResponse,
+    CreateInteractionResponseMessage, InteractionId, MessageId,
 };
 use serenity::builder::Builder;
 use serenity::http::{LightMethod, Request as HttpRequest, Route};
 
-use crate::error::{ALREADY_ACKNOWLEDGED, CallError, UNKNOWN_INTERACTION};
+use crate::error::{
+    ALREADY_ACKNOWLEDGED, CallError, INVALID_WEBHOOK_TOKEN, UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK,
+};
 use crate::layout::Post;
 use crate::rest::{Rest, with_body};
 use crate::sender::DiscordSender;
@@ -45,6 +54,8 @@ pub(crate) const FIRST_ANSWER_WINDOW: Duration = Duration::from_millis(2700);
 #[derive(Clone, Copy)]
 pub(crate) struct Target<'a> {
     pub rest: &'a Rest,
+    /// The bot's application: follow-ups and edits go to `webhooks/{application}/{token}`.
+    pub application: ApplicationId,
     pub id: InteractionId,
     pub token: &'a str,
     /// Where it happened: a public reply that cannot be sent as an answer is posted there.
@@ -57,43 +68,57 @@ pub(crate) struct Target<'a> {
 
 /// Why answering stopped early.
 #[derive(Debug)]
-enum Stop {
+pub(crate) enum Stop {
     /// Answered before: this is a second delivery of the interaction.
     AlreadyAnswered,
+    /// A passing failure (5xx, 429, the network) outlasted its retries: trying again later
+    /// may get through. Logged where it happened.
+    Passing,
     /// Anything else; logged where it happened.
     Failed,
 }
 
+/// How long an interaction's answer may take, before it is deferred and before another
+/// process may finish it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Timing {
+    /// See [`crate::DiscordConfig::respond_within`].
+    pub respond_within: Duration,
+    /// See [`crate::DiscordConfig::take_over_after`].
+    pub take_over_after: Duration,
+}
+
 /// Hands `request` to the service and answers the interaction with its replies, directly if
-/// they are ready `within` this long, else after an ephemeral deferral.
+/// they are ready within `timing.respond_within`, else after an ephemeral deferral.
 pub(crate) async fn answer(
     target: Target<'_>,
     service: &Service,
     sender: &DiscordSender,
     request: Request,
-    within: Duration,
+    timing: Timing,
 ) {
-    let service = service.clone();
+    let handler = service.clone();
+    let asked = request.clone();
     // The service's work is durable whatever happens to this answer, so it runs on its own.
-    let mut handling = tokio::spawn(async move { service.handle(request).await });
+    let mut handling = tokio::spawn(async move { handler.handle(asked).await });
     // Zero: always defer (a timeout would still look at the answer once).
-    let ready = if within.is_zero() {
+    let ready = if timing.respond_within.is_zero() {
         None
     } else {
-        tokio::time::timeout(within, &mut handling).await.ok()
+        tokio::time::timeout(timing.respond_within, &mut handling)
+            .await
+            .ok()
     };
     let result = match ready {
         Some(joined) => {
             let answer = joined.unwrap_or_else(|e| panicked(&e));
             target.respond(sender, answer).await
         }
-        None => match target.defer().await {
-            Ok(()) => {
-                let answer = handling.await.unwrap_or_else(|e| panicked(&e));
-                target.finish(sender, answer).await
-            }
-            Err(stop) => Err(stop),
-        },
+        None => {
+            target
+                .later(service, sender, &request, handling, timing.take_over_after)
+                .await
+        }
     };
     if let Err(Stop::AlreadyAnswered) = result {
         tracing::debug!(interaction = %target.id, "interaction delivered again; answered before");
@@ -113,13 +138,71 @@ fn is_ephemeral(message: &Message) -> bool {
 }
 
 impl Target<'_> {
-    /// Replies for the requester; anything addressed elsewhere is posted there.
-    async fn for_requester(&self, sender: &DiscordSender, answer: Answer) -> Vec<Message> {
+    /// The deferral, recorded in the outbox while it is sent; once the service has answered,
+    /// the outbox finishes it. Unrecorded (the store failed), this process finishes it.
+    async fn later(
+        &self,
+        service: &Service,
+        sender: &DiscordSender,
+        request: &Request,
+        handling: tokio::task::JoinHandle<Answer>,
+        take_over_after: Duration,
+    ) -> Result<(), Stop> {
+        let reply_token = crate::later::reply_token(self.application, self.token);
+        // Side by side: a slow store (often why the answer is late) must not hold up the
+        // deferral, which has to reach Discord within its three seconds.
+        let (deferred, recorded) = tokio::join!(
+            self.defer(),
+            service.defer_reply(request, reply_token, take_over_after)
+        );
+        let recorded = match recorded {
+            Ok(id) => Some(id),
+            Err(error) => {
+                tracing::warn!(%error, interaction = %self.id, "cannot record a deferral; only this process can finish it");
+                None
+            }
+        };
+        if let Err(stop) = deferred {
+            match (&stop, recorded) {
+                // A second delivery of the interaction: the first one's answer stands.
+                (Stop::AlreadyAnswered, Some(id)) => {
+                    if let Err(error) = service.withdraw_deferred_reply(id).await {
+                        tracing::warn!(%error, %id, "cannot withdraw a deferred reply");
+                    }
+                }
+                // Not deferred in time: the outbox still posts the public replies.
+                (_, Some(id)) => {
+                    let _ = handling.await;
+                    ready(service, id).await;
+                }
+                (_, None) => {}
+            }
+            return Err(stop);
+        }
+        let answer = handling.await.unwrap_or_else(|e| panicked(&e));
+        match recorded {
+            Some(id) => {
+                ready(service, id).await;
+                Ok(())
+            }
+            None => self.finish(sender, answer).await,
+        }
+    }
+
+    /// Replies for the requester; anything addressed elsewhere is posted there (a passing
+    /// failure to post one sets `passing`).
+    async fn for_requester(
+        &self,
+        sender: &DiscordSender,
+        answer: Answer,
+        passing: &mut bool,
+    ) -> Vec<Message> {
         let mut mine = Vec::new();
         for (n, message) in answer.replies.into_iter().enumerate() {
             if matches!(message.to, Destination::ReplyToRequester { .. }) {
                 mine.push(message);
             } else if let Err(error) = sender.post(&message, self.nonce(n)).await {
+                *passing |= matches!(error, SendError::Retry { .. });
                 tracing::warn!(%error, "cannot post an answer addressed to a chat");
             }
         }
@@ -134,7 +217,10 @@ impl Target<'_> {
 
     /// The first answer, in time.
     async fn respond(&self, sender: &DiscordSender, answer: Answer) -> Result<(), Stop> {
-        let mut replies = self.for_requester(sender, answer).await.into_iter();
+        let mut replies = self
+            .for_requester(sender, answer, &mut false)
+            .await
+            .into_iter();
         match replies.next() {
             // A pressed button whose effect shows elsewhere (the post is edited by the outbox).
             None if self.from_button => {
@@ -168,8 +254,9 @@ impl Target<'_> {
 
     /// A public reply the interaction cannot carry (not answered in time, or deferred
     /// privately) goes to the channel as a message of its own, under nonce `which` (posted
-    /// once however often this runs), retried on passing failures.
-    async fn post_instead(&self, sender: &DiscordSender, mut reply: Message, which: &str) {
+    /// once however often this runs), retried on passing failures. False if a passing
+    /// failure outlasted the retries.
+    async fn post_instead(&self, sender: &DiscordSender, mut reply: Message, which: &str) -> bool {
         reply.to = Destination::Chat(jieqi_service::ChatId::new(
             jieqi_service::Platform::Discord,
             self.channel.to_string(),
@@ -189,8 +276,14 @@ impl Target<'_> {
             })
             .await;
         match posted {
-            Ok(post) => tracing::debug!(%post, "posted an answer to the channel"),
-            Err(error) => tracing::warn!(%error, "cannot post an answer to the channel"),
+            Ok(post) => {
+                tracing::debug!(%post, "posted an answer to the channel");
+                true
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot post an answer to the channel");
+                !matches!(error, SendError::Retry { .. })
+            }
         }
     }
 
@@ -198,9 +291,14 @@ impl Target<'_> {
     /// reply written into it, or the placeholder removed), then public replies are posted to
     /// the channel and any further ephemeral ones follow up. A follow-up sent while the
     /// deferral still shows would become its answer, ephemeral whatever it asks for.
-    async fn finish(&self, sender: &DiscordSender, answer: Answer) -> Result<(), Stop> {
+    ///
+    /// Done again after a passing failure ([`Stop::Passing`], by the outbox), it repeats
+    /// nothing anyone saw: the edit or removal leaves the same placeholder, and the posts
+    /// carry nonces.
+    pub(crate) async fn finish(&self, sender: &DiscordSender, answer: Answer) -> Result<(), Stop> {
+        let mut passing = false;
         let (private, public): (Vec<Message>, Vec<Message>) = self
-            .for_requester(sender, answer)
+            .for_requester(sender, answer, &mut passing)
             .await
             .into_iter()
             .partition(is_ephemeral);
@@ -223,13 +321,13 @@ impl Target<'_> {
         }
         // Public replies reach the channel even if the placeholder could not be resolved.
         for (n, reply) in public.into_iter().enumerate() {
-            self.post_instead(sender, reply, &format!("p{n}")).await;
+            passing |= !self.post_instead(sender, reply, &format!("p{n}")).await;
         }
         resolved?;
         for reply in private {
             self.followup(&reply).await?;
         }
-        Ok(())
+        if passing { Err(Stop::Passing) } else { Ok(()) }
     }
 
     /// "Thinking…", seen by the requester alone.
@@ -321,14 +419,26 @@ impl Target<'_> {
 fn failed(error: &CallError, what: &str) -> Stop {
     match error.status_and_code() {
         Some((_, ALREADY_ACKNOWLEDGED)) => Stop::AlreadyAnswered,
-        Some((_, UNKNOWN_INTERACTION)) => {
+        Some((_, UNKNOWN_INTERACTION | UNKNOWN_WEBHOOK | INVALID_WEBHOOK_TOKEN)) => {
             tracing::warn!(%error, "cannot {what}: the interaction expired");
             Stop::Failed
+        }
+        _ if error.is_passing() => {
+            tracing::warn!(%error, "cannot {what} yet");
+            Stop::Passing
         }
         _ => {
             tracing::warn!(%error, "cannot {what}");
             Stop::Failed
         }
+    }
+}
+
+/// Tells the outbox that deferred reply `id` may be finished now. Should that fail, its
+/// wait ends by itself.
+async fn ready(service: &Service, id: jieqi_service::OutboxId) {
+    if let Err(error) = service.deferred_reply_ready(id).await {
+        tracing::warn!(%error, %id, "cannot hasten a deferred reply; it is finished when its wait ends");
     }
 }
 

@@ -92,6 +92,11 @@ impl DiscordSender {
         }
     }
 
+    /// The calls to Discord, shared with the answers to interactions.
+    pub(crate) fn rest(&self) -> &Rest {
+        &self.rest
+    }
+
     /// The channel a message goes to, opening a DM channel for a private one.
     async fn channel(&self, message: &Message) -> Result<ChannelId, SendError> {
         match &message.to {
@@ -259,6 +264,15 @@ impl Sender for DiscordSender {
         // A new post, or an edit whose earlier post never got through: post it anew.
         let post = self.post(message, outbox_nonce(entry.id)).await?;
         Ok(Some(post.to_string()))
+    }
+
+    /// A deferred interaction, finished by whichever process delivers it (`later.rs`).
+    async fn finish(
+        &self,
+        entry: &OutboxEntry,
+        answer: &jieqi_service::Answer,
+    ) -> Result<Option<String>, SendError> {
+        crate::later::finish(self, entry, answer).await
     }
 }
 

@@ -1,8 +1,8 @@
 //! Writes the seeds of the `store_records` fuzz target (`fuzz/seeds/store_records`): the
 //! records of a few games played through the service on a temporary sled store (a Xiangqi
-//! game, a Jieqi game, a Banqi game and an open challenge), each in the codec's stored bytes
-//! behind the byte that names its kind for the target, and an outbox row with deferral
-//! columns.
+//! game, a Jieqi game, a Banqi game, an open challenge and a deferred Discord reply), each in
+//! the codec's stored bytes behind the byte that names its kind for the target, and an outbox
+//! row with deferral columns.
 //!
 //! `cargo run -p jieqi-service --example store_seeds -- fuzz/seeds/store_records`
 
@@ -87,6 +87,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     service
         .handle(said(&open, &ann, "/settings language vi"))
         .await;
+    // A Discord interaction deferred and not yet finished: its deferred reply.
+    let channel = ChatId::new(Platform::Discord, "700001");
+    let mut deferred_request = said(&channel, &ann, "/rules");
+    deferred_request.key = IdempotencyKey("1330000000000000001".to_owned());
+    let deferred = service
+        .defer_reply(
+            &deferred_request,
+            format!("900001/{}", "t".repeat(180)),
+            std::time::Duration::from_secs(20),
+        )
+        .await?;
 
     let mut written = 0;
     let mut write = |kind: u8, name: String, bytes: Vec<u8>| -> std::io::Result<()> {
@@ -138,6 +149,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             row.extend(bytes);
             write(OUTBOX_ROW, format!("outbox-row-{}", id.0), row)?;
         }
+    }
+    if let Some(record) = store.outbox_record(deferred).await? {
+        write(OUTBOX, "outbox-deferred-reply".to_owned(), stored(&record))?;
     }
     println!("{written} seeds in {}", out.display());
     Ok(())

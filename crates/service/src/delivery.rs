@@ -26,7 +26,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::ids::Platform;
-use crate::message::{OutboxEntry, OutboxId};
+use crate::message::{Answer, OutboxEntry, OutboxId};
 use crate::metrics::PostOutcome;
 use crate::service::{IDLE_POLL, Service, lock};
 
@@ -36,6 +36,25 @@ pub trait Sender: Send + Sync {
     /// Sends (or, for `message.replaces`, edits) one message. Returns the platform's
     /// reference to the posted message (its id), used for later edits.
     async fn send(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError>;
+
+    /// Finishes a deferred reply (`entry.message.to` is a
+    /// [`Destination::DeferredReply`](crate::Destination::DeferredReply)) with `answer`, the
+    /// request's answer (or, if the request never went through, the entry's own message
+    /// saying so, as the only reply): resolves what the requester is shown and posts the
+    /// public replies where the request was made. Sent again after a passing failure, it must
+    /// repeat nothing the requester or the chat saw already. A platform without deferred
+    /// answers keeps this default.
+    async fn finish(
+        &self,
+        entry: &OutboxEntry,
+        answer: &Answer,
+    ) -> Result<Option<String>, SendError> {
+        let _ = answer;
+        Err(SendError::Undeliverable(format!(
+            "{}: this platform gives no answer later",
+            entry.id
+        )))
+    }
 }
 
 /// Why a send failed.
@@ -151,8 +170,19 @@ pub async fn run_delivery_with(
             lanes.spawn(async move {
                 // Pictures are drawn here, each lane on its own, while the heartbeat keeps
                 // the claim.
-                match service.prepare(pending).await {
-                    Ok(entry) => deliver(&service, sender.as_ref(), platform, &entry, policy).await,
+                // A deferred reply's answer is read (or its request declared lost) here too.
+                let prepared = match service.prepare(pending).await {
+                    Ok(entry) => match service.deferred_answer(&entry).await {
+                        Ok(answer) => Ok((entry, answer)),
+                        Err(error) => Err(error),
+                    },
+                    Err(error) => Err(error),
+                };
+                match prepared {
+                    Ok((entry, answer)) => {
+                        let sender = sender.as_ref();
+                        deliver(&service, sender, platform, &entry, answer.as_ref(), policy).await;
+                    }
                     Err(error) => tracing::error!(
                         %error,
                         id = %holding.id,
@@ -240,12 +270,14 @@ async fn renew_while_held(service: Service, held: Held, stop: CancellationToken)
     }
 }
 
-/// Sends one claimed entry with retries and records what happened.
+/// Sends one claimed entry (a deferred reply: finishes it with `answer`) with retries and
+/// records what happened.
 async fn deliver(
     service: &Service,
     sender: &dyn Sender,
     platform: Platform,
     entry: &OutboxEntry,
+    answer: Option<&Answer>,
     policy: RetryPolicy,
 ) {
     let metrics = &service.inner.metrics;
@@ -255,7 +287,10 @@ async fn deliver(
         .with_max_times(policy.retries)
         .with_jitter();
     let result = (|| async {
-        let sent = sender.send(entry).await;
+        let sent = match answer {
+            Some(answer) => sender.finish(entry, answer).await,
+            None => sender.send(entry).await,
+        };
         if let Err(SendError::Retry { after: Some(_), .. }) = &sent {
             metrics.rate_limited(platform);
         }

@@ -30,6 +30,7 @@ mod announce;
 mod commands;
 pub mod config;
 mod context;
+mod deferred;
 pub mod delivery;
 mod engine_play;
 pub mod error;
@@ -73,7 +74,7 @@ pub use ids::{
     UserId, engine_user_id,
 };
 pub use message::{
-    Answer, Button, Destination, Image, Message, MessageKind, OutboxEntry, OutboxId,
+    Answer, Button, DeferredReply, Destination, Image, Message, MessageKind, OutboxEntry, OutboxId,
 };
 pub use metrics::{MetricsRegistry, MetricsSnapshot};
 pub use request::{ButtonAction, ButtonDecodeError, Input, Request};

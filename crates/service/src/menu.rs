@@ -61,8 +61,43 @@ pub enum OptionKind {
     Text,
     /// A move, which a client may complete from the caller's legal moves.
     Move,
-    /// One of these (shown name, value the command line gets) pairs.
-    Choice(&'static [(&'static str, &'static str)]),
+    /// One of these.
+    Choice(&'static [Choice]),
+}
+
+/// One choice of an option: what a client shows, and the word the command line gets.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// What a client shows.
+    pub label: Label,
+    /// The word the command line gets (`jieqi`).
+    pub value: &'static str,
+}
+
+/// What a choice shows.
+#[derive(Clone, Copy, Debug)]
+pub enum Label {
+    /// Fluent key of its text, translated like any other.
+    Text(&'static str),
+    /// A name written the same in every language: a language's own name, an hour in UTC, a
+    /// notation's or a rule set's proper name.
+    Name(&'static str),
+}
+
+/// A choice shown with the Fluent text `key`.
+const fn choice(key: &'static str, value: &'static str) -> Choice {
+    Choice {
+        label: Label::Text(key),
+        value,
+    }
+}
+
+/// A choice shown as `name` in every language.
+const fn named(name: &'static str, value: &'static str) -> Choice {
+    Choice {
+        label: Label::Name(name),
+        value,
+    }
 }
 
 const fn opt(name: &'static str, description: &'static str, kind: OptionKind) -> MenuOption {
@@ -82,65 +117,66 @@ const fn required(option: MenuOption) -> MenuOption {
 }
 
 const VARIANTS: OptionKind = OptionKind::Choice(&[
-    ("Jieqi (揭棋): covered pieces", "jieqi"),
-    ("Xiangqi (象棋)", "xiangqi"),
-    ("Banqi (半棋): dark chess", "banqi"),
+    choice("choice-variant-jieqi", "jieqi"),
+    choice("choice-variant-xiangqi", "xiangqi"),
+    choice("choice-variant-banqi", "banqi"),
 ]);
 const LEVELS: OptionKind = OptionKind::Choice(&[
-    ("Novice", "novice"),
-    ("Casual", "casual"),
-    ("Club", "club"),
-    ("Master", "master"),
+    choice("choice-level-novice", "novice"),
+    choice("choice-level-casual", "casual"),
+    choice("choice-level-club", "club"),
+    choice("choice-level-master", "master"),
 ]);
-const COLOURS: OptionKind =
-    OptionKind::Choice(&[("Red", "red"), ("Black", "black"), ("Random", "random")]);
+const COLOURS: OptionKind = OptionKind::Choice(&[
+    choice("choice-colour-red", "red"),
+    choice("choice-colour-black", "black"),
+    choice("choice-colour-random", "random"),
+]);
 const PRESETS: OptionKind = OptionKind::Choice(&[
-    ("Standard", "standard"),
-    ("PyChess", "pychess"),
-    ("Tencent", "tencent"),
-    ("Vietnam", "vietnam"),
+    choice("choice-rules-standard", "standard"),
+    named("PyChess", "pychess"),
+    choice("choice-rules-tencent", "tencent"),
+    choice("choice-rules-vietnam", "vietnam"),
 ]);
 const MOVE_TIMES: OptionKind = OptionKind::Choice(&[
-    ("10 minutes", "10m"),
-    ("1 hour", "1h"),
-    ("6 hours", "6h"),
-    ("1 day", "24h"),
-    ("3 days", "3d"),
-    ("7 days", "7d"),
+    choice("choice-time-10m", "10m"),
+    choice("choice-time-1h", "1h"),
+    choice("choice-time-6h", "6h"),
+    choice("choice-time-1d", "24h"),
+    choice("choice-time-3d", "3d"),
+    choice("choice-time-7d", "7d"),
 ]);
 /// Jieqi's "nobody sees" reading (`secret-captures`): offered as an option of its own, since
 /// a client with structured options (Discord) cannot type the word.
-const CAPTURES: OptionKind = OptionKind::Choice(&[(
-    "Nobody sees a captured covered piece (secret-captures)",
-    "secret-captures",
-)]);
+const CAPTURES: OptionKind =
+    OptionKind::Choice(&[choice("choice-captures-secret", "secret-captures")]);
 /// The hours a daily puzzle may be set to (UTC), and off: 25 choices, Discord's limit.
 const DAILY_HOURS: OptionKind = OptionKind::Choice(&[
-    ("Off", "off"),
-    ("00:00 UTC", "0"),
-    ("01:00 UTC", "1"),
-    ("02:00 UTC", "2"),
-    ("03:00 UTC", "3"),
-    ("04:00 UTC", "4"),
-    ("05:00 UTC", "5"),
-    ("06:00 UTC", "6"),
-    ("07:00 UTC", "7"),
-    ("08:00 UTC", "8"),
-    ("09:00 UTC", "9"),
-    ("10:00 UTC", "10"),
-    ("11:00 UTC", "11"),
-    ("12:00 UTC", "12"),
-    ("13:00 UTC", "13"),
-    ("14:00 UTC", "14"),
-    ("15:00 UTC", "15"),
-    ("16:00 UTC", "16"),
-    ("17:00 UTC", "17"),
-    ("18:00 UTC", "18"),
-    ("19:00 UTC", "19"),
-    ("20:00 UTC", "20"),
-    ("21:00 UTC", "21"),
-    ("22:00 UTC", "22"),
-    ("23:00 UTC", "23"),
+    choice("choice-hour-off", "off"),
+    named("00:00 UTC", "0"),
+    named("01:00 UTC", "1"),
+    named("02:00 UTC", "2"),
+    named("03:00 UTC", "3"),
+    named("04:00 UTC", "4"),
+    named("05:00 UTC", "5"),
+    named("06:00 UTC", "6"),
+    named("07:00 UTC", "7"),
+    named("08:00 UTC", "8"),
+    named("09:00 UTC", "9"),
+    named("10:00 UTC", "10"),
+    named("11:00 UTC", "11"),
+    named("12:00 UTC", "12"),
+    named("13:00 UTC", "13"),
+    named("14:00 UTC", "14"),
+    named("15:00 UTC", "15"),
+    named("16:00 UTC", "16"),
+    named("17:00 UTC", "17"),
+    named("18:00 UTC", "18"),
+    named("19:00 UTC", "19"),
+    named("20:00 UTC", "20"),
+    named("21:00 UTC", "21"),
+    named("22:00 UTC", "22"),
+    named("23:00 UTC", "23"),
 ]);
 
 /// The option naming a game; it leads the argument list (`/move g7k2 h2e2`).
@@ -294,43 +330,43 @@ pub const COMMANDS: &[MenuCommand] = &[
                 name: "language",
                 description: "subcommand-settings-language",
                 options: &[value(&[
-                    ("English", "en"),
-                    ("中文", "zh"),
-                    ("Tiếng Việt", "vi"),
+                    named("English", "en"),
+                    named("中文", "zh"),
+                    named("Tiếng Việt", "vi"),
                 ])],
             },
             Subcommand {
                 name: "style",
                 description: "subcommand-settings-style",
                 options: &[value(&[
-                    ("Characters (帥仕相)", "characters"),
-                    ("Symbols", "symbols"),
+                    choice("choice-style-characters", "characters"),
+                    choice("choice-style-symbols", "symbols"),
                 ])],
             },
             Subcommand {
                 name: "orientation",
                 description: "subcommand-settings-orientation",
                 options: &[value(&[
-                    ("Red at the bottom", "red"),
-                    ("Black at the bottom", "black"),
+                    choice("choice-orientation-red", "red"),
+                    choice("choice-orientation-black", "black"),
                 ])],
             },
             Subcommand {
                 name: "notation",
                 description: "subcommand-settings-notation",
                 options: &[value(&[
-                    ("WXF (C2.5)", "wxf"),
-                    ("Coordinates (h2e2)", "coordinates"),
-                    ("Chinese (炮二平五 马二进三)", "chinese"),
-                    ("Chinese, traditional (炮二平五 傌二進三)", "traditional"),
+                    named("WXF (C2.5)", "wxf"),
+                    choice("choice-notation-coordinates", "coordinates"),
+                    choice("choice-notation-chinese", "chinese"),
+                    choice("choice-notation-traditional", "traditional"),
                 ])],
             },
             Subcommand {
                 name: "board",
                 description: "subcommand-settings-board",
                 options: &[value(&[
-                    ("A new message per move", "new"),
-                    ("One edited message", "edit"),
+                    choice("choice-board-new", "new"),
+                    choice("choice-board-edit", "edit"),
                 ])],
             },
         ]),
@@ -343,22 +379,87 @@ pub const COMMANDS: &[MenuCommand] = &[
 ];
 
 /// A setting's new value, one of `values`.
-const fn value(values: &'static [(&'static str, &'static str)]) -> MenuOption {
+const fn value(values: &'static [Choice]) -> MenuOption {
     required(opt("value", "option-value", OptionKind::Choice(values)))
 }
 
-/// Every Fluent key the menu uses.
+/// Every Fluent key the menu uses: descriptions and choices' labels.
 pub fn keys() -> impl Iterator<Item = &'static str> {
     COMMANDS.iter().flat_map(|command| {
-        let options: Vec<&'static str> = match &command.options {
-            Options::Plain(options) => options.iter().map(|o| o.description).collect(),
-            Options::Subcommands(subcommands) => subcommands
-                .iter()
-                .flat_map(|s| {
-                    std::iter::once(s.description).chain(s.options.iter().map(|o| o.description))
-                })
-                .collect(),
+        let options: Vec<&MenuOption> = match &command.options {
+            Options::Plain(options) => options.iter().collect(),
+            Options::Subcommands(subcommands) => {
+                subcommands.iter().flat_map(|s| s.options.iter()).collect()
+            }
         };
-        std::iter::once(command.description).chain(options)
+        let subcommands: Vec<&'static str> = match &command.options {
+            Options::Plain(_) => Vec::new(),
+            Options::Subcommands(subcommands) => {
+                subcommands.iter().map(|s| s.description).collect()
+            }
+        };
+        let options: Vec<&'static str> = options
+            .into_iter()
+            .flat_map(|option| {
+                let choices: &'static [Choice] = match option.kind {
+                    OptionKind::Choice(choices) => choices,
+                    _ => &[],
+                };
+                std::iter::once(option.description).chain(choices.iter().filter_map(|c| {
+                    match c.label {
+                        Label::Text(key) => Some(key),
+                        Label::Name(_) => None,
+                    }
+                }))
+            })
+            .collect();
+        std::iter::once(command.description)
+            .chain(subcommands)
+            .chain(options)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Language, Translations};
+
+    /// A key missing from a language would show its English fallback, or the key itself.
+    #[test]
+    fn every_text_of_the_menu_is_in_every_language() {
+        for language in Language::ALL {
+            let known = Translations::keys(language);
+            let missing: Vec<&str> = keys().filter(|key| !known.contains(*key)).collect();
+            assert!(missing.is_empty(), "{language}: {missing:?}");
+        }
+        assert!(keys().any(|key| key == "choice-variant-jieqi"));
+        assert!(keys().any(|key| key == "subcommand-settings-board"));
+    }
+
+    /// Discord shows at most 25 choices of an option, named in at most 100 characters.
+    #[test]
+    fn choices_fit_what_clients_show() {
+        let translations = Translations::load();
+        for command in COMMANDS {
+            let options: Vec<&MenuOption> = match &command.options {
+                Options::Plain(options) => options.iter().collect(),
+                Options::Subcommands(subs) => subs.iter().flat_map(|s| s.options.iter()).collect(),
+            };
+            for option in options {
+                let OptionKind::Choice(choices) = option.kind else {
+                    continue;
+                };
+                assert!((1..=25).contains(&choices.len()), "/{}", command.name);
+                for choice in choices {
+                    for language in Language::ALL {
+                        let label = match choice.label {
+                            Label::Text(key) => translations.text(language, key, &[]),
+                            Label::Name(name) => name.to_owned(),
+                        };
+                        assert!((1..=100).contains(&label.chars().count()), "{label}");
+                    }
+                }
+            }
+        }
+    }
 }

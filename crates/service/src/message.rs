@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{ChatId, GameId, Platform, UserId};
+use crate::ids::{ChatId, GameId, IdempotencyKey, Platform, UserId};
 use crate::request::ButtonAction;
 
 /// Where a message goes.
@@ -22,14 +22,34 @@ pub enum Destination {
         /// Only the requester should see it, where the platform allows.
         ephemeral: bool,
     },
+    /// The answer to a request the platform let us give later (a deferred Discord
+    /// interaction), delivered through the outbox by whichever process gets to it: the
+    /// answer stored under the request's key, or, if the request never went through, this
+    /// message (saying so). Its lane is the request's own. Added last: records written
+    /// before it read unchanged.
+    DeferredReply(DeferredReply),
+}
+
+/// A request whose answer is given later through the outbox (see
+/// [`Destination::DeferredReply`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DeferredReply {
+    /// Where the request was made: its public replies are posted there.
+    pub chat: ChatId,
+    /// The request's key: the answer stored under it is the one delivered.
+    pub request: IdempotencyKey,
+    /// What the platform needs to answer the request, as the adapter wrote it (Discord: the
+    /// application id and the interaction's token, valid for 15 minutes).
+    pub reply_token: String,
 }
 
 impl Destination {
-    /// The platform of a chat or private destination.
+    /// The platform of a chat, private or deferred-reply destination.
     pub fn platform(&self) -> Option<Platform> {
         match self {
             Destination::Chat(chat) => Some(chat.platform),
             Destination::Private(user) => Some(user.platform),
+            Destination::DeferredReply(reply) => Some(reply.chat.platform),
             Destination::ReplyToRequester { .. } => None,
         }
     }

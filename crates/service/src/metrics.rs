@@ -306,6 +306,7 @@ impl Metrics {
         let platform = match to {
             Destination::Chat(chat) => chat.platform,
             Destination::Private(user) => user.platform,
+            Destination::DeferredReply(reply) => reply.chat.platform,
             Destination::ReplyToRequester { .. } => return,
         };
         let queued = UNIX_EPOCH + Duration::from_secs(committed_at);

@@ -146,7 +146,7 @@ impl Service {
     }
 
     /// The earlier answer to a repeated request, its pictures drawn again from their recipes.
-    async fn repeat(&self, earlier: AnswerRecord) -> Answer {
+    pub(crate) async fn repeat(&self, earlier: AnswerRecord) -> Answer {
         let mut replies = Vec::with_capacity(earlier.replies.len());
         for StoredReply {
             mut message,
@@ -244,7 +244,7 @@ impl Service {
         Ok(())
     }
 
-    async fn reply_language(&self, request: &Request) -> Language {
+    pub(crate) async fn reply_language(&self, request: &Request) -> Language {
         let chat = self.inner.store.chat(&request.chat).await.ok().flatten();
         chat.map(|c| c.settings.language)
             .or_else(|| {

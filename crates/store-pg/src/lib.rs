@@ -529,6 +529,13 @@ fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
             ],
         ));
     }
+    for id in &change.hastened {
+        // Its claim, if it has one, stays; delivered meanwhile, the row is gone.
+        out.push(Statement::new(
+            "UPDATE outbox SET not_before = 0 WHERE id = $1",
+            vec![Box::new(int(id.0))],
+        ));
+    }
     Ok(out)
 }
 

@@ -380,7 +380,7 @@ impl Sender for TelegramSender {
         let address = match &message.to {
             Destination::Chat(chat) => Address::from_chat_id(chat),
             Destination::Private(user) => Address::private(user),
-            Destination::ReplyToRequester { .. } => {
+            Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => {
                 return Err(SendError::Undeliverable(
                     "a reply to a request cannot wait in the outbox".to_owned(),
                 ));

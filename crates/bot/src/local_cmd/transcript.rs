@@ -30,7 +30,9 @@ impl Terminal {
         let tag = match &message.to {
             Destination::Chat(chat) => self.chat_tag(chat),
             Destination::Private(user) => format!("[dm {}]", user.id),
-            Destination::ReplyToRequester { .. } => format!("[to {requester}]"),
+            Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => {
+                format!("[to {requester}]")
+            }
         };
         self.print(&tag, message, name)
     }
@@ -41,7 +43,9 @@ impl Terminal {
             Destination::Chat(chat) => self.chat_tag(chat),
             Destination::Private(user) => format!("[dm {}]", user.id),
             // The outbox has no requester to answer; say so rather than guess.
-            Destination::ReplyToRequester { .. } => "[reply]".to_owned(),
+            Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => {
+                "[reply]".to_owned()
+            }
         };
         self.print(&tag, &entry.message, &format!("{:06}", entry.id.0))
     }

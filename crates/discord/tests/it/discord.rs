@@ -321,6 +321,10 @@ async fn commands_are_registered_with_typed_options_and_answers_carry_pictures()
         .filter_map(|c| c["value"].as_str())
         .collect();
     assert_eq!(values, ["jieqi", "xiangqi", "banqi"]);
+    // Shown in the players' language: Discord received each choice's translations.
+    let xiangqi = &variant["choices"][1];
+    assert_eq!(xiangqi["name_localizations"]["vi"], "Cờ tướng (象棋)");
+    assert_eq!(xiangqi["name_localizations"]["zh-CN"], "象棋");
     assert_eq!(named("challenge")["options"][0]["type"], 6, "a user option");
 
     // /rules answers with a picture for everyone.

@@ -4,3 +4,4 @@
 mod discord;
 mod harness;
 mod play_on_board;
+mod takeover;

@@ -343,6 +343,58 @@ mod tests {
         assert_eq!(read, player);
     }
 
+    fn deferred_reply(chat: &str, key: &str, token: &str, text: &str) -> OutboxRecord {
+        use crate::message::{DeferredReply, Destination, Message, MessageKind};
+        let reply = DeferredReply {
+            chat: crate::ids::ChatId::new(crate::ids::Platform::Discord, chat),
+            request: crate::ids::IdempotencyKey(key.to_owned()),
+            reply_token: token.to_owned(),
+        };
+        OutboxRecord {
+            message: Message::text(
+                Destination::DeferredReply(reply),
+                MessageKind::Refusal,
+                text,
+            ),
+            attempts: 0,
+            created_at: 1_764_600_000,
+            fallback_chat: None,
+            picture: None,
+            not_before: 1_764_600_020_000,
+        }
+    }
+
+    /// A deferred reply costs its strings and a few bytes more: the channel, the key, the
+    /// token and the note, each with its length, and the message's and record's small fields.
+    #[test]
+    fn a_deferred_reply_is_stored_compactly() {
+        let token = "t".repeat(200);
+        let text = "That did not go through, and nothing was changed: please send it again.";
+        let record = deferred_reply("700001", "1234567890123456789", &token, text);
+        let bytes = encode(&record).unwrap();
+        let strings = "700001".len() + 19 + token.len() + text.len();
+        assert!(bytes.len() <= strings + 32, "{} bytes", bytes.len());
+        assert_eq!(decode::<OutboxRecord>(&bytes).unwrap(), record);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_deferred_reply_reads_back_as_written(
+            chat in "[0-9]{1,20}",
+            key in "[0-9]{1,20}",
+            token in "\\PC{0,300}",
+            text in "\\PC{0,200}",
+            attempts in 0u32..20,
+            not_before in proptest::prelude::any::<u64>(),
+        ) {
+            let mut record = deferred_reply(&chat, &key, &token, &text);
+            record.attempts = attempts;
+            record.not_before = not_before;
+            let bytes = encode(&record).unwrap();
+            proptest::prop_assert_eq!(decode::<OutboxRecord>(&bytes).unwrap(), record);
+        }
+    }
+
     #[test]
     fn chats_of_schema_three_read_with_no_puzzle() {
         let chat = ChatRecord::new(

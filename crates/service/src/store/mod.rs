@@ -81,6 +81,10 @@ pub struct Change {
     /// Outbox messages that failed a delivery round: their new attempt count, and when their
     /// lane may be tried again. Their claim ends.
     pub deferred: Vec<(OutboxId, Deferral)>,
+    /// Outbox messages whose wait ends now (a deferred reply whose request was answered by
+    /// its own process): their lane may be claimed at once. A claim on them stays as it is;
+    /// one delivered meanwhile is left alone.
+    pub hastened: Vec<OutboxId>,
     /// Finished reviews to store. Each is written once: the change is refused as a conflict
     /// if the game's review is stored already.
     pub reviews: Vec<ReviewRecord>,
@@ -107,6 +111,7 @@ impl Change {
             && self.outbox.is_empty()
             && self.sent.is_empty()
             && self.deferred.is_empty()
+            && self.hastened.is_empty()
             && self.reviews.is_empty()
             && self.queued_reviews.is_empty()
             && self.dequeued_reviews.is_empty()
@@ -180,7 +185,7 @@ pub struct PendingMessage {
 /// finer steps than [`UnixTime`] (a platform's "retry after 1.5 s").
 pub type UnixMillis = u64;
 
-/// One delivery lane: a chat, or one person's private messages. Messages of a lane are
+/// One delivery lane: a chat, one person's private messages, or one deferred reply. Messages of a lane are
 /// delivered in the order they were queued; lanes are independent of each other.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Lane(pub String);
@@ -191,6 +196,11 @@ impl Lane {
         match to {
             Destination::Chat(chat) => Some(Lane(format!("c:{chat}"))),
             Destination::Private(user) => Some(Lane(format!("u:{user}"))),
+            // Its own: nothing waits for it, and it waits for nothing.
+            Destination::DeferredReply(reply) => Some(Lane(format!(
+                "r:{}",
+                RequestKey::new(reply.chat.platform, &reply.request).0
+            ))),
             Destination::ReplyToRequester { .. } => None,
         }
     }

@@ -507,6 +507,14 @@ impl SledStore {
                     tx.insert(k, tx_encode(&record)?)?;
                 }
             }
+            for id in &change.hastened {
+                let k = outbox_key(*id);
+                if let Some(bytes) = tx.get(&k)? {
+                    let mut record: OutboxRecord = tx_decode(&bytes)?;
+                    record.not_before = 0;
+                    tx.insert(k, tx_encode(&record)?)?;
+                }
+            }
             for (id, sent) in &change.sent {
                 // Only a reference that a later edit may need is kept.
                 if tx.remove(outbox_key(*id))?.is_some() && sent.platform_ref.is_some() {

@@ -9,8 +9,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use common::*;
 use jieqi_service::{
-    DealSource, Destination, MessageKind, OutboxEntry, Platform, RetryPolicy, SendError, Sender,
-    UserId, run_delivery_with,
+    Answer, ChatId, DealSource, Destination, Input, Language, MessageKind, OutboxEntry, Platform,
+    RetryPolicy, SendError, Sender, User, UserId, run_delivery_with,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -169,4 +169,119 @@ async fn messages_that_keep_failing_are_dropped_after_enough_rounds() {
     }
     assert!(dropped);
     assert!(h.service.pending(10).await.unwrap().is_empty());
+}
+
+/// A platform with deferred answers: records each one finished, with its answer.
+#[derive(Default)]
+struct FakeDiscord {
+    finished: Mutex<Vec<(OutboxEntry, Answer)>>,
+}
+
+#[async_trait]
+impl Sender for FakeDiscord {
+    async fn send(&self, _entry: &OutboxEntry) -> Result<Option<String>, SendError> {
+        Ok(None)
+    }
+
+    async fn finish(
+        &self,
+        entry: &OutboxEntry,
+        answer: &Answer,
+    ) -> Result<Option<String>, SendError> {
+        self.finished
+            .lock()
+            .unwrap()
+            .push((entry.clone(), answer.clone()));
+        Ok(None)
+    }
+}
+
+impl FakeDiscord {
+    async fn finished_count(&self, count: usize) -> Vec<(OutboxEntry, Answer)> {
+        for _ in 0..1000 {
+            let finished = self.finished.lock().unwrap().clone();
+            if finished.len() >= count {
+                return finished;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        panic!("{count} deferred replies were not finished");
+    }
+}
+
+/// A deferred reply waits for its request's own process (here an hour) until that says the
+/// answer is ready, and is then finished with the stored answer, once. One whose request
+/// never went through is finished with the note that says so, and that note becomes the
+/// request's answer: the request cannot go through any more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_reply_is_finished_once_with_its_requests_answer_or_says_it_did_not_go_through()
+{
+    let mut h = Harness::new(DealSource::Seeded(9)).await;
+    let carol = User::new(UserId::new(Platform::Discord, "3"), "carol");
+    let channel = ChatId::new(Platform::Discord, "700");
+    let rules = h.request(&carol, &channel, Input::Text("/rules".into()), Vec::new());
+    let lost = h.request(&carol, &channel, Input::Text("/rules".into()), Vec::new());
+    let waiting = h
+        .service
+        .defer_reply(&rules, "1/token-1".into(), Duration::from_secs(3600))
+        .await
+        .unwrap();
+    let never = h
+        .service
+        .defer_reply(&lost, "1/token-2".into(), Duration::ZERO)
+        .await
+        .unwrap();
+    let sender = Arc::new(FakeDiscord::default());
+    let shutdown = CancellationToken::new();
+    let task = tokio::spawn(run_delivery_with(
+        h.service.clone(),
+        sender.clone(),
+        Platform::Discord,
+        shutdown.clone(),
+        RetryPolicy::default(),
+    ));
+
+    let finished = sender.finished_count(1).await;
+    let note = h
+        .service
+        .translations()
+        .text(Language::En, "error-not-through", &[]);
+    let (entry, answer) = &finished[0];
+    assert_eq!(entry.id, never);
+    assert_eq!(answer.replies.len(), 1);
+    assert_eq!(answer.replies[0].text, note);
+    assert_eq!(answer.replies[0].kind, MessageKind::Refusal);
+    assert_eq!(
+        answer.replies[0].to,
+        Destination::ReplyToRequester { ephemeral: true }
+    );
+    let late = h.service.handle(lost).await;
+    assert_eq!(late.replies.len(), 1);
+    assert_eq!(
+        late.replies[0].text, note,
+        "the request never goes through now"
+    );
+
+    // The other one waits for its process.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sender.finished.lock().unwrap().len(), 1);
+    let answer = h.service.handle(rules).await;
+    h.service.deferred_reply_ready(waiting).await.unwrap();
+    let finished = sender.finished_count(2).await;
+    let (entry, delivered) = &finished[1];
+    assert_eq!(entry.id, waiting);
+    assert_eq!(delivered.replies.len(), answer.replies.len());
+    assert_eq!(delivered.replies[0].text, answer.replies[0].text);
+    assert_eq!(
+        delivered.replies[0].image, answer.replies[0].image,
+        "the picture drawn again from its recipe"
+    );
+    assert!(delivered.replies[0].image.is_some());
+    // Told again once it is done: nothing happens.
+    h.service.deferred_reply_ready(waiting).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sender.finished.lock().unwrap().len(), 2);
+    assert!(h.service.pending(10).await.unwrap().is_empty());
+    shutdown.cancel();
+    task.await.unwrap();
 }

@@ -52,6 +52,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "timers",
             "outbox",
             "delivery",
+            "deferred",
             "spectators",
             "reviews",
             "web_play",

@@ -1,8 +1,12 @@
 //! A real store that can be held: while a hold is set, every request's first read (its
 //! earlier answer and its chat) waits that long first, as a busy database would. For answers
-//! that come later than Discord's first-answer window.
+//! that come later than Discord's first-answer window. It can also hang a process right
+//! after a request's commit: the change reaches the store, and the process never hears back,
+//! as one killed at that moment.
 
+use std::sync::Arc;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -11,26 +15,51 @@ use jieqi_service::store::{
     Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, UnixTime,
 };
 use jieqi_service::{
-    ChallengeId, ChatId, GameId, GameStore, OutboxId, Platform, SledStore, StoreError, UserId,
+    ChallengeId, ChatId, GameId, GameStore, OutboxId, Platform, StoreError, UserId,
 };
+use tokio::sync::watch;
 
 #[derive(Debug)]
 pub struct HeldStore {
-    pub inner: SledStore,
+    pub inner: Arc<dyn GameStore>,
     hold: Mutex<Duration>,
+    hang_after_answer: AtomicBool,
+    /// Request keys whose commit went through and then hung.
+    hung: watch::Sender<Vec<String>>,
 }
 
 impl HeldStore {
-    pub fn new(inner: SledStore) -> HeldStore {
+    pub fn new(inner: impl GameStore + 'static) -> HeldStore {
+        HeldStore::over(Arc::new(inner))
+    }
+
+    pub fn over(inner: Arc<dyn GameStore>) -> HeldStore {
         HeldStore {
             inner,
             hold: Mutex::new(Duration::ZERO),
+            hang_after_answer: AtomicBool::new(false),
+            hung: watch::Sender::new(Vec::new()),
         }
     }
 
     /// From now on each request waits `hold` at its first read (zero: none).
     pub fn hold(&self, hold: Duration) {
         *self.hold.lock().unwrap_or_else(|p| p.into_inner()) = hold;
+    }
+
+    /// From now on a commit that answers a request is committed, and then never returns.
+    pub fn hang_after_answers(&self) {
+        self.hang_after_answer.store(true, Ordering::SeqCst);
+    }
+
+    /// Waits until a request's commit went through and hung; returns its key.
+    pub async fn hung_after_answer(&self) -> String {
+        let mut hung = self.hung.subscribe();
+        let keys = hung
+            .wait_for(|keys| !keys.is_empty())
+            .await
+            .expect("the store is alive");
+        keys[0].clone()
     }
 
     async fn wait(&self) {
@@ -90,7 +119,15 @@ impl GameStore for HeldStore {
         self.inner.allocate_outbox_ids(n).await
     }
     async fn commit(&self, change: Change) -> Result<(), CommitError> {
-        self.inner.commit(change).await
+        let answers = change.request.as_ref().map(|(key, _)| key.0.clone());
+        self.inner.commit(change).await?;
+        if let Some(key) = answers
+            && self.hang_after_answer.load(Ordering::SeqCst)
+        {
+            self.hung.send_modify(|keys| keys.push(key));
+            std::future::pending::<()>().await;
+        }
+        Ok(())
     }
     async fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
         self.inner.prune(before).await

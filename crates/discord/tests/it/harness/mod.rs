@@ -1,7 +1,7 @@
 //! The bot under test: a fake Discord, a service with a scripted deal, the adapter and its
 //! delivery loop, and helpers to play through interactions and read what the fake received.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 mod held;
 
@@ -72,12 +72,7 @@ pub async fn start_configured(
     let shards = config.shards;
     let discord = Discord::new(config);
     let shutdown = CancellationToken::new();
-    let policy = RetryPolicy {
-        min_delay: Duration::from_millis(10),
-        max_delay: Duration::from_millis(100),
-        retries: 4,
-        round_pause: Duration::from_millis(100),
-    };
+    let policy = quick_retries();
     let delivery = tokio::spawn(run_delivery_with(
         service.clone(),
         discord.sender(),
@@ -233,6 +228,76 @@ impl Bot {
         let answers = self.send(&interaction).await;
         self.delivered().await;
         answers
+    }
+}
+
+/// One bot process of several sharing a fake Discord and a store: its adapter and delivery
+/// loop run on the runtime it is started from (a test kills a process by shutting that
+/// runtime down: every task of it stops at once, as in a killed process).
+pub struct Process {
+    pub service: Service,
+    pub store: Arc<held::HeldStore>,
+    shutdown: CancellationToken,
+    gateway: JoinHandle<Result<(), DiscordError>>,
+    delivery: JoinHandle<()>,
+}
+
+/// Starts a process on `store` against the fake at `fake_url` (the caller waits for its
+/// shards); `adjust` sets its shards and timings.
+pub async fn start_process(
+    fake_url: &str,
+    store: Arc<dyn jieqi_service::GameStore>,
+    adjust: impl FnOnce(&mut DiscordConfig),
+) -> Process {
+    let store = Arc::new(held::HeldStore::over(store));
+    let service_config = ServiceConfig {
+        board_width: 200,
+        ..ServiceConfig::default()
+    };
+    let service = Service::open_with_store(store.clone(), service_config).expect("service");
+    let mut config = DiscordConfig::new(jieqi_fake_discord::TOKEN);
+    config.api_url = Some(fake_url.parse().expect("the fake's URL"));
+    config.guild_id = NonZeroU64::new(GUILD);
+    adjust(&mut config);
+    let discord = Discord::new(config);
+    let shutdown = CancellationToken::new();
+    let delivery = tokio::spawn(run_delivery_with(
+        service.clone(),
+        discord.sender(),
+        Platform::Discord,
+        shutdown.clone(),
+        quick_retries(),
+    ));
+    let gateway = tokio::spawn(discord.run(service.clone(), shutdown.clone()));
+    Process {
+        service,
+        store,
+        shutdown,
+        gateway,
+        delivery,
+    }
+}
+
+impl Process {
+    /// Stops the process the way `jieqi-bot run` does, checking that it stops cleanly.
+    pub async fn stop(self) {
+        self.shutdown.cancel();
+        let stopped = tokio::time::timeout(Duration::from_secs(20), self.gateway)
+            .await
+            .expect("the gateway stops after shutdown");
+        assert!(matches!(stopped, Ok(Ok(()))), "{stopped:?}");
+        self.delivery.await.expect("delivery stops");
+        self.service.shutdown().await.expect("flush");
+    }
+}
+
+/// Delivery retries short enough for tests.
+fn quick_retries() -> RetryPolicy {
+    RetryPolicy {
+        min_delay: Duration::from_millis(10),
+        max_delay: Duration::from_millis(100),
+        retries: 4,
+        round_pause: Duration::from_millis(100),
     }
 }
 

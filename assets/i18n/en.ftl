@@ -68,7 +68,12 @@ dm-reveals-here = When you capture a covered piece, I will tell you here, privat
 
 ## Moves and boards
 
-board-moved = Game { $game } · { $number } { $move } by { $player }
+# The caption of a board after moves: one move, or several when a newer board stands in for
+# boards that had not gone out yet (a fast game in a busy chat). $moves is one board-move or
+# several joined by board-moves-separator.
+board-moves = Game { $game } · { $moves }
+board-move = { $number } { $move } by { $player }
+board-moves-separator = {"; "}
 board-to-move = { $player } to move.
 board-check = Check!
 board-repost = Game { $game }: { $first } against { $second }, { $plies ->

@@ -56,7 +56,9 @@ dm-reveals-here = Khi bạn ăn một quân úp, tôi sẽ báo riêng cho bạn
 
 ## Moves and boards
 
-board-moved = Ván { $game } · { $number } { $move } do { $player } đi
+board-moves = Ván { $game } · { $moves }
+board-move = { $number } { $move } do { $player } đi
+board-moves-separator = {"; "}
 board-to-move = Đến lượt { $player }.
 board-check = Chiếu tướng!
 board-repost = Ván { $game }: { $first } gặp { $second }, đã đi { $plies ->

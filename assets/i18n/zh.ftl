@@ -56,7 +56,9 @@ dm-reveals-here = 当你吃掉暗子时，我会在这里私下告诉你它是�
 
 ## Moves and boards
 
-board-moved = 对局 { $game } · { $number } { $move }，{ $player } 走
+board-moves = 对局 { $game } · { $moves }
+board-move = { $number } { $move }，{ $player } 走
+board-moves-separator = ；
 board-to-move = 轮到 { $player } 走棋。
 board-check = 将军！
 board-repost = 对局 { $game }：{ $first } 对 { $second }，已走 { $plies ->

@@ -104,6 +104,11 @@ impl Post {
         builder
     }
 
+    /// An edit of an earlier post's buttons only: its content, embed and picture stay.
+    pub(crate) fn buttons_edit(self) -> EditMessage {
+        EditMessage::new().components(self.components)
+    }
+
     /// An edit of an earlier post. Without a new picture the earlier one stays.
     pub(crate) fn edit_message(self) -> EditMessage {
         let mut builder = EditMessage::new()

@@ -178,7 +178,13 @@ impl DiscordSender {
     async fn edit(&self, post: PostRef, message: &Message) -> Result<Option<String>, SendError> {
         let layout = Post::of(message);
         let files = layout.files();
-        let mut edit = layout.edit_message();
+        // No text and no picture: only the buttons change (the board keeps the caption it went
+        // out with, which may have named several moves).
+        let mut edit = if message.text.trim().is_empty() && message.image.is_none() {
+            layout.buttons_edit()
+        } else {
+            layout.edit_message()
+        };
         if message.buttons.is_empty() {
             edit = self.disable_buttons(post, edit).await;
         }

@@ -10,7 +10,8 @@
 //! faults can be injected per chat and method (429 with `retry_after`, 5xx, slow answers),
 //! every post is kept with the time it was made, repeated posts can be counted, and updates
 //! can be posted to a webhook with Telegram's secret header instead of being queued for
-//! `getUpdates`.
+//! `getUpdates`. Telegram's rate limits (a chat, a group) are enforced when a test asks
+//! ([`FakeBotApi::enforce_limits`], `limits.rs`).
 //!
 //! A test-only crate (a dev-dependency). How the tests are organised: `docs/testing.md` in the
 //! repository.
@@ -26,7 +27,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Notify;
 use url::Url;
 
+mod limits;
 mod wire;
+
+pub use limits::{Bucket, Limits, Throttled, Window};
 
 /// The header in which Telegram repeats a webhook's secret token.
 pub const SECRET_HEADER: &str = "X-Telegram-Bot-Api-Secret-Token";
@@ -243,6 +247,8 @@ struct World {
     said: HashMap<u32, Value>,
     /// (group, user): who administers which group (getChatMember says "creator").
     admins: HashSet<(i64, i64)>,
+    /// Telegram's limits, if enforced, and what was counted against them.
+    allowances: limits::Allowances,
 }
 
 /// The running fake.

@@ -10,8 +10,8 @@ use serde_json::{Map, Value, json};
 use url::Url;
 
 use super::{
-    BOT_ID, BOT_USERNAME, Call, Fault, Post, Shared, TOKEN, Upload, World, as_i64, bot_user,
-    chat_json, document_json, now, ok, photo_sizes, refuse,
+    BOT_ID, BOT_USERNAME, Call, Fault, Post, Shared, TOKEN, Throttled, Upload, World, as_i64,
+    bot_user, chat_json, document_json, limits, now, ok, photo_sizes, refuse,
 };
 
 pub(super) async fn api(
@@ -56,7 +56,31 @@ pub(super) async fn api(
     }
     let (status, body) = {
         let mut w = shared.world.lock().unwrap_or_else(|p| p.into_inner());
-        let answer = answer(&mut w, &method, &params, &files);
+        let chat = params.get("chat_id").and_then(as_i64);
+        let posting = chat.filter(|_| limits::counts(&method));
+        let group = chat.is_some_and(|c| w.groups.contains_key(&c));
+        let over = posting.and_then(|chat| w.allowances.wait(chat, group, arrived));
+        let answer = match (posting, over) {
+            (Some(chat), Some(wait)) => {
+                let (status, body, retry_after) = limits::too_many(wait);
+                w.allowances.throttled.push(Throttled {
+                    chat,
+                    method: method.clone(),
+                    at: arrived,
+                    retry_after,
+                });
+                (status, body)
+            }
+            _ => {
+                let answer = answer(&mut w, &method, &params, &files);
+                if let Some(chat) = posting
+                    && answer.0 == 200
+                {
+                    w.allowances.accepted(chat, group, arrived);
+                }
+                answer
+            }
+        };
         w.calls.push(Call {
             method: method.clone(),
             params: params.clone(),

@@ -16,8 +16,8 @@ use crate::request::Request;
 use crate::settings::ChatSettings;
 use crate::state::Inner;
 use crate::store::{
-    AnswerRecord, ChallengeRecord, Change, ChatRecord, GameRecord, ImageRecipe, OutboxRecord,
-    PlayerRecord, RequestKey, StoreError, StoredReply, UnixTime,
+    AnswerRecord, BoardMoves, ChallengeRecord, Change, ChatRecord, GameRecord, ImageRecipe,
+    OutboxRecord, PlayerRecord, RequestKey, StoreError, StoredReply, UnixTime,
 };
 
 /// Seconds since the epoch (0 for times before it).
@@ -413,7 +413,7 @@ impl<'a> Ctx<'a> {
         message: Message,
         fallback_chat: Option<ChatId>,
     ) -> Step<OutboxId> {
-        self.post_record(message, None, fallback_chat).await
+        self.post_record(message, None, fallback_chat, None).await
     }
 
     /// Queues a message with a board picture: the store keeps the picture's recipe, the
@@ -424,8 +424,20 @@ impl<'a> Ctx<'a> {
         picture: Picture,
         fallback_chat: Option<ChatId>,
     ) -> Step<OutboxId> {
+        self.post_board(message, picture, fallback_chat, None).await
+    }
+
+    /// [`Ctx::post_picture`] for a board that names moves (`covers`): a newer board of the
+    /// same game may stand in for it while both wait in the outbox.
+    pub(crate) async fn post_board(
+        &mut self,
+        message: Message,
+        picture: Picture,
+        fallback_chat: Option<ChatId>,
+        covers: Option<BoardMoves>,
+    ) -> Step<OutboxId> {
         let id = self
-            .post_record(message, Some(picture.spec), fallback_chat)
+            .post_record(message, Some(picture.spec), fallback_chat, covers)
             .await?;
         if let Some(image) = picture.image {
             self.pictures.push((id, image));
@@ -438,6 +450,7 @@ impl<'a> Ctx<'a> {
         mut message: Message,
         picture: Option<PictureSpec>,
         fallback_chat: Option<ChatId>,
+        covers: Option<BoardMoves>,
     ) -> Step<OutboxId> {
         if picture.is_some() {
             message.image = None;
@@ -459,6 +472,7 @@ impl<'a> Ctx<'a> {
                 fallback_chat,
                 picture,
                 not_before: 0,
+                covers,
             },
         ));
         Ok(id)

@@ -77,6 +77,7 @@ impl Service {
                     fallback_chat: None,
                     picture: None,
                     not_before: unix_millis(now).saturating_add(wait),
+                    covers: None,
                 },
             )],
             durable: true,

@@ -26,9 +26,10 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::ids::Platform;
-use crate::message::{Answer, OutboxEntry, OutboxId};
+use crate::message::{Answer, Destination, OutboxEntry, OutboxId};
 use crate::metrics::PostOutcome;
 use crate::service::{IDLE_POLL, Service, lock};
+use crate::store::PendingMessage;
 
 /// Delivers outbox entries to one platform (implemented by each adapter).
 #[async_trait]
@@ -54,6 +55,15 @@ pub trait Sender: Send + Sync {
             "{}: this platform gives no answer later",
             entry.id
         )))
+    }
+
+    /// Waits until the platform would take one more message to `to` (its rate limits for
+    /// that chat), and lets the next [`Sender::send`] there go without waiting again. The
+    /// delivery loop waits here before it chooses what to send, so that boards queued during
+    /// the wait are sent as one (see [`Service::coalesce_boards`]). The default waits for
+    /// nothing.
+    async fn ready(&self, to: &Destination) {
+        let _ = to;
     }
 }
 
@@ -166,8 +176,13 @@ pub async fn run_delivery_with(
         for pending in claimed {
             let service = service.clone();
             let sender = sender.clone();
+            let held = held.clone();
             let holding = held.hold(pending.entry.id);
             lanes.spawn(async move {
+                // The platform's turn first, then the newest of the boards waiting: what
+                // was queued meanwhile goes out with it.
+                sender.ready(&pending.entry.message.to).await;
+                let (pending, covering) = newest_board(&service, &held, pending).await;
                 // Pictures are drawn here, each lane on its own, while the heartbeat keeps
                 // the claim.
                 // A deferred reply's answer is read (or its request declared lost) here too.
@@ -189,6 +204,7 @@ pub async fn run_delivery_with(
                         "cannot prepare a message; it is tried again when its claim lapses"
                     ),
                 }
+                drop(covering);
                 drop(holding);
             });
         }
@@ -266,6 +282,41 @@ async fn renew_while_held(service: Service, held: Held, stop: CancellationToken)
                 }
             }
             Err(error) => tracing::warn!(%error, "cannot renew the delivery claims"),
+        }
+    }
+}
+
+/// The claim a covering board takes over from the lane's head: the same lease as any claim.
+const COALESCED_LEASE: Duration = LEASE;
+
+/// The message to deliver in place of the claimed `pending`: the newest of the boards of
+/// its game waiting in a row behind it, held (its claim renewed) from before it is claimed
+/// on, or `pending` itself.
+async fn newest_board(
+    service: &Service,
+    held: &Held,
+    pending: PendingMessage,
+) -> (PendingMessage, Option<Holding>) {
+    let coalesced = async {
+        let Some(coalescing) = service.boards_to_coalesce(&pending).await? else {
+            return Ok(None);
+        };
+        // Held before the store claims it: the durable step may take a while, and the claim
+        // must not lapse meanwhile.
+        let holding = held.hold(coalescing.covering);
+        Ok::<_, crate::ServiceError>(
+            service
+                .coalesce(&coalescing, COALESCED_LEASE)
+                .await?
+                .map(|covering| (covering, holding)),
+        )
+    };
+    match coalesced.await {
+        Ok(Some((covering, holding))) => (covering, Some(holding)),
+        Ok(None) => (pending, None),
+        Err(error) => {
+            tracing::warn!(%error, id = %pending.entry.id, "cannot coalesce boards; sending the oldest");
+            (pending, None)
         }
     }
 }

@@ -1,6 +1,6 @@
 //! A game's life as the chat sees it: the start (deal, commitment, first board, DMs), each
 //! move (public board, private reveal), and the end (result, deal and proof, record,
-//! ratings, stale buttons removed). Commands and timers call these; they only add records and
+//! ratings, the last board's buttons removed). Commands and timers call these; they only add records and
 //! messages to the request's [`Ctx`].
 
 use jieqi_rules::game::CapturedCoveredVisibleTo;
@@ -12,6 +12,7 @@ use crate::announce::{
 };
 use crate::context::{Ctx, LoadedGame, Sentence, Step};
 use crate::fairness::commitment;
+use crate::i18n::Translations;
 use crate::ids::{ChatId, GameId, Platform, User};
 use crate::message::{Button, Destination, Message, MessageKind};
 use crate::metrics::Event;
@@ -20,8 +21,8 @@ pub(crate) use crate::replay::apply_ending;
 use crate::request::ButtonAction;
 use crate::settings::{BoardMode, ChatSettings};
 use crate::store::{
-    BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Prompts, Seat,
-    UnixTime,
+    BoardMoves, BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Prompts,
+    Seat, UnixTime,
 };
 
 /// Starts the clock of the player to move at `now`: the next timer is their reminder, when a
@@ -159,13 +160,62 @@ fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> 
     Some(line)
 }
 
+/// What a board's caption starts with.
+enum Caption<'a> {
+    /// The game's first board: the closure writes its first lines for a chat.
+    Start(&'a (dyn Fn(&Ctx<'_>, &ChatSettings, &LoadedGame) -> String + Sync)),
+    /// The board after the move of this ply: it names the move.
+    Moved(usize),
+}
+
+/// "12. C2.5 (h2e2) by alice (Red)": the move of `ply` as a board names it in `settings`'
+/// language and notation.
+fn move_item(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame, ply: usize) -> String {
+    let mover = announce::our_seat(if ply.is_multiple_of(2) {
+        jieqi_rules::game::Seat::First
+    } else {
+        jieqi_rules::game::Seat::Second
+    });
+    ctx.say_in(
+        settings.language,
+        &Sentence::new("board-move")
+            .arg("number", move_number(ply))
+            .arg(
+                "move",
+                move_text(&loaded.game, ply, settings.notation, Viewer::Public),
+            )
+            .arg(
+                "player",
+                player_label(ctx, settings.language, loaded, mover),
+            ),
+    )
+}
+
+/// The caption of a board after moves: "Game g7k2 · 12. … by alice; 12… … by bob", then
+/// what follows the moves (who is to move). The same for one move as for several that a
+/// newer board names in place of older ones (`outbox.rs`, coalescing).
+pub(crate) fn moves_caption(tr: &Translations, game: &GameId, covers: &BoardMoves) -> String {
+    let lang = covers.language;
+    let separator = tr.text(lang, "board-moves-separator", &[]);
+    let moves = covers.moves.join(&separator);
+    let mut caption = tr.text(
+        lang,
+        "board-moves",
+        &[
+            ("game", game.as_str().into()),
+            ("moves", moves.as_str().into()),
+        ],
+    );
+    caption.push_str(&covers.rest);
+    caption
+}
+
 /// Posts the current public board to every chat following the game, each in its own
-/// language and settings. `head` writes the caption's first lines for a chat.
-async fn post_boards(
-    ctx: &mut Ctx<'_>,
-    loaded: &mut LoadedGame,
-    head: &(dyn Fn(&Ctx<'_>, &ChatSettings, &LoadedGame) -> String + Sync),
-) -> Step {
+/// language and settings: one post per chat and board, nothing else. In per-move mode the
+/// earlier boards keep their buttons (every button under a board acts on the game, so a
+/// press on an older board does what it would on the newest) until the game ends, when
+/// the newest loses them (`finish_game`); each move costs one platform call.
+async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'_>) -> Step {
     let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
     let to_move = announce::our_seat(loaded.game.seat_to_move());
     // The engine is not a platform user: nobody to ping.
@@ -176,11 +226,21 @@ async fn post_boards(
     };
     for chat in chats {
         let settings = ctx.chat_record(&chat).await?.settings;
-        let mut caption = head(ctx, &settings, loaded);
-        if let Some(line) = to_move_line(ctx, &settings, loaded) {
-            caption.push('\n');
-            caption.push_str(&line);
-        }
+        let rest = to_move_line(ctx, &settings, loaded)
+            .map(|line| format!("\n{line}"))
+            .unwrap_or_default();
+        let (caption, covers) = match &what {
+            Caption::Start(head) => (head(ctx, &settings, loaded) + &rest, None),
+            Caption::Moved(ply) => {
+                let covers = BoardMoves {
+                    moves: vec![move_item(ctx, &settings, loaded, *ply)],
+                    language: settings.language,
+                    rest,
+                };
+                let caption = moves_caption(&ctx.inner.translations, &loaded.record.id, &covers);
+                (caption, Some(covers))
+            }
+        };
         let home = chat == loaded.record.chat;
         let mut buttons = if home {
             game_buttons(ctx, &settings, &loaded.record.id)
@@ -206,23 +266,16 @@ async fn post_boards(
         .about(&loaded.record.id)
         .with_buttons(buttons)
         .with_mentions(mentions.clone());
-        let post = match (settings.board, earlier) {
-            (BoardMode::Edited, Some(i)) => {
-                let original = loaded.record.posts[i].post;
-                ctx.post_picture(message.replacing(Some(original)), picture, None)
-                    .await?;
-                original
-            }
-            (_, earlier) => {
-                if let Some(i) = earlier {
-                    strip_buttons(ctx, &loaded.record.posts[i], &loaded.record.id, home).await?;
-                }
-                ctx.post_picture(message, picture, None).await?
-            }
+        let replaces = match (settings.board, earlier) {
+            (BoardMode::Edited, Some(i)) => Some(loaded.record.posts[i].post),
+            _ => None,
         };
+        let posted = ctx
+            .post_board(message.replacing(replaces), picture, None, covers)
+            .await?;
         let entry = BoardPost {
             chat: chat.clone(),
-            post,
+            post: replaces.unwrap_or(posted),
             caption,
         };
         match earlier {
@@ -233,7 +286,9 @@ async fn post_boards(
     Ok(())
 }
 
-/// Edits an earlier board post to drop its buttons (its picture and caption stay).
+/// Edits an earlier board post to drop its buttons; its picture and caption stay as they
+/// were delivered (an edit with no text changes only the buttons: the caption may have
+/// named several moves).
 async fn strip_buttons(
     ctx: &mut Ctx<'_>,
     post: &BoardPost,
@@ -246,7 +301,7 @@ async fn strip_buttons(
     let edit = Message::text(
         Destination::Chat(post.chat.clone()),
         MessageKind::Board,
-        &post.caption,
+        String::new(),
     )
     .about(game)
     .replacing(Some(post.post));
@@ -352,7 +407,7 @@ pub(crate) async fn start_game(
         }
         text
     };
-    post_boards(ctx, &mut loaded, &head).await?;
+    post_boards(ctx, &mut loaded, Caption::Start(&head)).await?;
 
     // Tell both players privately, so they know their reveals will come there.
     let chat_lang = ctx.chat_record(&challenge.chat).await?.settings.language;
@@ -460,28 +515,7 @@ pub(crate) async fn after_move(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> Ste
         }
         return finish_game(ctx, loaded).await;
     }
-    let head = move |ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame| {
-        let mover = announce::our_seat(if ply.is_multiple_of(2) {
-            jieqi_rules::game::Seat::First
-        } else {
-            jieqi_rules::game::Seat::Second
-        });
-        ctx.say_in(
-            settings.language,
-            &Sentence::new("board-moved")
-                .arg("game", loaded.record.id.as_str())
-                .arg("number", move_number(ply))
-                .arg(
-                    "move",
-                    move_text(&loaded.game, ply, settings.notation, Viewer::Public),
-                )
-                .arg(
-                    "player",
-                    player_label(ctx, settings.language, loaded, mover),
-                ),
-        )
-    };
-    post_boards(ctx, &mut loaded, &head).await?;
+    post_boards(ctx, &mut loaded, Caption::Moved(ply)).await?;
     ctx.save_loaded(loaded);
     Ok(())
 }

@@ -121,7 +121,9 @@ pub struct Message {
     /// Users to ping (the player to move, the challenged player).
     pub mentions: Vec<UserId>,
     /// An edit of an earlier post instead of a new one. `image: None` in an edit keeps the
-    /// earlier picture. See [`OutboxEntry::replaces_ref`].
+    /// earlier picture; an empty `text` with it keeps the earlier text too (only the buttons
+    /// change: a finished game's last board losing its own). See
+    /// [`OutboxEntry::replaces_ref`].
     pub replaces: Option<OutboxId>,
     /// What it is about.
     pub kind: MessageKind,

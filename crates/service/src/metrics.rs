@@ -125,6 +125,8 @@ pub(crate) struct Metrics {
     deferrals: Family<Label, Counter>,
     rate_limited: Family<Label, Counter>,
     claims_taken_over: Family<Label, Counter>,
+    coalesced: Family<Label, Counter>,
+    coalesced_all: Counter,
     store_calls: Histograms<Label>,
     engine_time: Histograms<Label>,
     // Counted where the service records a delivery (for tests and `MetricsSnapshot`); the
@@ -180,6 +182,8 @@ impl Metrics {
             deferrals: Family::default(),
             rate_limited: Family::default(),
             claims_taken_over: Family::default(),
+            coalesced: Family::default(),
+            coalesced_all: Counter::default(),
             store_calls: Family::new_with_constructor(store_histogram),
             engine_time: Family::new_with_constructor(engine_histogram),
             delivered: Counter::default(),
@@ -247,6 +251,12 @@ impl Metrics {
             "Delivery claims taken over from another holder whose lease had lapsed (it died, or \
              lost the store for a whole lease), by platform",
             metrics.claims_taken_over.clone(),
+        );
+        r.register(
+            "jieqi_boards_coalesced",
+            "Boards not sent because a newer board of the same game, waiting right behind them \
+             in their chat's lane, was sent instead naming their moves, by platform",
+            metrics.coalesced.clone(),
         );
         r.register_with_unit(
             "jieqi_store_call_duration",
@@ -335,6 +345,15 @@ impl Metrics {
             .inc();
     }
 
+    /// `skipped` boards of `platform` were done with unsent: a newer board names their moves.
+    pub(crate) fn boards_coalesced(&self, platform: Platform, skipped: usize) {
+        self.coalesced
+            .get_or_create(&[("platform", platform.name())])
+            .inc_by(u64::try_from(skipped).unwrap_or(u64::MAX));
+        self.coalesced_all
+            .inc_by(u64::try_from(skipped).unwrap_or(u64::MAX));
+    }
+
     /// A store call `operation` took `took`.
     pub(crate) fn store_call(&self, operation: &'static str, took: Duration) {
         self.store_calls
@@ -360,6 +379,7 @@ impl Metrics {
             delivery_failures: self.delivery_failures.get(),
             undeliverable: self.undeliverable.get(),
             store_errors: self.store_errors.get(),
+            boards_coalesced: self.coalesced_all.get(),
         }
     }
 }
@@ -386,6 +406,8 @@ pub struct MetricsSnapshot {
     pub undeliverable: u64,
     /// Store failures.
     pub store_errors: u64,
+    /// Boards not sent because a newer board of the same game was sent in their place.
+    pub boards_coalesced: u64,
 }
 
 #[cfg(test)]

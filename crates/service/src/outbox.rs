@@ -13,7 +13,27 @@ use crate::message::{Destination, Message, MessageKind, OutboxEntry, OutboxId};
 use crate::metrics::Event;
 use crate::pictures;
 use crate::service::{MAX_DELIVERY_ROUNDS, Service, commit_error, lock};
-use crate::store::{Change, Claim, Deferral, PendingMessage, SentRecord, StoreError};
+use crate::store::{
+    Change, Claim, Coalescing, Deferral, OutboxRecord, PendingMessage, SentRecord, StoreError,
+};
+
+/// Boards one covering board stands in for at most (with itself): a lane this far behind
+/// is looked at again after it.
+const MOST_COALESCED: usize = 64;
+
+/// True if `later`, queued right after `earlier` in its lane, may stand in for it: boards of
+/// the same game that name moves, to the same place, editing the same post (or none).
+fn stands_in_for(later: &OutboxRecord, earlier: &OutboxRecord) -> bool {
+    let (a, b) = (&later.message, &earlier.message);
+    later.covers.is_some()
+        && earlier.covers.is_some()
+        && a.kind == MessageKind::Board
+        && b.kind == MessageKind::Board
+        && a.game.is_some()
+        && a.game == b.game
+        && a.to == b.to
+        && a.replaces == b.replaces
+}
 
 impl Service {
     /// Undelivered messages of every platform (claimed or not), oldest first.
@@ -144,6 +164,121 @@ impl Service {
             };
         }
         Ok(entry)
+    }
+
+    /// Coalescing: when boards of one game wait one after the other at the head of a lane
+    /// (a fast game in a chat the platform lets the bot post to only so often), the newest
+    /// stands in for them all. Its caption names every move of the boards it stands in for,
+    /// and they are done with, unsent, in the same durable step that moves the claim from
+    /// `head` to it (see [`GameStore::coalesce`](crate::store::GameStore::coalesce)), so a
+    /// crash right after leaves the covering board pending for whoever takes the lane.
+    ///
+    /// Only boards that name moves are coalesced (never a game's first board, with its
+    /// commitment), only with boards of the same game for the same destination that edit
+    /// the same post (a new post each in per-move mode, the one board in edited mode), and
+    /// only consecutive ones: anything else in the lane (a result, a draw offer, any text)
+    /// ends the run and keeps its place. Private messages are other lanes: never skipped.
+    ///
+    /// Returns the covering board, claimed for `lease` in place of `head`; `None` to deliver
+    /// `head` as it is. [`Service::boards_to_coalesce`] and [`Service::coalesce`] in one.
+    pub async fn coalesce_boards(
+        &self,
+        head: &PendingMessage,
+        lease: Duration,
+    ) -> Result<Option<PendingMessage>, ServiceError> {
+        match self.boards_to_coalesce(head).await? {
+            Some(coalescing) => self.coalesce(&coalescing, lease).await,
+            None => Ok(None),
+        }
+    }
+
+    /// The boards the newest of them may stand in for, starting with the claimed `head`, and
+    /// the covering board's record with its caption naming every move; `None` if `head` goes
+    /// as it is. Nothing changes until [`Service::coalesce`].
+    pub async fn boards_to_coalesce(
+        &self,
+        head: &PendingMessage,
+    ) -> Result<Option<Coalescing>, ServiceError> {
+        let message = &head.entry.message;
+        if message.kind != MessageKind::Board || message.game.is_none() {
+            return Ok(None);
+        }
+        let mut lane = self
+            .inner
+            .store
+            .lane_from(head.entry.id, MOST_COALESCED)
+            .await?
+            .into_iter();
+        let Some((first_id, first)) = lane.next() else {
+            return Ok(None);
+        };
+        if first_id != head.entry.id || first.covers.is_none() {
+            return Ok(None);
+        }
+        let mut run = vec![(first_id, first)];
+        for (id, record) in lane {
+            if !stands_in_for(&record, &run[0].1) {
+                break;
+            }
+            run.push((id, record));
+        }
+        let Some((covering, mut record)) = run.pop().filter(|_| !run.is_empty()) else {
+            return Ok(None);
+        };
+        let Some(game) = record.message.game.clone() else {
+            return Ok(None);
+        };
+        let Some(covers) = record.covers.as_mut() else {
+            return Ok(None);
+        };
+        let mut moves: Vec<String> = run
+            .iter()
+            .filter_map(|(_, r)| r.covers.as_ref())
+            .flat_map(|c| c.moves.iter().cloned())
+            .collect();
+        moves.append(&mut covers.moves);
+        covers.moves = moves;
+        record.message.text =
+            crate::lifecycle::moves_caption(&self.inner.translations, &game, covers);
+        Ok(Some(Coalescing {
+            skipped: run.iter().map(|(id, _)| *id).collect(),
+            covering,
+            record,
+        }))
+    }
+
+    /// Carries out `coalescing` (from [`Service::boards_to_coalesce`]) durably: the covering
+    /// board, claimed for `lease` in place of the lane's head, or `None` if the lane changed
+    /// meanwhile or the head's claim was lost (deliver the head as it is, or nothing if it
+    /// went).
+    pub async fn coalesce(
+        &self,
+        coalescing: &Coalescing,
+        lease: Duration,
+    ) -> Result<Option<PendingMessage>, ServiceError> {
+        let claimed = self
+            .inner
+            .store
+            .coalesce(&self.claim_until(lease), coalescing)
+            .await?;
+        if let Some(covering) = &claimed {
+            let mut pictures = lock(&self.inner.pictures);
+            for id in &coalescing.skipped {
+                pictures.remove(*id);
+            }
+            drop(pictures);
+            if let Some(platform) = covering.entry.message.to.platform() {
+                self.inner
+                    .metrics
+                    .boards_coalesced(platform, coalescing.skipped.len());
+            }
+            tracing::debug!(
+                skipped = coalescing.skipped.len(),
+                covering = %covering.entry.id,
+                "boards waiting in a row: the newest goes out in their place"
+            );
+        }
+        Ok(claimed)
     }
 
     /// A watch that changes whenever messages are queued (delivery loops wait on it).
@@ -356,6 +491,7 @@ impl Service {
                     fallback_chat: None,
                     picture: None,
                     not_before: 0,
+                    covers: None,
                 },
             ));
         }

@@ -49,7 +49,8 @@ pub enum Notation {
 /// One board message per move, or one message edited after each move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BoardMode {
-    /// A new board message after every move (the earlier one loses its buttons).
+    /// A new board message after every move (the earlier ones keep their buttons, which act
+    /// on the game; the newest loses its own when the game ends).
     #[default]
     PerMove,
     /// One board message, edited after every move.

@@ -39,9 +39,9 @@ use deadpool_postgres::{
 };
 use jieqi_service::store::codec::{decode, encode};
 use jieqi_service::store::{
-    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameChange,
-    GameChanges, GameRecord, Lane, Leadership, OutboxRecord, PendingMessage, PlayerRecord,
-    RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, UnixMillis, UnixTime,
+    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
+    GameChange, GameChanges, GameRecord, Lane, Leadership, OutboxRecord, PendingMessage,
+    PlayerRecord, RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, UnixMillis, UnixTime,
 };
 use jieqi_service::{
     ChallengeId, ChatId, GameId, GameStore, OutboxEntry, OutboxId, Platform, StoreError, UserId,
@@ -977,6 +977,111 @@ impl GameStore for PgStore {
             .await
             .map_err(backend)?;
         pending_messages(&**client, decode_rows(rows)?).await
+    }
+
+    async fn lane_from(
+        &self,
+        head: OutboxId,
+        limit: usize,
+    ) -> Result<Vec<(OutboxId, OutboxRecord)>, StoreError> {
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached(
+                "SELECT o.id, o.record, o.attempts, o.not_before \
+                 FROM outbox h JOIN outbox o ON o.lane = h.lane AND o.seq >= h.seq \
+                 WHERE h.id = $1 ORDER BY o.seq LIMIT $2",
+            )
+            .await
+            .map_err(backend)?;
+        let rows = client
+            .query(&statement, &[&int(head.0), &int(limit as u64)])
+            .await
+            .map_err(backend)?;
+        Ok(decode_rows(rows)?
+            .into_iter()
+            .map(|(id, record)| (OutboxId(uint(id)), record))
+            .collect())
+    }
+
+    async fn coalesce(
+        &self,
+        claim: &Claim,
+        coalescing: &Coalescing,
+    ) -> Result<Option<PendingMessage>, StoreError> {
+        let Some(&head) = coalescing.skipped.first() else {
+            return Ok(None);
+        };
+        let now = int(claim.now);
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(backend)?;
+        // The head is still ours (locked: nobody delivers or defers it meanwhile)...
+        let statement = tx
+            .prepare_cached(
+                "SELECT lane FROM outbox WHERE id = $1 AND claimed_by = $2 AND claimed_until > $3 \
+                 FOR UPDATE",
+            )
+            .await
+            .map_err(backend)?;
+        let Some(row) = tx
+            .query_opt(&statement, &[&int(head.0), &claim.holder, &now])
+            .await
+            .map_err(backend)?
+        else {
+            return Ok(None);
+        };
+        let lane: String = row.get(0);
+        // ...and its lane still starts with the skipped boards, then the covering one.
+        let statement = tx
+            .prepare_cached(
+                "SELECT id FROM outbox WHERE lane = $1 \
+                 AND seq <= (SELECT seq FROM outbox WHERE id = $2) ORDER BY seq FOR UPDATE",
+            )
+            .await
+            .map_err(backend)?;
+        let lane: Vec<u64> = tx
+            .query(&statement, &[&lane, &int(coalescing.covering.0)])
+            .await
+            .map_err(backend)?
+            .iter()
+            .map(|row| uint(row.get(0)))
+            .collect();
+        let wanted: Vec<u64> = coalescing
+            .skipped
+            .iter()
+            .chain([&coalescing.covering])
+            .map(|id| id.0)
+            .collect();
+        if lane != wanted {
+            return Ok(None);
+        }
+        let skipped: Vec<i64> = coalescing.skipped.iter().map(|id| int(id.0)).collect();
+        let statement = tx
+            .prepare_cached("DELETE FROM outbox WHERE id = ANY($1)")
+            .await
+            .map_err(backend)?;
+        tx.execute(&statement, &[&skipped]).await.map_err(backend)?;
+        let statement = tx
+            .prepare_cached(
+                "UPDATE outbox SET record = $2, claimed_by = $3, claimed_until = $4 \
+                 WHERE id = $1 RETURNING id, record, attempts, not_before",
+            )
+            .await
+            .map_err(backend)?;
+        let rows = tx
+            .query(
+                &statement,
+                &[
+                    &int(coalescing.covering.0),
+                    &encode(&coalescing.record)?,
+                    &claim.holder,
+                    &int(claim.until),
+                ],
+            )
+            .await
+            .map_err(backend)?;
+        let covering = pending_messages(&*tx, decode_rows(rows)?).await?.pop();
+        tx.commit().await.map_err(backend)?;
+        Ok(covering)
     }
 
     async fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError> {

@@ -87,6 +87,7 @@ fn message(to: &str, text: &str) -> OutboxRecord {
         fallback_chat: None,
         picture: None,
         not_before: 0,
+        covers: None,
     }
 }
 

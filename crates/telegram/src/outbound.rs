@@ -4,7 +4,8 @@
 //! finished game, is a `sendAnimation`, which Telegram plays instead of showing a still); a
 //! text too long for a caption follows the picture as its own message. Edits (`replaces`) edit the earlier post
 //! in place: its caption, its picture, or its text, always with the new keyboard (an empty one
-//! removes stale buttons). The reference the service keeps for a post is
+//! removes stale buttons); an edit with neither text nor picture changes only the keyboard
+//! (`editMessageReplyMarkup`). The reference the service keeps for a post is
 //! `<chat>:<message id>:<p|t>` (photo or text).
 
 use std::sync::Arc;
@@ -14,8 +15,8 @@ use jieqi_service::{Destination, Message, OutboxEntry, SendError, Sender};
 use teloxide::ApiError;
 use teloxide::RequestError;
 use teloxide::payloads::{
-    EditMessageCaptionSetters, EditMessageMediaSetters, EditMessageTextSetters,
-    SendAnimationSetters, SendMessageSetters, SendPhotoSetters,
+    EditMessageCaptionSetters, EditMessageMediaSetters, EditMessageReplyMarkupSetters,
+    EditMessageTextSetters, SendAnimationSetters, SendMessageSetters, SendPhotoSetters,
 };
 use teloxide::prelude::*;
 use teloxide::types::{
@@ -267,6 +268,13 @@ impl Poster {
         let text = message.text.trim();
         self.client.pacer.wait(earlier.chat).await;
         let result = match (earlier.photo, &message.image) {
+            // No text and no picture: only the buttons change (the caption stays as it went
+            // out, which may have named several moves).
+            (_, None) if text.is_empty() => bot
+                .edit_message_reply_markup(earlier.chat, earlier.message)
+                .reply_markup(markup)
+                .await
+                .map(drop),
             (true, Some(image)) if units(text) <= CAPTION_LIMIT => {
                 let file =
                     InputFile::memory(image.bytes.clone()).file_name(image.file_name.clone());
@@ -373,20 +381,31 @@ pub struct TelegramSender {
     pub(crate) poster: Poster,
 }
 
+/// Where an outbox message goes on Telegram.
+fn address_of(to: &Destination) -> Result<Address, SendError> {
+    match to {
+        Destination::Chat(chat) => Address::from_chat_id(chat),
+        Destination::Private(user) => Address::private(user),
+        Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => {
+            return Err(SendError::Undeliverable(
+                "a reply to a request cannot wait in the outbox".to_owned(),
+            ));
+        }
+    }
+    .map_err(|e| SendError::Undeliverable(e.to_string()))
+}
+
 #[async_trait]
 impl Sender for TelegramSender {
+    async fn ready(&self, to: &Destination) {
+        if let Ok(address) = address_of(to) {
+            self.poster.client.pacer.reserve(address.chat).await;
+        }
+    }
+
     async fn send(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError> {
         let message = &entry.message;
-        let address = match &message.to {
-            Destination::Chat(chat) => Address::from_chat_id(chat),
-            Destination::Private(user) => Address::private(user),
-            Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => {
-                return Err(SendError::Undeliverable(
-                    "a reply to a request cannot wait in the outbox".to_owned(),
-                ));
-            }
-        }
-        .map_err(|e| SendError::Undeliverable(e.to_string()))?;
+        let address = address_of(&message.to)?;
         if message.replaces.is_some()
             && let Some(earlier) = entry.replaces_ref.as_deref().and_then(PostRef::decode)
         {

@@ -105,6 +105,7 @@ async fn left_claimed_by_a_dead_holder(store: &SledStore) -> jieqi_service::Outb
         fallback_chat: None,
         picture: None,
         not_before: 0,
+        covers: None,
     };
     store
         .commit(jieqi_service::store::Change {

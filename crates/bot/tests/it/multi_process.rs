@@ -383,17 +383,30 @@ fn telegram_duplicate_boards(fake: &FakeBotApi) -> Vec<Duration> {
     repeats
 }
 
-/// Distinct boards (posts with a picture) in a Telegram chat.
+/// The boards told in a Telegram chat: the game's first board, and each move some board
+/// names (boards that waited together go out as the newest, naming all their moves), so
+/// 1 + the moves once everything is out.
 fn telegram_boards(fake: &FakeBotApi, chat: i64) -> usize {
-    let mut seen: Vec<(String, Vec<u8>)> = Vec::new();
-    for post in fake.posts_in(chat) {
-        if let Some(photo) = post.photo
-            && !seen.iter().any(|(t, p)| *t == post.text && *p == photo)
-        {
-            seen.push((post.text, photo));
-        }
-    }
-    seen.len()
+    let captions: Vec<String> = fake
+        .posts_in(chat)
+        .into_iter()
+        .filter(|post| post.photo.is_some())
+        .map(|post| post.text)
+        .collect();
+    let named = |ply: usize| {
+        let number = if ply.is_multiple_of(2) {
+            format!("{}.", ply / 2 + 1)
+        } else {
+            format!("{}…", ply / 2 + 1)
+        };
+        captions.iter().any(|caption| {
+            caption.contains(&format!("· {number} ")) || caption.contains(&format!("; {number} "))
+        })
+    };
+    let started = captions
+        .iter()
+        .any(|caption| caption.contains("has started"));
+    usize::from(started) + (0..1000).filter(|ply| named(*ply)).count()
 }
 
 /// Discord messages created twice in the game channels: the same body (nonce aside).

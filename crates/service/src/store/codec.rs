@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 
 use super::StoreError;
 use super::records::{
-    AnswerRecord, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
-    PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
+    AnswerRecord, BoardMoves, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord,
+    PlayerRecord, PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
 };
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
@@ -25,7 +25,9 @@ use super::records::{
 /// - 5 added `GameRecord::rules_revision`, `secret_captures` and `verdict`, and
 ///   `ChallengeRecord::secret_captures`, last. A finished game of an older schema gets its
 ///   verdict once, when the store upgrades it (`replay::verdict_of_old_game`).
-pub const SCHEMA_VERSION: u8 = 5;
+/// - 6 added `OutboxRecord::covers` (the moves a board names, for coalescing boards), last.
+///   Nothing else changed shape: the other records of schema 5 read as they are.
+pub const SCHEMA_VERSION: u8 = 6;
 
 /// A record the store keeps: its current shape, and how to read its older ones.
 pub trait Record: Serialize + DeserializeOwned {
@@ -68,7 +70,10 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
 }
 
 impl Record for ChallengeRecord {
-    fn upgrade(_version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+    fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 5 {
+            return postcard_read(rest);
+        }
         // Schemas 1 to 4 lack `secret_captures` at the end: every challenge let the capturer see.
         postcard_read(&completed(rest, &false)?)
     }
@@ -114,6 +119,10 @@ impl Record for ReviewRequest {}
 
 impl Record for GameRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 5 {
+            // Schema 5 games have the current shape, verdicts and rules revisions included.
+            return postcard_read(rest);
+        }
         let mut bytes = rest.to_vec();
         let mut game: GameRecord = if version >= 3 {
             // Schemas 3 and 4 wrote the compact form without its last three fields: zero
@@ -145,7 +154,8 @@ impl Record for AnswerRecord {
 impl Record for OutboxRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
         if version >= 3 {
-            return postcard_read(rest);
+            // Schemas 3 to 5 lack `covers` at the end: no moves named for coalescing.
+            return postcard_read(&completed(rest, &None::<BoardMoves>)?);
         }
         Ok(postcard_read::<legacy::Outbox>(rest)?.into())
     }
@@ -261,6 +271,7 @@ mod legacy {
                 fallback_chat: old.fallback_chat,
                 picture: old.picture,
                 not_before: 0,
+                covers: None,
             }
         }
     }
@@ -361,6 +372,7 @@ mod tests {
             fallback_chat: None,
             picture: None,
             not_before: 1_764_600_020_000,
+            covers: None,
         }
     }
 
@@ -393,6 +405,43 @@ mod tests {
             let bytes = encode(&record).unwrap();
             proptest::prop_assert_eq!(decode::<OutboxRecord>(&bytes).unwrap(), record);
         }
+    }
+
+    #[test]
+    fn outbox_records_of_schema_five_read_with_no_moves_named_and_games_as_they_were() {
+        let record = OutboxRecord {
+            message: crate::message::Message::text(
+                crate::message::Destination::Chat(crate::ids::ChatId::new(
+                    crate::ids::Platform::Local,
+                    "room",
+                )),
+                crate::message::MessageKind::Board,
+                "a board",
+            ),
+            attempts: 1,
+            created_at: 7,
+            fallback_chat: None,
+            picture: None,
+            not_before: 9,
+            covers: None,
+        };
+        let mut bytes = encode(&record).unwrap();
+        // Schema 5 wrote the same fields without `covers` (one `None` byte at the end).
+        assert_eq!(bytes.pop(), Some(0));
+        bytes[0] = 5;
+        assert_eq!(decode::<OutboxRecord>(&bytes).unwrap(), record);
+        let covering = OutboxRecord {
+            covers: Some(BoardMoves {
+                moves: vec!["12. h2e2".to_owned()],
+                language: crate::i18n::Language::Vi,
+                rest: "\nbob to move.".to_owned(),
+            }),
+            ..record
+        };
+        assert_eq!(
+            decode::<OutboxRecord>(&encode(&covering).unwrap()).unwrap(),
+            covering
+        );
     }
 
     #[test]

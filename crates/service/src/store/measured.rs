@@ -12,9 +12,9 @@ use std::time::Instant;
 use async_trait::async_trait;
 
 use super::{
-    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameRecord,
-    GameStore, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, ReviewClaim,
-    ReviewRecord, ReviewRequest, StoreError, UnixMillis, UnixTime,
+    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
+    GameRecord, GameStore, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey,
+    ReviewClaim, ReviewRecord, ReviewRequest, StoreError, UnixMillis, UnixTime,
 };
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::OutboxId;
@@ -87,6 +87,22 @@ impl GameStore for MeasuredStore {
     }
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
         self.timed("pending", self.store.pending(limit)).await
+    }
+    async fn lane_from(
+        &self,
+        head: OutboxId,
+        limit: usize,
+    ) -> Result<Vec<(OutboxId, OutboxRecord)>, StoreError> {
+        self.timed("lane_from", self.store.lane_from(head, limit))
+            .await
+    }
+    async fn coalesce(
+        &self,
+        claim: &Claim,
+        coalescing: &Coalescing,
+    ) -> Result<Option<PendingMessage>, StoreError> {
+        self.timed("coalesce", self.store.coalesce(claim, coalescing))
+            .await
     }
     async fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError> {
         self.timed("outbox_record", self.store.outbox_record(id))

@@ -30,7 +30,7 @@ use crate::message::{Destination, OutboxEntry, OutboxId};
 
 pub(crate) use measured::MeasuredStore;
 pub use records::{
-    AnswerRecord, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice,
+    AnswerRecord, BoardMoves, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice,
     CourseProgress, DailySlot, DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle,
     OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord, ReviewRequest, Seat,
     SentRecord, StoredReply, UnixTime, VariantStats,
@@ -226,6 +226,19 @@ pub struct Deferral {
     pub not_before: UnixMillis,
 }
 
+/// Boards of one game waiting one after the other at the head of a lane, and the newest of
+/// them, which stands in for them all (see [`GameStore::coalesce`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Coalescing {
+    /// The lane's head (claimed by the caller) and the boards queued after it up to the
+    /// newest, in lane order: done with, without being sent.
+    pub skipped: Vec<OutboxId>,
+    /// The newest board, queued right after the last of `skipped`.
+    pub covering: OutboxId,
+    /// Its record rewritten: its caption names every move of the boards it stands in for.
+    pub record: OutboxRecord,
+}
+
 /// Who claims outbox messages, and for how long.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Claim {
@@ -347,6 +360,53 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     /// (it died). Returns the ids still held; one another process has taken over (the claim
     /// lapsed first) is not extended and not returned.
     async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError>;
+    /// The undelivered messages of `head`'s lane from `head` on (`head` first, then the ones
+    /// queued after it, in lane order), at most `limit`; empty if `head` is not undelivered.
+    /// The default reads the whole outbox: a backend should do better.
+    async fn lane_from(
+        &self,
+        head: OutboxId,
+        limit: usize,
+    ) -> Result<Vec<(OutboxId, OutboxRecord)>, StoreError> {
+        let pending = self.pending(usize::MAX).await?;
+        let Some(lane) = pending
+            .iter()
+            .find(|p| p.entry.id == head)
+            .and_then(|p| Lane::of(&p.entry.message.to))
+        else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for message in pending.into_iter().skip_while(|p| p.entry.id != head) {
+            if out.len() >= limit {
+                break;
+            }
+            if Lane::of(&message.entry.message.to).as_ref() != Some(&lane) {
+                continue;
+            }
+            if let Some(record) = self.outbox_record(message.entry.id).await? {
+                out.push((message.entry.id, record));
+            }
+        }
+        Ok(out)
+    }
+    /// Lets the newest of several boards waiting in a row at the head of a lane stand in for
+    /// them, in one durable step: every message of `coalescing.skipped` is done with (sent
+    /// nowhere, no platform reference kept), the covering board's record is rewritten, and
+    /// `claim.holder`'s claim moves from the lane's head to the covering board (until
+    /// `claim.until`). Nothing is done, and `None` returned, unless `claim.holder` still
+    /// holds its claim on the head (the first of `skipped`) and the lane still starts with
+    /// exactly `skipped` and then the covering board. Returns the covering board, claimed.
+    /// A crash after it leaves the covering board pending (its caption naming every move),
+    /// for whoever takes the lane next. The default never coalesces.
+    async fn coalesce(
+        &self,
+        claim: &Claim,
+        coalescing: &Coalescing,
+    ) -> Result<Option<PendingMessage>, StoreError> {
+        let _ = (claim, coalescing);
+        Ok(None)
+    }
     /// Every undelivered message (claimed or not), oldest first: for tests and tools.
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError>;
     /// One undelivered message.

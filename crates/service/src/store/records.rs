@@ -541,6 +541,23 @@ pub struct OutboxRecord {
     pub picture: Option<crate::recipe::PictureSpec>,
     /// Its lane is not tried again before this time (after a failed round).
     pub not_before: super::UnixMillis,
+    /// For a board posted after moves: the moves it names, so that a newer board of the same
+    /// game waiting behind it in its lane can stand in for it (`outbox.rs`, "coalescing").
+    /// Last, so that older records read with `None` (schema 6).
+    pub covers: Option<BoardMoves>,
+}
+
+/// The moves a board post names in its caption, and what its caption says after them: a
+/// newer board that stands in for older ones names all their moves (`board-moves`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardMoves {
+    /// Each move as the chat reads it ("12. C2.5 (h2e2) by alice"), oldest first.
+    pub moves: Vec<String>,
+    /// The chat's language when the board was queued (it joins the moves).
+    pub language: crate::i18n::Language,
+    /// The caption after the line that names the moves (who is to move, the deadline),
+    /// with its leading line break; empty if nothing follows.
+    pub rest: String,
 }
 
 /// What is remembered of a delivered message: its platform reference, for later edits.

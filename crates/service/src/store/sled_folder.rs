@@ -278,6 +278,7 @@ mod tests {
                                 fallback_chat: None,
                                 picture: None,
                                 not_before: 0,
+                                covers: None,
                             },
                         )],
                         durable: true,

@@ -34,8 +34,8 @@ use super::records::{
 };
 use super::sled_folder::{DataFolder, allocated_bytes};
 use super::{
-    Change, Claim, CommitError, Due, GameChange, GameChanges, GameStore, Lane, Leadership,
-    PendingMessage, RequestKey, StoreError, UnixMillis,
+    Change, Claim, Coalescing, CommitError, Due, GameChange, GameChanges, GameStore, Lane,
+    Leadership, PendingMessage, RequestKey, StoreError, UnixMillis,
 };
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::{OutboxEntry, OutboxId};
@@ -281,6 +281,8 @@ const META_COMPACTED: &[u8] = b"m:compacted";
 /// Compaction waits until the folder is this large: below it, sled's fixed overhead is
 /// most of the folder and a copy would give little back.
 const COMPACT_FROM: u64 = 1 << 20;
+/// Outbox entries [`SledStore::lane_from`] looks through at most.
+const LANE_SCAN: usize = 4096;
 /// Records a compaction copies between rests.
 const COPY_BATCH: usize = 4096;
 
@@ -551,24 +553,40 @@ impl SledStore {
             if !keep(id, &record) {
                 continue;
             }
-            let replaces_ref = match record.message.replaces {
-                Some(earlier) => self
-                    .read::<SentRecord>(&sent_key(earlier))?
-                    .and_then(|s| s.platform_ref),
-                None => None,
-            };
-            entries.push(PendingMessage {
-                entry: OutboxEntry {
-                    id,
-                    message: record.message,
-                    attempts: record.attempts,
-                    replaces_ref,
-                },
-                picture: record.picture,
-                taken_from: None,
-            });
+            entries.push(self.pending_message(id, record)?);
         }
         Ok(entries)
+    }
+
+    /// An outbox record as a pending message, with the platform reference of the post it
+    /// edits.
+    fn pending_message(
+        &self,
+        id: OutboxId,
+        record: OutboxRecord,
+    ) -> Result<PendingMessage, StoreError> {
+        let replaces_ref = match record.message.replaces {
+            Some(earlier) => self
+                .read::<SentRecord>(&sent_key(earlier))?
+                .and_then(|s| s.platform_ref),
+            None => None,
+        };
+        Ok(PendingMessage {
+            entry: OutboxEntry {
+                id,
+                message: record.message,
+                attempts: record.attempts,
+                replaces_ref,
+            },
+            picture: record.picture,
+            taken_from: None,
+        })
+    }
+
+    /// The outbox id of an outbox key.
+    fn outbox_id(k: &[u8]) -> Option<OutboxId> {
+        let bytes: [u8; 8] = k.get(1..9)?.try_into().ok()?;
+        Some(OutboxId(u64::from_be_bytes(bytes)))
     }
 
     fn unclaim(&self, change: &Change) {
@@ -1001,6 +1019,128 @@ impl GameStore for SledStore {
         self.scan_outbox(|_, _| true, limit)
     }
 
+    async fn lane_from(
+        &self,
+        head: OutboxId,
+        limit: usize,
+    ) -> Result<Vec<(OutboxId, OutboxRecord)>, StoreError> {
+        let mut out: Vec<(OutboxId, OutboxRecord)> = Vec::new();
+        let mut lane = None;
+        let tree = self.live().tree;
+        // Messages of other lanes in between are passed over, a bounded number of them: a
+        // lane is looked at this way only for its first few messages.
+        for item in tree
+            .range(outbox_key(head)..key(OUTBOX + 1, &[]))
+            .take(LANE_SCAN)
+        {
+            if out.len() >= limit {
+                break;
+            }
+            let (k, v) = item.map_err(backend)?;
+            let Some(id) = SledStore::outbox_id(&k) else {
+                continue;
+            };
+            let record: OutboxRecord = decode(&v)?;
+            let of = Lane::of(&record.message.to);
+            match &lane {
+                None if id == head => lane = Some(of),
+                None => return Ok(Vec::new()),
+                Some(lane) if *lane != of => continue,
+                Some(_) => {}
+            }
+            out.push((id, record));
+        }
+        Ok(out)
+    }
+
+    async fn coalesce(
+        &self,
+        claim: &Claim,
+        coalescing: &Coalescing,
+    ) -> Result<Option<PendingMessage>, StoreError> {
+        let Some(&head) = coalescing.skipped.first() else {
+            return Ok(None);
+        };
+        // The lane must still start with the skipped boards and then the covering one.
+        let wanted: Vec<OutboxId> = coalescing
+            .skipped
+            .iter()
+            .copied()
+            .chain([coalescing.covering])
+            .collect();
+        let lane: Vec<OutboxId> = self
+            .lane_from(head, wanted.len())
+            .await?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        if lane != wanted {
+            return Ok(None);
+        }
+        {
+            let mut claims = self
+                .claims
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if claims
+                .get(&head)
+                .is_none_or(|(holder, until)| *holder != claim.holder || *until <= claim.now)
+            {
+                return Ok(None);
+            }
+            // Claimed before the head goes: the lane is never free in between.
+            claims.insert(coalescing.covering, (claim.holder.clone(), claim.until));
+        }
+        let result = {
+            let live = read(&self.live);
+            let noted = self.copying().then(RefCell::default);
+            let result = live.tree.transaction(|tx| {
+                let tx = &Writes {
+                    tx,
+                    noted: noted.as_ref(),
+                };
+                for id in &coalescing.skipped {
+                    if tx.remove(outbox_key(*id))?.is_none() {
+                        return abort(Abort::Conflict);
+                    }
+                }
+                let k = outbox_key(coalescing.covering);
+                if tx.get(&k)?.is_none() {
+                    return abort(Abort::Conflict);
+                }
+                tx.insert(k, tx_encode(&coalescing.record)?)?;
+                Ok(())
+            });
+            if let Some(noted) = noted {
+                self.note_changed(noted.into_inner());
+            }
+            result
+        };
+        let ticket = self.flush.ticket();
+        {
+            let mut claims = self
+                .claims
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if result.is_ok() {
+                for id in &coalescing.skipped {
+                    claims.remove(id);
+                }
+            } else {
+                claims.remove(&coalescing.covering);
+            }
+        }
+        match result {
+            Ok(()) => {}
+            Err(TransactionError::Abort(Abort::Corrupt(e))) => return Err(e),
+            Err(TransactionError::Abort(_)) => return Ok(None),
+            Err(TransactionError::Storage(e)) => return Err(backend(e)),
+        }
+        self.flush.wait_durable(&self.live, ticket).await?;
+        self.pending_message(coalescing.covering, coalescing.record.clone())
+            .map(Some)
+    }
+
     async fn outbox_record(&self, id: OutboxId) -> Result<Option<OutboxRecord>, StoreError> {
         self.read(&outbox_key(id))
     }
@@ -1199,6 +1339,7 @@ mod tests {
                     fallback_chat: None,
                     picture: None,
                     not_before: 0,
+                    covers: None,
                 },
             )],
             ..answered("local:2")
@@ -1237,6 +1378,7 @@ mod tests {
             fallback_chat: None,
             picture: None,
             not_before: 0,
+            covers: None,
         };
         store
             .commit(Change {

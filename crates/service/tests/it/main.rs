@@ -5,6 +5,7 @@ mod any_input;
 mod banqi;
 mod board_links;
 mod chat_surface;
+mod coalescing;
 mod common;
 mod compaction_crash;
 mod delivery;

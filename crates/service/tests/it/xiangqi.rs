@@ -118,15 +118,20 @@ async fn xiangqi_game_from_challenge_to_checkmate() {
         assert!(answer.replies.is_empty(), "{text}: {answer:#?}");
         let out = h.deliver().await;
         let boards = of_kind(&out, MessageKind::Board);
-        // A new board, and the previous one edited to drop its buttons.
-        assert_eq!(boards.len(), 2, "{out:#?}");
-        assert!(boards[0].replaces.is_some() && boards[0].buttons.is_empty());
-        assert!(boards[1].replaces.is_none() && boards[1].image.is_some());
-        assert_eq!(boards[1].buttons.len(), 2);
+        // One new board, nothing else: the previous one keeps its buttons (they act on the
+        // game), so a move costs one post.
+        assert_eq!(boards.len(), 1, "{out:#?}");
+        assert!(boards[0].replaces.is_none() && boards[0].image.is_some());
+        assert_eq!(boards[0].buttons.len(), 2);
     }
     let answer = h.say(&alice, &chat, "/move c5c9").await;
     assert!(answer.replies.is_empty(), "{answer:#?}");
     let out = h.deliver().await;
+    // The last board loses its buttons and keeps its caption: an edit with no text.
+    let stripped = of_kind(&out, MessageKind::Board);
+    assert_eq!(stripped.len(), 1, "{out:#?}");
+    assert!(stripped[0].replaces.is_some() && stripped[0].text.is_empty());
+    assert!(stripped[0].buttons.is_empty() && stripped[0].image.is_none());
     let result = of_kind(&out, MessageKind::Result);
     assert_eq!(result.len(), 1);
     assert!(

@@ -10,7 +10,7 @@ use tempfile::TempDir;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::fake_bot_api::{BOT_USERNAME, FakeBotApi, Post, TOKEN};
+use crate::fake_bot_api::{BOT_USERNAME, FakeBotApi, Limits, Post, TOKEN};
 
 pub const GROUP: i64 = -100_555;
 pub const OTHER_GROUP: i64 = -100_777;
@@ -66,6 +66,22 @@ impl Harness {
         deals: &[&str],
         adjust: impl FnOnce(&mut ServiceConfig),
     ) -> Harness {
+        Harness::start_built(seed, deals, adjust, None).await
+    }
+
+    /// Like [`Harness::start`], with Telegram's own limits on both sides: the fake enforces
+    /// them (429 with `retry_after` past them) and the adapter paces itself by
+    /// `SendLimits::default()`, as in production.
+    pub async fn start_paced(seed: u64, deals: &[&str]) -> Harness {
+        Harness::start_built(seed, deals, |_| {}, Some(Limits::telegram())).await
+    }
+
+    async fn start_built(
+        seed: u64,
+        deals: &[&str],
+        adjust: impl FnOnce(&mut ServiceConfig),
+        limits: Option<Limits>,
+    ) -> Harness {
         let fake = FakeBotApi::start().await;
         fake.add_group(GROUP, "Xiangqi club");
         fake.add_group(OTHER_GROUP, "Chess corner");
@@ -91,15 +107,28 @@ impl Harness {
             adapter: None,
             _data: data,
         };
-        let adapter = harness.start_adapter(Receiving::Polling);
+        let pacing = match limits {
+            Some(limits) => {
+                harness.fake.enforce_limits(limits);
+                SendLimits::default()
+            }
+            None => self::config(&harness.fake).limits,
+        };
+        let adapter = harness.start_adapter_with(Receiving::Polling, pacing);
         harness.adapter = Some(adapter);
         harness
     }
 
     /// Starts an adapter (and its delivery loop) as `jieqi-bot run` does.
     pub fn start_adapter(&self, receiving: Receiving) -> Adapter {
+        self.start_adapter_with(receiving, config(&self.fake).limits)
+    }
+
+    /// [`Harness::start_adapter`] pacing itself by `limits`.
+    pub fn start_adapter_with(&self, receiving: Receiving, limits: SendLimits) -> Adapter {
         let mut config = config(&self.fake);
         config.receiving = receiving;
+        config.limits = limits;
         let telegram = Telegram::new(config);
         let shutdown = CancellationToken::new();
         let policy = RetryPolicy {

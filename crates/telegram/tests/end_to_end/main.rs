@@ -7,6 +7,7 @@ mod harness;
 mod admins;
 mod delivery;
 mod experience;
+mod fast_game;
 mod game;
 mod lanes;
 mod play_on_board;

@@ -1,0 +1,258 @@
+//! A fast game in a group: Telegram lets a bot post about twenty messages a minute to one
+//! group, and two players moving once a second make sixty moves a minute. Each move costs one
+//! post at most, and the boards that wait while the group's allowance refills go out as the
+//! newest, naming every move it covers: the group's board stays within seconds of the game.
+//! The fake enforces Telegram's limits (429 with `retry_after`), and the private reveals all
+//! arrive.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use jieqi_rules::{Game, GameDeal, Preset, Rules, Variant, Viewer};
+use jieqi_service::{ChatId, Platform, UserId};
+
+use crate::fake_bot_api::{FakeBotApi, Limits, Window};
+use crate::harness::{ALICE, BOB, GROUP, Harness, IDENTITY_DEAL, STEP};
+
+/// How far behind the game the group's newest board may be.
+const MOST_BEHIND: Duration = Duration::from_secs(10);
+
+/// `plies` plies of a Jieqi game with the identity deal that end nothing: no move gives
+/// check, repeats a position or ends the game. A move that takes a covered piece is played
+/// whenever there is one (each is a private reveal to its captor); the others are chosen by a
+/// fixed pseudo-random sequence. Returns the moves (coordinates) and how many take a covered
+/// piece.
+fn quiet_game(plies: usize) -> (Vec<String>, usize) {
+    let rules = Rules::new(Variant::Jieqi, Preset::Standard);
+    let deal = GameDeal::from_letters(Variant::Jieqi, IDENTITY_DEAL).expect("deal");
+    let mut game = Game::new(rules, deal).expect("game");
+    let mut seen = HashSet::from([game.fen(Viewer::Full)]);
+    let mut moves = Vec::new();
+    let mut captures = 0;
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    for ply in 0..plies {
+        let mut quiet = Vec::new();
+        let mut taking = Vec::new();
+        for text in game.legal_move_texts() {
+            let mut next = game.clone();
+            if next.play_text(&text).is_err()
+                || next.outcome().is_some()
+                || next.view(Viewer::Public).check.is_some()
+                || seen.contains(&next.fen(Viewer::Full))
+            {
+                continue;
+            }
+            if next.captured_covered_by(ply).is_some() {
+                taking.push((text, next));
+            } else {
+                quiet.push((text, next));
+            }
+        }
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let (text, next) = if taking.is_empty() {
+            assert!(!quiet.is_empty(), "no quiet move at ply {ply}");
+            let i = (seed >> 33) as usize % quiet.len();
+            quiet.swap_remove(i)
+        } else {
+            captures += 1;
+            taking.swap_remove(0)
+        };
+        seen.insert(next.fen(Viewer::Full));
+        game = next;
+        moves.push(text);
+    }
+    (moves, captures)
+}
+
+/// True if `caption` names the move of `ply` ("· 12. …" or "; 12… …").
+fn names(caption: &str, ply: usize) -> bool {
+    let number = if ply.is_multiple_of(2) {
+        format!("{}.", ply / 2 + 1)
+    } else {
+        format!("{}…", ply / 2 + 1)
+    };
+    caption.contains(&format!("· {number} ")) || caption.contains(&format!("; {number} "))
+}
+
+/// The boards the group got (when each arrived, its caption), in order.
+fn boards(fake: &FakeBotApi) -> Vec<(Instant, String)> {
+    fake.calls()
+        .into_iter()
+        .filter(|c| c.method == "sendPhoto" && c.chat() == Some(GROUP) && c.status == 200)
+        .map(|c| (c.at, c.str("caption").unwrap_or_default().to_owned()))
+        .collect()
+}
+
+/// Private reveals so far (captures of covered pieces, told to their captors).
+fn reveals(fake: &FakeBotApi) -> usize {
+    [ALICE, BOB]
+        .iter()
+        .flat_map(|p| fake.posts_in(*p))
+        .filter(|p| p.text.contains("you captured"))
+        .count()
+}
+
+/// Waits until it is `next`'s turn in the group's game (the move before is committed).
+async fn turn_of(h: &Harness, next: i64) -> Instant {
+    let chat = ChatId::new(Platform::Telegram, GROUP.to_string());
+    let user = UserId::new(Platform::Telegram, next.to_string());
+    let deadline = Instant::now() + STEP;
+    while h.service.legal_move_texts(&chat, &user).await.is_empty() {
+        assert!(Instant::now() < deadline, "the move was not played");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    Instant::now()
+}
+
+/// Plays `moves` in the group, one every `every` (or as soon as the one before is played);
+/// returns when each was committed.
+async fn play(h: &Harness, moves: &[String], every: Duration) -> Vec<Instant> {
+    let started = tokio::time::Instant::now();
+    let mut committed = Vec::with_capacity(moves.len());
+    for (ply, mv) in moves.iter().enumerate() {
+        tokio::time::sleep_until(started + every * u32::try_from(ply).unwrap_or(u32::MAX)).await;
+        let (player, next) = if ply.is_multiple_of(2) {
+            (ALICE, BOB)
+        } else {
+            (BOB, ALICE)
+        };
+        h.fake.say(player, GROUP, &format!("/move {mv}"));
+        committed.push(turn_of(h, next).await);
+    }
+    committed
+}
+
+/// For each move, how long from its commit to the first board in the group that named it.
+async fn lags(h: &Harness, committed: &[Instant]) -> Vec<Duration> {
+    let last = committed.len() - 1;
+    h.fake
+        .wait_for("the board of the last move", STEP, |fake| {
+            boards(fake).iter().any(|(_, caption)| names(caption, last))
+        })
+        .await;
+    let boards = boards(&h.fake);
+    committed
+        .iter()
+        .enumerate()
+        .map(|(ply, at)| {
+            let (arrived, _) = boards
+                .iter()
+                .find(|(_, caption)| names(caption, ply))
+                .unwrap_or_else(|| panic!("no board named the move of ply {ply}"));
+            arrived.saturating_duration_since(*at)
+        })
+        .collect()
+}
+
+fn percentile(sorted: &[Duration], p: usize) -> Duration {
+    sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind() {
+    let (moves, captures) = quiet_game(60);
+    assert!(captures >= 2, "the game takes covered pieces ({captures})");
+    let h = Harness::start_paced(31, &[IDENTITY_DEAL]).await;
+    h.start_game().await;
+    h.fake
+        .wait_for("the challenge's answer", STEP, |fake| {
+            fake.calls()
+                .iter()
+                .any(|c| c.chat() == Some(GROUP) && c.method == "editMessageText")
+        })
+        .await;
+    let calls_before = h.fake.calls().len();
+
+    let committed = play(&h, &moves, Duration::from_secs(1)).await;
+    let took = committed[committed.len() - 1].saturating_duration_since(committed[0]);
+    let lags = lags(&h, &committed).await;
+    h.fake
+        .wait_for("every private reveal", STEP, |fake| {
+            reveals(fake) >= captures
+        })
+        .await;
+
+    let mut sorted = lags.clone();
+    sorted.sort();
+    let boards = boards(&h.fake);
+    let during: Vec<_> = h.fake.calls()[calls_before..]
+        .iter()
+        .filter(|c| c.chat() == Some(GROUP) && c.method != "getUpdates")
+        .cloned()
+        .collect();
+    println!(
+        "{} moves in {took:?}; {} boards in the group ({} coalesced away), {} posts refused \
+         for a limit; lag from a move's commit to the first board naming it: p50 {:?}, \
+         p99 {:?}, max {:?}",
+        moves.len(),
+        boards.len(),
+        h.service.metrics().boards_coalesced,
+        h.fake.throttled().len(),
+        percentile(&sorted, 50),
+        percentile(&sorted, 99),
+        sorted[sorted.len() - 1],
+    );
+    let tenths: Vec<u128> = lags.iter().map(|lag| lag.as_millis() / 100).collect();
+    println!("lag by move, in tenths of a second: {tenths:?}");
+    for (at, caption) in &boards {
+        let named: Vec<usize> = (0..moves.len()).filter(|p| names(caption, *p)).collect();
+        if let (Some(first), Some(last)) = (named.first(), named.last()) {
+            let at = at.saturating_duration_since(committed[0]).as_millis();
+            println!("a board at {at:>6} ms naming the moves of plies {first} to {last}");
+        }
+    }
+    assert!(
+        sorted[sorted.len() - 1] <= MOST_BEHIND,
+        "a board came {:?} after its move (lags by ply: {lags:?})",
+        sorted[sorted.len() - 1]
+    );
+    // Every move was named (checked by `lags`), once per board at most, and the group got no
+    // edits while the game went on: a move costs one post at most.
+    assert!(
+        during.iter().all(|c| !c.method.starts_with("editMessage")),
+        "{:?}",
+        during.iter().map(|c| &c.method).collect::<Vec<_>>()
+    );
+    assert!(during.len() <= moves.len(), "{} posts", during.len());
+    assert!(
+        boards.len() < moves.len(),
+        "the boards were not coalesced ({})",
+        boards.len()
+    );
+    // Within Telegram's limits throughout, and every 429's retry_after honoured.
+    let broken = h.fake.limits_broken();
+    assert!(broken.is_empty(), "{broken:#?}");
+    assert_eq!(reveals(&h.fake), captures, "each reveal arrived once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_faster_than_the_group_allows_waits_as_told_and_loses_no_move() {
+    let (moves, captures) = quiet_game(16);
+    // The adapter paces itself generously (the harness's limits), the fake allows four posts
+    // in any six seconds: the bot runs into 429s and must wait as each says.
+    let h = Harness::start(32, &[IDENTITY_DEAL]).await;
+    h.start_game().await;
+    h.fake.enforce_limits(Limits {
+        per_chat: None,
+        per_group: Some(Window {
+            count: 4,
+            window: Duration::from_secs(6),
+        }),
+    });
+    let committed = play(&h, &moves, Duration::from_millis(250)).await;
+    let lags = lags(&h, &committed).await;
+    h.fake
+        .wait_for("every private reveal", STEP, |fake| {
+            reveals(fake) >= captures
+        })
+        .await;
+    assert!(
+        !h.fake.throttled().is_empty(),
+        "the fake never refused a post ({lags:?})"
+    );
+    let broken = h.fake.limits_broken();
+    assert!(broken.is_empty(), "{broken:#?}");
+    assert_eq!(reveals(&h.fake), captures);
+}

@@ -15,7 +15,7 @@
 //! while a dead process's claims lapse within one lease and another process takes its lanes
 //! over in seconds.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -226,11 +226,23 @@ pub async fn run_delivery_with(
 
 /// The messages this delivery loop is delivering: their claims are renewed.
 #[derive(Clone, Default)]
-struct Held(Arc<Mutex<HashSet<OutboxId>>>);
+struct Held(Arc<Mutex<HashMap<OutboxId, bool>>>);
 
 impl Held {
+    /// Holds a message this loop has claimed.
     fn hold(&self, id: OutboxId) -> Holding {
-        lock(&self.0).insert(id);
+        self.hold_as(id, true)
+    }
+
+    /// Holds a message before the store claims it for this loop (a covering board), so that
+    /// the heartbeat renews it from the moment the claim exists; until [`Holding::claimed`],
+    /// a renewal that finds no claim of ours is not a claim lost.
+    fn hold_before_claim(&self, id: OutboxId) -> Holding {
+        self.hold_as(id, false)
+    }
+
+    fn hold_as(&self, id: OutboxId, claimed: bool) -> Holding {
+        lock(&self.0).insert(id, claimed);
         Holding {
             held: self.clone(),
             id,
@@ -238,11 +250,12 @@ impl Held {
     }
 
     fn ids(&self) -> Vec<OutboxId> {
-        lock(&self.0).iter().copied().collect()
+        lock(&self.0).keys().copied().collect()
     }
 
-    fn contains(&self, id: OutboxId) -> bool {
-        lock(&self.0).contains(&id)
+    /// True while `id` is held and was claimed by this loop.
+    fn holds_claimed(&self, id: OutboxId) -> bool {
+        lock(&self.0).get(&id).copied().unwrap_or(false)
     }
 }
 
@@ -250,6 +263,15 @@ impl Held {
 struct Holding {
     held: Held,
     id: OutboxId,
+}
+
+impl Holding {
+    /// The store has claimed the held message for this loop.
+    fn claimed(&self) {
+        if let Some(claimed) = lock(&self.held.0).get_mut(&self.id) {
+            *claimed = true;
+        }
+    }
 }
 
 impl Drop for Holding {
@@ -276,7 +298,9 @@ async fn renew_while_held(service: Service, held: Held, stop: CancellationToken)
                 // One not renewed was delivered meanwhile (gone from the store), or lost its
                 // claim to another process.
                 for id in ids.iter().filter(|id| !renewed.contains(id)) {
-                    if held.contains(*id) && matches!(service.is_undelivered(*id).await, Ok(true)) {
+                    if held.holds_claimed(*id)
+                        && matches!(service.is_undelivered(*id).await, Ok(true))
+                    {
                         tracing::warn!(%id, "a delivery claim lapsed and another process took it");
                     }
                 }
@@ -303,13 +327,12 @@ async fn newest_board(
         };
         // Held before the store claims it: the durable step may take a while, and the claim
         // must not lapse meanwhile.
-        let holding = held.hold(coalescing.covering);
-        Ok::<_, crate::ServiceError>(
-            service
-                .coalesce(&coalescing, COALESCED_LEASE)
-                .await?
-                .map(|covering| (covering, holding)),
-        )
+        let holding = held.hold_before_claim(coalescing.covering);
+        let covering = service.coalesce(&coalescing, COALESCED_LEASE).await?;
+        if covering.is_some() {
+            holding.claimed();
+        }
+        Ok::<_, crate::ServiceError>(covering.map(|covering| (covering, holding)))
     };
     match coalesced.await {
         Ok(Some((covering, holding))) => (covering, Some(holding)),

@@ -455,24 +455,14 @@ impl<'a> Ctx<'a> {
         if picture.is_some() {
             message.image = None;
         }
-        let id = self
-            .inner
-            .store
-            .allocate_outbox_ids(1)
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| StoreError::Backend("no outbox id".to_owned()))?;
+        let id = crate::store::one_outbox_id(self.inner.store.as_ref()).await?;
         self.change.outbox.push((
             id,
             OutboxRecord {
-                message,
-                attempts: 0,
-                created_at: self.now,
                 fallback_chat,
                 picture,
-                not_before: 0,
                 covers,
+                ..OutboxRecord::new(message, self.now)
             },
         ));
         Ok(id)

@@ -27,8 +27,7 @@ use crate::message::{
 use crate::request::Request;
 use crate::service::{Service, commit_error};
 use crate::store::{
-    AnswerRecord, Change, CommitError, OutboxRecord, RequestKey, SentRecord, StoreError,
-    StoredReply,
+    AnswerRecord, Change, CommitError, OutboxRecord, RequestKey, SentRecord, StoredReply,
 };
 
 impl Service {
@@ -57,27 +56,15 @@ impl Service {
             MessageKind::Refusal,
             note,
         );
-        let id = self
-            .inner
-            .store
-            .allocate_outbox_ids(1)
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| StoreError::Backend("no outbox id".to_owned()))?;
+        let id = crate::store::one_outbox_id(self.inner.store.as_ref()).await?;
         let now = SystemTime::now();
         let wait = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
         let change = Change {
             outbox: vec![(
                 id,
                 OutboxRecord {
-                    message,
-                    attempts: 0,
-                    created_at: unix(now),
-                    fallback_chat: None,
-                    picture: None,
                     not_before: unix_millis(now).saturating_add(wait),
-                    covers: None,
+                    ..OutboxRecord::new(message, unix(now))
                 },
             )],
             durable: true,

@@ -13,9 +13,7 @@ use crate::message::{Destination, Message, MessageKind, OutboxEntry, OutboxId};
 use crate::metrics::Event;
 use crate::pictures;
 use crate::service::{MAX_DELIVERY_ROUNDS, Service, commit_error, lock};
-use crate::store::{
-    Change, Claim, Coalescing, Deferral, OutboxRecord, PendingMessage, SentRecord, StoreError,
-};
+use crate::store::{Change, Claim, Coalescing, Deferral, OutboxRecord, PendingMessage, SentRecord};
 
 /// Boards one covering board stands in for at most (with itself): a lane this far behind
 /// is looked at again after it.
@@ -474,26 +472,10 @@ impl Service {
             let notice = self
                 .unreachable_notice(user, chat, record.message.game.as_ref())
                 .await?;
-            let notice_id = self
-                .inner
-                .store
-                .allocate_outbox_ids(1)
-                .await?
-                .into_iter()
-                .next()
-                .ok_or_else(|| StoreError::Backend("no outbox id".to_owned()))?;
-            change.outbox.push((
-                notice_id,
-                crate::store::OutboxRecord {
-                    message: notice,
-                    attempts: 0,
-                    created_at: now,
-                    fallback_chat: None,
-                    picture: None,
-                    not_before: 0,
-                    covers: None,
-                },
-            ));
+            let notice_id = crate::store::one_outbox_id(self.inner.store.as_ref()).await?;
+            change
+                .outbox
+                .push((notice_id, crate::store::OutboxRecord::new(notice, now)));
         }
         Ok(())
     }

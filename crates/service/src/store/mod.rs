@@ -304,6 +304,16 @@ pub enum CommitError {
     Store(#[from] StoreError),
 }
 
+/// One fresh outbox id from `store`.
+pub(crate) async fn one_outbox_id(store: &dyn GameStore) -> Result<OutboxId, StoreError> {
+    store
+        .allocate_outbox_ids(1)
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| StoreError::Backend("no outbox id".to_owned()))
+}
+
 /// Where games, challenges, chats, players, the outbox and request answers are kept.
 ///
 /// Reads may return slightly stale data; [`GameStore::commit`] is where consistency is

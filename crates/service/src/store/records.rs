@@ -526,6 +526,22 @@ fn variant_index(variant: Variant) -> usize {
     }
 }
 
+impl OutboxRecord {
+    /// `message` entering the outbox at `created_at`: not tried yet, due at once, with no
+    /// picture, no chat to tell if it cannot be delivered, and naming no moves.
+    pub fn new(message: Message, created_at: UnixTime) -> Self {
+        OutboxRecord {
+            message,
+            attempts: 0,
+            created_at,
+            fallback_chat: None,
+            picture: None,
+            not_before: 0,
+            covers: None,
+        }
+    }
+}
+
 /// A message in the outbox, as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutboxRecord {

@@ -161,6 +161,12 @@ impl Rest {
         })
     }
 
+    /// How long a request to `request`'s route would be held back now (its limit, or the
+    /// global one, used up), if it would.
+    pub(crate) fn held_back(&self, request: &Request<'_>) -> Option<Duration> {
+        self.limited(&route_key(request))
+    }
+
     /// How long `route` (or every route) is still used up, if it is.
     fn limited(&self, route: &str) -> Option<Duration> {
         let exhausted = self.exhausted.lock().ok()?;

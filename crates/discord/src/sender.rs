@@ -5,7 +5,10 @@
 //! again after an ambiguous failure (a timeout, a 502 after Discord created the message) is
 //! not doubled, Discord returns the message it made the first time. A 429's `retry_after`
 //! (or the route's rate-limit headers) goes back to the delivery lane as
-//! [`SendError::Retry`]'s `after`, so that only this chat waits, exactly that long.
+//! [`SendError::Retry`]'s `after`, so that only this chat waits, exactly that long. A channel
+//! whose limit for new messages is known to be used up is waited out before the delivery loop
+//! chooses what to send there ([`Sender::ready`]), so that the boards queued meanwhile go out
+//! as one post naming every move.
 //!
 //! A user who does not accept DMs from the bot makes Discord answer 50007; that is reported
 //! as undeliverable, and the service tells the game's channel how to fix it.
@@ -15,6 +18,7 @@ use std::fmt;
 use std::num::NonZeroU64;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use jieqi_service::{Destination, Message, OutboxEntry, OutboxId, Platform, SendError, Sender};
@@ -25,6 +29,10 @@ use serenity::http::{LightMethod, Request, Route};
 use crate::error::{UNKNOWN_MESSAGE, describe};
 use crate::layout::Post;
 use crate::rest::{Rest, with_body};
+
+/// The longest wait for a channel's limit before the delivery loop chooses what to send;
+/// past it the lane is deferred (the delivery loop's own bound for a "retry after" in a round).
+const LONGEST_READY_WAIT: Duration = Duration::from_secs(10);
 
 /// The nonce of an outbox entry's post: its id in decimal (Discord allows 25 characters).
 pub(crate) fn outbox_nonce(id: OutboxId) -> String {
@@ -141,6 +149,19 @@ impl DiscordSender {
 
     fn known_dm(&self, user: UserId) -> Option<ChannelId> {
         self.dm_channels.lock().ok()?.get(&user).copied()
+    }
+
+    /// The channel a message goes to, if it is known without asking Discord.
+    fn known_channel(&self, to: &Destination) -> Option<ChannelId> {
+        match to {
+            Destination::Chat(chat) if chat.platform == Platform::Discord => {
+                snowflake(&chat.id).map(ChannelId::from)
+            }
+            Destination::Private(user) if user.platform == Platform::Discord => {
+                self.known_dm(snowflake(&user.id)?.into())
+            }
+            _ => None,
+        }
     }
 
     /// Posts a message now (also used for answers that name a chat instead of the requester),
@@ -260,6 +281,31 @@ fn disabled(button: &DiscordButton) -> CreateButton {
 
 #[async_trait]
 impl Sender for DiscordSender {
+    /// Waits while the channel's limit for new messages is used up (Discord said so in the
+    /// headers of an earlier answer, or with a 429): the delivery loop chooses what to send
+    /// after this, so the boards queued meanwhile go out as one post naming every move, not
+    /// as a board already stale followed by the newest. A longer wait is left to the send,
+    /// which reports it, so that the lane is deferred instead of holding its claim. (An edit
+    /// waits here too, though edits have a bucket of their own: only where a message goes is
+    /// known here, and a channel's edits are rare next to its posts.)
+    async fn ready(&self, to: &Destination) {
+        let Some(channel) = self.known_channel(to) else {
+            return;
+        };
+        let new_message = Request::new(
+            Route::ChannelMessages {
+                channel_id: channel,
+            },
+            LightMethod::Post,
+        );
+        while let Some(wait) = self.rest.held_back(&new_message) {
+            if wait > LONGEST_READY_WAIT {
+                return;
+            }
+            tokio::time::sleep(wait).await;
+        }
+    }
+
     async fn send(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError> {
         let message = &entry.message;
         if message.replaces.is_some()

@@ -24,6 +24,16 @@
 //! "created, then 502" (a proxy timing out after Discord did the work), a delay, or a success
 //! that exhausts the route's rate limit. Start at [`FakeDiscord::start`].
 //!
+//! Discord's per-channel rate limits when a test asks ([`FakeDiscord::enforce_limits`] with
+//! [`Limits::discord`]; off by default, since most tests post far faster): creating messages
+//! and editing them each have a bucket per channel, five requests in a fixed window of five
+//! seconds from the first; every answer on those routes carries the `X-RateLimit-*` headers,
+//! and a request over the limit is answered 429 with `retry_after` and is not counted. A
+//! bucket can be made tighter than its headers say, so that the bot meets 429s.
+//! [`FakeDiscord::throttled`] lists the refusals, and [`FakeDiscord::limits_broken`] says
+//! whether a window took more than its limit or a request came before a 429's `retry_after`
+//! had passed (`limits.rs`).
+//!
 //! A test-only crate (a dev-dependency). How the tests are organised: `docs/testing.md` in the
 //! repository.
 
@@ -39,9 +49,11 @@ use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
 mod gateway;
+mod limits;
 mod records;
 mod rest;
 
+pub use limits::{Bucket, Limits, Route, Throttled};
 pub use records::*;
 
 /// The bot token the fake accepts.
@@ -206,6 +218,7 @@ struct Inner {
     closed_dms: Mutex<HashSet<u64>>,
     interactions: Mutex<HashMap<String, (u64, Pending)>>,
     faults: Mutex<HashMap<FaultAt, VecDeque<Fault>>>,
+    allowances: Mutex<limits::Allowances>,
     recommended_shards: AtomicU32,
     /// Open gateway sessions by shard id.
     sessions: Mutex<HashMap<u64, Session>>,
@@ -272,6 +285,7 @@ impl FakeDiscord {
             closed_dms: Mutex::new(HashSet::new()),
             interactions: Mutex::new(HashMap::new()),
             faults: Mutex::new(HashMap::new()),
+            allowances: Mutex::new(limits::Allowances::default()),
             recommended_shards: AtomicU32::new(1),
             sessions: Mutex::new(HashMap::new()),
             identified: Mutex::new(Vec::new()),

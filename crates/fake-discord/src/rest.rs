@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::{
-    APP, Created, Fault, FaultAt, Inner, NONCE_WINDOW, Recorded, Seen, Stored, TOKEN, lock,
+    APP, Created, Fault, FaultAt, Inner, NONCE_WINDOW, Recorded, Route, Seen, Stored, TOKEN, lock,
     message_json,
 };
 
@@ -98,7 +98,7 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
         .is_some_and(|v| v.as_bytes() == format!("Bot {TOKEN}").as_bytes());
     let (json, files) = body(request).await;
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    let fault = fault_at(&method, &segments).and_then(|at| fake.take_fault(at));
+    let fault = fault_at(&method, &path, &segments).and_then(|at| fake.take_fault(at));
     if let Some(Fault::Delay(delay)) = fault {
         tokio::time::sleep(delay).await;
     }
@@ -136,7 +136,9 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
                 ];
                 done
             }
-            Some(Fault::Delay(_)) | None => route(&fake, &method, &segments, &json, &files),
+            Some(Fault::Delay(_)) | None => within_limits(&fake, &method, &path, |fake| {
+                route(fake, &method, &segments, &json, &files)
+            }),
         }
     };
     lock(&fake.log).push(Recorded {
@@ -154,14 +156,37 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
 }
 
 /// Which faults a request meets: posts and edits in a channel, interaction callbacks.
-fn fault_at(method: &Method, segments: &[&str]) -> Option<FaultAt> {
+fn fault_at(method: &Method, path: &str, segments: &[&str]) -> Option<FaultAt> {
     match (method.as_str(), segments) {
         ("POST", ["api", "v10", "interactions", _, _, "callback"]) => Some(FaultAt::Callbacks),
-        ("POST", ["api", "v10", "channels", channel, "messages"])
-        | ("PATCH", ["api", "v10", "channels", channel, "messages", _]) => {
-            channel.parse().ok().map(FaultAt::Channel)
+        _ => Route::of(method.as_str(), path).map(|(_, channel)| FaultAt::Channel(channel)),
+    }
+}
+
+/// Answers with `answer` if the channel's bucket takes the request (or the route is not
+/// limited), with the bucket's headers; else 429. The request is counted when the fake
+/// decides, under the lock, so that the order counted is the order decided.
+fn within_limits(
+    fake: &Inner,
+    method: &Method,
+    path: &str,
+    answer: impl FnOnce(&Inner) -> Reply,
+) -> Reply {
+    let standing = Route::of(method.as_str(), path)
+        .and_then(|(route, channel)| lock(&fake.allowances).take(route, channel, Instant::now()));
+    match standing {
+        Some(standing) if standing.refused => {
+            let mut reply =
+                Reply::new(StatusCode::TOO_MANY_REQUESTS, Seen::Nobody, standing.body());
+            reply.headers = standing.headers();
+            reply
         }
-        _ => None,
+        Some(standing) => {
+            let mut reply = answer(fake);
+            reply.headers.extend(standing.headers());
+            reply
+        }
+        None => answer(fake),
     }
 }
 

@@ -9,10 +9,7 @@ use std::time::Duration;
 use harness::*;
 use jieqi_discord::{Discord, DiscordConfig, DiscordError, ShardRange};
 use jieqi_fake_discord::{CHANNEL, FakeDiscord, Fault, GUILD, Recorded, Seen};
-use jieqi_service::{
-    ChatId, Destination, Message, MessageKind, OutboxEntry, OutboxId, Platform, SendError, Sender,
-    Service, ServiceConfig, SledStore,
-};
+use jieqi_service::{SendError, Sender, Service, ServiceConfig, SledStore};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -387,26 +384,6 @@ async fn a_refused_token_stops_the_adapter_with_a_sentence_naming_it() {
     assert!(matches!(error, DiscordError::BadToken), "{error:?}");
     assert!(error.to_string().contains("DISCORD_TOKEN"), "{error}");
     assert!(fake.log().iter().all(|r| r.status == 401));
-}
-
-/// An outbox entry for the sender alone.
-fn entry(id: u64, channel: u64, text: &str) -> OutboxEntry {
-    OutboxEntry {
-        id: OutboxId(id),
-        message: Message::text(
-            Destination::Chat(ChatId::new(Platform::Discord, channel.to_string())),
-            MessageKind::Notice,
-            text,
-        ),
-        attempts: 0,
-        replaces_ref: None,
-    }
-}
-
-fn sender_for(fake: &FakeDiscord) -> Arc<jieqi_discord::DiscordSender> {
-    let mut config = DiscordConfig::new(jieqi_fake_discord::TOKEN);
-    config.api_url = Some(fake.http_url.parse().expect("url"));
-    Discord::new(config).sender()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,6 +2,7 @@
 //! binary).
 
 mod discord;
+mod fast_game;
 mod harness;
 mod play_on_board;
 mod takeover;

@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use jieqi_service::store::{
-    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, CommitError, Due, GameRecord,
-    Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, UnixTime,
+    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
+    GameRecord, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, UnixMillis,
+    UnixTime,
 };
 use jieqi_service::{
     ChallengeId, ChatId, GameId, GameStore, OutboxId, Platform, StoreError, UserId,
@@ -106,8 +107,31 @@ impl GameStore for HeldStore {
     ) -> Result<Vec<PendingMessage>, StoreError> {
         self.inner.claim(platform, claim, limit).await
     }
+    // Every method with a default is passed on too: the defaults do less than the real store
+    // (boards never coalesced, a dead process's lanes taken over only at the next poll).
+    async fn next_claimable(
+        &self,
+        platform: Option<Platform>,
+        claim: &Claim,
+    ) -> Result<Option<UnixMillis>, StoreError> {
+        self.inner.next_claimable(platform, claim).await
+    }
     async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError> {
         self.inner.renew(claim, ids).await
+    }
+    async fn lane_from(
+        &self,
+        head: OutboxId,
+        limit: usize,
+    ) -> Result<Vec<(OutboxId, OutboxRecord)>, StoreError> {
+        self.inner.lane_from(head, limit).await
+    }
+    async fn coalesce(
+        &self,
+        claim: &Claim,
+        coalescing: &Coalescing,
+    ) -> Result<Option<PendingMessage>, StoreError> {
+        self.inner.coalesce(claim, coalescing).await
     }
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
         self.inner.pending(limit).await
@@ -131,6 +155,9 @@ impl GameStore for HeldStore {
     }
     async fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
         self.inner.prune(before).await
+    }
+    async fn reclaim(&self) -> Result<bool, StoreError> {
+        self.inner.reclaim().await
     }
     async fn flush(&self) -> Result<(), StoreError> {
         self.inner.flush().await

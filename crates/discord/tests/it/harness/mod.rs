@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use jieqi_discord::{Discord, DiscordConfig, DiscordError};
 use jieqi_service::{
-    DealSource, Platform, RetryPolicy, Service, ServiceConfig, SledStore, run_delivery_with,
+    ChatId, DealSource, Destination, Message, MessageKind, OutboxEntry, OutboxId, Platform,
+    RetryPolicy, Service, ServiceConfig, SledStore, run_delivery_with,
 };
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
@@ -289,6 +290,27 @@ impl Process {
         self.delivery.await.expect("delivery stops");
         self.service.shutdown().await.expect("flush");
     }
+}
+
+/// An outbox entry for the sender alone.
+pub fn entry(id: u64, channel: u64, text: &str) -> OutboxEntry {
+    OutboxEntry {
+        id: OutboxId(id),
+        message: Message::text(
+            Destination::Chat(ChatId::new(Platform::Discord, channel.to_string())),
+            MessageKind::Notice,
+            text,
+        ),
+        attempts: 0,
+        replaces_ref: None,
+    }
+}
+
+/// The adapter's sender alone, talking to `fake`.
+pub fn sender_for(fake: &FakeDiscord) -> Arc<jieqi_discord::DiscordSender> {
+    let mut config = DiscordConfig::new(jieqi_fake_discord::TOKEN);
+    config.api_url = Some(fake.http_url.parse().expect("url"));
+    Discord::new(config).sender()
 }
 
 /// Delivery retries short enough for tests.

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# The project's test command (README, CI): every crate's tests, then the service's scenario
-# tests a second time on PostgreSQL. Tests that need PostgreSQL read its address from
-# TEST_DATABASE_URL; without it they say so and skip, except under CI=true, where they fail.
+# The project's test command (README, CI): every crate's tests with cargo-nextest (each test in
+# a process of its own, tests of all the binaries side by side; `.config/nextest.toml`), the
+# service's scenarios a second time on PostgreSQL, then the documentation's examples (which
+# nextest does not run). Tests that need PostgreSQL read its address from TEST_DATABASE_URL;
+# without it they say so and skip, except under CI=true, where they fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo test --workspace --locked
-JIEQI_TEST_STORE=postgres cargo test --workspace --locked --test scenarios --test stored_verdicts
+cargo nextest run --workspace --locked
+JIEQI_TEST_STORE=postgres cargo nextest run --workspace --locked \
+    -E 'binary(scenarios) | binary(stored_verdicts)'
+cargo test --workspace --locked --doc

@@ -280,13 +280,9 @@ async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind()
             at.saturating_duration_since(committed[made_before])
         );
     }
-    // The challenge and the game's first board spent two of the channel's first five: the
-    // fourth move's board waited for the window to reset, past the fifth move, and the two
-    // went out as one.
-    assert!(
-        game_boards < moves.len(),
-        "the boards were not coalesced ({game_boards})"
-    );
+    // How many boards were coalesced here depends on how fast the game started (five boards
+    // in five seconds keep up with a move a second once it runs); the test below, whose
+    // channel allows fewer, is the one that asserts coalescing.
     // Within Discord's limits throughout, and every 429's retry_after honoured.
     let broken = bot.fake.limits_broken();
     assert!(broken.is_empty(), "{broken:#?}");

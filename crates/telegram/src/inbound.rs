@@ -95,8 +95,10 @@ fn read_message(
                 // their name, which is not a `@handle`; take it out of the command line.
                 MessageEntityKind::TextMention { user } => {
                     people.saw(user);
-                    command = remove_span(&command, text, entity);
-                    push_new(&mut mentioned, person(user));
+                    if let Some(rest) = remove_span(&command, text, entity) {
+                        command = rest;
+                        push_new(&mut mentioned, person(user));
+                    }
                 }
                 MessageEntityKind::Mention => {
                     // `entity.text()` would panic on an entity past the text's end (found by
@@ -229,16 +231,25 @@ pub(crate) fn command_for_us(text: &str, our_username: Option<&str>) -> Option<S
     Some(format!("/{name}{rest}"))
 }
 
-/// `command` (derived from `text`) with the span of `entity` in `text` blanked out.
-fn remove_span(command: &str, text: &str, entity: &MessageEntityRef<'_>) -> String {
-    // The command line differs from the text only in its head (`/cmd@Bot` → `/cmd`), which
-    // no entity of interest overlaps: map the span by its distance from the end.
+/// `command` (derived from `text`) with the span of `entity` in `text` blanked out, or
+/// `None` if the span is not within the command's arguments. Telegram's clients put a picked
+/// person after the command, but an update may say anything: a span over the command's head
+/// (found by the `telegram_update` fuzz target) would cut the command itself.
+fn remove_span(command: &str, text: &str, entity: &MessageEntityRef<'_>) -> Option<String> {
+    // The command line differs from the text only in its head (`/cmd@Bot` → `/cmd`); the
+    // arguments after it are the same bytes, the text's last ones: map the span by its
+    // distance from the end.
+    let head = command.find(char::is_whitespace).unwrap_or(command.len());
+    let arguments = command.len() - head;
+    if entity.start() < text.len().saturating_sub(arguments) {
+        return None;
+    }
     let from_end = text.len().saturating_sub(entity.start());
     let start = command.len().saturating_sub(from_end);
     let end = start + entity.len();
     match (command.get(..start), command.get(end..)) {
-        (Some(before), Some(after)) => format!("{before} {after}"),
-        _ => command.to_owned(),
+        (Some(before), Some(after)) => Some(format!("{before} {after}")),
+        _ => None,
     }
 }
 

@@ -180,6 +180,31 @@ fn a_mention_entity_past_the_text_is_ignored_not_panicked_on() {
     );
 }
 
+/// Found by the `telegram_update` fuzz target: a picked person's span over the command's head
+/// cut the command (`/challenge Bob Smith` became ` e Bob Smith`). Such a span is not a
+/// mention of an argument: the line stays whole and nobody is taken as mentioned.
+#[test]
+fn a_picked_persons_span_over_the_command_leaves_the_command_whole() {
+    let people = People::default();
+    let inbound = request(read(
+        &message(
+            1,
+            "/challenge Bob Smith jieqi",
+            json!({"entities": [
+                {"type": "bot_command", "offset": 0, "length": 10},
+                {"type": "text_mention", "offset": 0, "length": 9,
+                 "user": user(2, "Bob", None)}
+            ]}),
+        ),
+        &people,
+    ));
+    assert_eq!(
+        inbound.request.input,
+        Input::Text("/challenge Bob Smith jieqi".to_owned())
+    );
+    assert!(inbound.request.mentioned.is_empty());
+}
+
 #[test]
 fn a_known_username_and_a_picked_person_are_resolved() {
     let people = People::default();

@@ -1,6 +1,8 @@
 //! Xiangqi and Jieqi search: principal-variation alpha-beta with iterative deepening, a
-//! transposition table, killer and history move ordering, late-move reductions, a check
-//! extension and a captures-only quiescence search.
+//! transposition table, killer and history move ordering, a check extension and a
+//! captures-only quiescence search; away from the principal variation, null-move pruning,
+//! reverse futility pruning, futility and move-count pruning of quiet moves near the leaves,
+//! and late-move reductions that grow with depth and move number.
 //!
 //! # Covered pieces: chance nodes and their approximation
 //!
@@ -46,6 +48,38 @@ const CHANCE_MARGIN: i32 = 600;
 /// the other side did: a loss for the perpetual checker, short of a mate.
 const PERPETUAL: i32 = 2_000;
 
+/// Move-ordering tiers, far apart so that no history score (capped at `HISTORY_MAX`) ever
+/// outranks a capture or a killer: captures, then killers, then losing captures, then quiet
+/// moves by history.
+const CAPTURE_TIER: i32 = 200_000_000;
+const KILLER_FIRST: i32 = 100_000_000;
+const KILLER_SECOND: i32 = 90_000_000;
+/// Captures that give more than they take on a defended point: after the killers, before the
+/// quiet moves, and left out of the quiescence search.
+const BAD_CAPTURE_TIER: i32 = 50_000_000;
+const HISTORY_MAX: i32 = 1 << 24;
+
+/// Reverse futility pruning: at a node at most this deep whose static value beats beta by
+/// `RFP_MARGIN` a ply, the side to move is assumed to hold it.
+const RFP_DEPTH: i32 = 5;
+const RFP_MARGIN: i32 = 85;
+/// Futility pruning of quiet moves: at most this deep, a quiet move cannot lift a static
+/// value this far below alpha (by remaining depth).
+const FUTILITY_MARGIN: [i32; 4] = [0, 130, 240, 360];
+/// Move-count pruning: at depth d (at most 4), quiet moves after the first `3 + d * d` are
+/// not searched.
+const LMP_DEPTH: i32 = 4;
+
+/// Late-move reduction for the `i`-th move (0-based) at `depth`: grows with both, as the
+/// logarithms of each (the common form among alpha-beta engines).
+fn late_move_reduction(depth: i32, i: usize) -> i32 {
+    if depth < 3 || i < 2 {
+        return 0;
+    }
+    let r = 0.7 + f64::from(depth).ln() * (i as f64).ln() / 2.3;
+    r as i32
+}
+
 /// A position seen earlier in the game, for repetition: its hash and whether the side to move
 /// was in check there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +95,8 @@ struct PathEntry {
     key: u64,
     in_check: bool,
     irreversible: bool,
+    /// Reached by a pass (null-move pruning): no second pass in a row.
+    passed: bool,
 }
 
 /// What `make` changed besides the position.
@@ -137,12 +173,14 @@ impl<'a> BoardSearch<'a> {
                 key: s.key,
                 in_check: s.in_check,
                 irreversible: false,
+                passed: false,
             })
             .collect();
         path.push(PathEntry {
             key: pos.zobrist(),
             in_check: pos.is_check(),
             irreversible: false,
+            passed: false,
         });
         BoardSearch {
             pos,
@@ -343,8 +381,46 @@ impl<'a> BoardSearch<'a> {
             key: self.pos.zobrist(),
             in_check: self.pos.is_check(),
             irreversible,
+            passed: false,
         });
         made
+    }
+
+    /// The value for the side to move of passing and letting the other side search `depth`
+    /// plies with a null window at `beta`: if even that holds beta, a real move would too.
+    /// A pass ends the search for repetitions (it is not a move of the game).
+    fn after_pass(&mut self, depth: i32, ply: usize, beta: i32) -> i32 {
+        let pass = self.pos.pass();
+        self.path.push(PathEntry {
+            key: self.pos.zobrist(),
+            in_check: false,
+            irreversible: true,
+            passed: true,
+        });
+        let v = -self.negamax(depth, ply + 1, -beta, -beta + 1);
+        self.path.pop();
+        self.pos.undo_pass(pass);
+        v
+    }
+
+    /// Whether `side` has a face-up chariot, horse or cannon, or any covered piece: material
+    /// enough that passing would rarely be its best move (null-move pruning's zugzwang guard).
+    fn has_officers(&self, side: Side) -> bool {
+        Square::all().any(|sq| match self.pos.cell(sq) {
+            Cell::Piece(p) => {
+                p.side == side && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon)
+            }
+            Cell::Covered(Some(s)) => s == side,
+            _ => false,
+        })
+    }
+
+    /// Whether playing `mv` (a face-up piece's move) gives check.
+    fn gives_check(&mut self, mv: Move) -> bool {
+        let made = self.make(mv, None);
+        let check = self.path.last().is_some_and(|e| e.in_check);
+        self.unmake(made);
+        check
     }
 
     fn unmake(&mut self, made: Made) {
@@ -421,6 +497,29 @@ impl<'a> BoardSearch<'a> {
                 }
             }
         }
+        // The static value, where the pruning below may use it: off the principal variation
+        // and out of check (a side in check has no quiet alternative to weigh).
+        let us = self.pos.side_to_move();
+        let eval = (!pv_node && !in_check).then(|| self.static_value());
+        if let Some(eval) = eval
+            && beta.abs() < MATE_BOUND
+        {
+            if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+            let passed = self.path.last().is_some_and(|e| e.passed);
+            if depth >= 3 && eval >= beta && !passed && self.has_officers(us) {
+                let reduction = 3 + depth / 6;
+                let v = self.after_pass(depth - 1 - reduction, ply, beta);
+                if self.control.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    // A mate found after a pass is no proof of a mate after a move.
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
         if list.is_empty() {
@@ -431,14 +530,37 @@ impl<'a> BoardSearch<'a> {
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let mut quiets_seen = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let capture = self.pos.is_capture(mv);
-            let quiet = !capture && !in_check && !self.is_killer(mv, ply);
+            let killer = self.is_killer(mv, ply);
+            let quiet = !capture && !in_check && !killer;
+            // A reveal is never pruned: what turns up may change everything.
+            let reveals = matches!(self.pos.cell(mv.from), Cell::Covered(_));
+            if quiet && !reveals {
+                quiets_seen += 1;
+            }
+            if let Some(eval) = eval
+                && i > 0
+                && quiet
+                && !reveals
+                && depth <= LMP_DEPTH
+                && best > -MATE_BOUND
+            {
+                let too_late = quiets_seen > 3 + depth * depth;
+                let futile = FUTILITY_MARGIN
+                    .get(depth as usize)
+                    .is_some_and(|margin| eval + margin <= alpha);
+                if (too_late || futile) && !self.gives_check(mv) {
+                    continue;
+                }
+            }
             let v = if i == 0 {
                 self.child(mv, depth - 1, ply, alpha, beta)
             } else {
-                let reduction = if depth >= 3 && quiet && i >= 3 {
-                    if i >= 10 { 2 } else { 1 }
+                let reduction = if quiet {
+                    let r = late_move_reduction(depth, i) - i32::from(pv_node);
+                    r.min(depth - 2).max(0)
                 } else {
                     0
                 };
@@ -484,20 +606,19 @@ impl<'a> BoardSearch<'a> {
             return 0;
         }
         let in_check = self.path.last().is_some_and(|e| e.in_check);
+        let stand = self.static_value();
+        // Out of check, standing pat above beta needs no move list: a side with no legal
+        // move at all (a loss) is left to the full-width search above.
+        if (!in_check && stand >= beta) || ply >= MAX_PLY - 1 {
+            return stand;
+        }
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
         if list.is_empty() {
             return -MATE + ply as i32;
         }
-        let stand = evaluate(&self.pos, &self.pool, &self.corrections);
-        if ply >= MAX_PLY - 1 {
-            return stand;
-        }
         let mut best = -INFINITY;
         if !in_check {
-            if stand >= beta {
-                return stand;
-            }
             alpha = alpha.max(stand);
             best = stand;
         }
@@ -507,9 +628,12 @@ impl<'a> BoardSearch<'a> {
             .map(|&mv| (mv, self.capture_score(mv)))
             .collect();
         moves.sort_by_key(|&(_, s)| -s);
-        for (mv, _) in moves {
-            if !in_check && stand + self.victim_value(mv) + 200 <= alpha {
-                // Even winning this piece for free would not reach alpha.
+        for (mv, score) in moves {
+            if !in_check
+                && (stand + self.victim_value(mv) + 200 <= alpha || score < CAPTURE_TIER)
+            {
+                // Even winning this piece for free would not reach alpha; or the capture
+                // gives a piece for a cheaper one that is defended.
                 continue;
             }
             let made = self.make(mv, None);
@@ -531,6 +655,11 @@ impl<'a> BoardSearch<'a> {
         best
     }
 
+    /// The static evaluation of the current position for the side to move.
+    fn static_value(&self) -> i32 {
+        evaluate(&self.pos, &self.pool, &self.corrections)
+    }
+
     /// The material value of what stands on `mv.to` (0 if nothing).
     fn victim_value(&self, mv: Move) -> i32 {
         self.value_on(mv.to)
@@ -544,12 +673,22 @@ impl<'a> BoardSearch<'a> {
         }
     }
 
-    /// Most valuable victim, then least valuable attacker; 0 for a quiet move.
+    /// Most valuable victim, then least valuable attacker; 0 for a quiet move. A capture
+    /// that gives a piece for a cheaper, defended one ranks below the killers
+    /// ([`BAD_CAPTURE_TIER`]): it loses material unless something else is going on.
     fn capture_score(&self, mv: Move) -> i32 {
         if !self.pos.is_capture(mv) {
             return 0;
         }
-        1_000_000 + self.victim_value(mv) * 16 - self.value_on(mv.from) / 16
+        let victim = self.victim_value(mv);
+        let attacker = self.value_on(mv.from);
+        let order = victim * 16 - attacker / 16;
+        let them = !self.pos.side_to_move();
+        if attacker > victim + 50 && self.pos.is_attacked(mv.to, them) {
+            BAD_CAPTURE_TIER + order
+        } else {
+            CAPTURE_TIER + order
+        }
     }
 
     fn is_killer(&self, mv: Move, ply: usize) -> bool {
@@ -566,7 +705,7 @@ impl<'a> BoardSearch<'a> {
             killers[0] = Some(mv);
         }
         if let Some(h) = self.history.get_mut(history_index(mv)) {
-            *h = (*h + depth * depth).min(1 << 24);
+            *h = (*h + depth * depth).min(HISTORY_MAX);
         }
     }
 
@@ -581,9 +720,9 @@ impl<'a> BoardSearch<'a> {
                 } else if self.pos.is_capture(mv) {
                     self.capture_score(mv)
                 } else if Some(mv) == killers[0] {
-                    900_000
+                    KILLER_FIRST
                 } else if Some(mv) == killers[1] {
-                    800_000
+                    KILLER_SECOND
                 } else {
                     self.history.get(history_index(mv)).copied().unwrap_or(0)
                 };

@@ -37,6 +37,12 @@ impl Undo {
     }
 }
 
+/// What [`Position::undo_pass`] needs to take a pass back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pass {
+    zobrist: u64,
+}
+
 impl Position {
     /// Plays a legal move without checking it.
     ///
@@ -160,6 +166,36 @@ impl Position {
         self.halfmove_clock = undo.halfmove_clock;
         self.fullmove_number = undo.fullmove_number;
         self.zobrist = undo.zobrist;
+    }
+
+    /// Passes the turn without moving: the side to move changes and nothing else. Not a
+    /// move of any game (a pass is never legal); searches use it to ask "would the other
+    /// side gain anything by moving twice?" (null-move pruning). Call it only when the side
+    /// to move is not in check, and take it back with [`Position::undo_pass`].
+    ///
+    /// ```
+    /// use jieqi_rules::{Side, position::Position};
+    ///
+    /// let mut pos = Position::xiangqi_start();
+    /// let pass = pos.pass();
+    /// assert_eq!(pos.side_to_move(), Side::Black);
+    /// assert_ne!(pos.zobrist(), Position::xiangqi_start().zobrist());
+    /// pos.undo_pass(pass);
+    /// assert_eq!(pos, Position::xiangqi_start());
+    /// ```
+    pub fn pass(&mut self) -> Pass {
+        let pass = Pass {
+            zobrist: self.zobrist,
+        };
+        self.zobrist ^= ZOBRIST_BLACK_TO_MOVE;
+        self.side_to_move = !self.side_to_move;
+        pass
+    }
+
+    /// Takes back a [`Position::pass`].
+    pub fn undo_pass(&mut self, pass: Pass) {
+        self.side_to_move = !self.side_to_move;
+        self.zobrist = pass.zobrist;
     }
 
     /// Plays a legal move, taking the true type of a covered mover or covered target from

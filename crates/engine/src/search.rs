@@ -629,9 +629,7 @@ impl<'a> BoardSearch<'a> {
             .collect();
         moves.sort_by_key(|&(_, s)| -s);
         for (mv, score) in moves {
-            if !in_check
-                && (stand + self.victim_value(mv) + 200 <= alpha || score < CAPTURE_TIER)
-            {
+            if !in_check && (stand + self.victim_value(mv) + 200 <= alpha || score < CAPTURE_TIER) {
                 // Even winning this piece for free would not reach alpha; or the capture
                 // gives a piece for a cheaper one that is defended.
                 continue;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use harness::*;
 use jieqi_fake_discord::{Bucket, CHANNEL, Created, FakeDiscord, Limits, Member};
-use jieqi_rules::{Game, GameDeal, Preset, Rules, Variant, Viewer};
+use jieqi_rules::game::testing::quiet_game;
 use jieqi_service::{ChatId, Destination, Platform, Sender, UserId};
 use serde_json::json;
 
@@ -25,55 +25,6 @@ const BEING_SENT: Duration = Duration::from_millis(500);
 /// How long one move may take to be played (a debug build draws pictures slowly, and the
 /// machines that run the tests are busy).
 const STEP: Duration = Duration::from_secs(60);
-
-/// `plies` plies of a Jieqi game with the harness's deal that end nothing: no move gives
-/// check, repeats a position or ends the game. A move that takes a covered piece is played
-/// whenever there is one (each is a private reveal to its captor); the others are chosen by a
-/// fixed pseudo-random sequence. Returns the moves (coordinates) and how many take a covered
-/// piece.
-fn quiet_game(plies: usize) -> (Vec<String>, usize) {
-    let rules = Rules::new(Variant::Jieqi, Preset::Standard);
-    let deal = GameDeal::from_letters(Variant::Jieqi, DEAL).expect("deal");
-    let mut game = Game::new(rules, deal).expect("game");
-    let mut seen = HashSet::from([game.fen(Viewer::Full)]);
-    let mut moves = Vec::new();
-    let mut captures = 0;
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    for ply in 0..plies {
-        let mut quiet = Vec::new();
-        let mut taking = Vec::new();
-        for text in game.legal_move_texts() {
-            let mut next = game.clone();
-            if next.play_text(&text).is_err()
-                || next.outcome().is_some()
-                || next.view(Viewer::Public).check.is_some()
-                || seen.contains(&next.fen(Viewer::Full))
-            {
-                continue;
-            }
-            if next.captured_covered_by(ply).is_some() {
-                taking.push((text, next));
-            } else {
-                quiet.push((text, next));
-            }
-        }
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let (text, next) = if taking.is_empty() {
-            assert!(!quiet.is_empty(), "no quiet move at ply {ply}");
-            let i = (seed >> 33) as usize % quiet.len();
-            quiet.swap_remove(i)
-        } else {
-            captures += 1;
-            taking.swap_remove(0)
-        };
-        seen.insert(next.fen(Viewer::Full));
-        game = next;
-        moves.push(text);
-    }
-    (moves, captures)
-}
 
 /// True if `text` names the move of `ply` ("· 12. …" or "; 12… …").
 fn names(text: &str, ply: usize) -> bool {
@@ -199,7 +150,7 @@ fn percentile(sorted: &[Duration], p: usize) -> Duration {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind() {
-    let (moves, captures) = quiet_game(60);
+    let (moves, captures) = quiet_game(DEAL, 60);
     assert!(captures >= 2, "the game takes covered pieces ({captures})");
     let bot = start().await;
     bot.fake.enforce_limits(Limits::discord());
@@ -292,7 +243,7 @@ async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_channel_tighter_than_its_headers_say_is_waited_out_as_told_and_loses_no_move() {
-    let (moves, captures) = quiet_game(16);
+    let (moves, captures) = quiet_game(DEAL, 16);
     assert!(captures >= 1, "the game takes a covered piece");
     let bot = start().await;
     bot.start_game().await;

@@ -51,11 +51,17 @@ pub(crate) fn judged_no_progress(plies: u32) -> u32 {
     plies
 }
 
-/// A deliberately changed judging rule for tests of what must not change with the rules (a
-/// stored verdict, a rating): with the `test-hooks` feature only, never in a release build.
+/// What tests of the other crates need from the rules: a deliberately changed judging rule
+/// for tests of what must not change with the rules (a stored verdict, a rating), and a long
+/// game that ends nothing. With the `test-hooks` feature only, never in a release build.
 #[cfg(feature = "test-hooks")]
 pub mod testing {
+    use std::collections::HashSet;
     use std::sync::atomic::{AtomicBool, Ordering};
+
+    use crate::game::{Game, GameDeal, Preset, Rules};
+    use crate::types::Variant;
+    use crate::view::Viewer;
 
     static ALTERED: AtomicBool = AtomicBool::new(false);
 
@@ -68,5 +74,56 @@ pub mod testing {
 
     pub(crate) fn judging_altered() -> bool {
         ALTERED.load(Ordering::SeqCst)
+    }
+
+    /// `plies` plies of a standard Jieqi game dealt `deal` (letters, as
+    /// [`GameDeal::from_letters`] reads them) that end nothing: no move gives check, repeats
+    /// a position or ends the game. A move that takes a covered piece is played whenever there
+    /// is one (each is a private reveal to its captor); the others are chosen by a fixed
+    /// pseudo-random sequence. Returns the moves (coordinates) and how many take a covered
+    /// piece. The platforms' fast-game tests play it. Panics if the deal cannot be read or
+    /// the game runs out of quiet moves: a test's mistake.
+    pub fn quiet_game(deal: &str, plies: usize) -> (Vec<String>, usize) {
+        let rules = Rules::new(Variant::Jieqi, Preset::Standard);
+        let deal = GameDeal::from_letters(Variant::Jieqi, deal).expect("deal");
+        let mut game = Game::new(rules, deal).expect("game");
+        let mut seen = HashSet::from([game.fen(Viewer::Full)]);
+        let mut moves = Vec::new();
+        let mut captures = 0;
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for ply in 0..plies {
+            let mut quiet = Vec::new();
+            let mut taking = Vec::new();
+            for text in game.legal_move_texts() {
+                let mut next = game.clone();
+                if next.play_text(&text).is_err()
+                    || next.outcome().is_some()
+                    || next.view(Viewer::Public).check.is_some()
+                    || seen.contains(&next.fen(Viewer::Full))
+                {
+                    continue;
+                }
+                if next.captured_covered_by(ply).is_some() {
+                    taking.push((text, next));
+                } else {
+                    quiet.push((text, next));
+                }
+            }
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let (text, next) = if taking.is_empty() {
+                assert!(!quiet.is_empty(), "no quiet move at ply {ply}");
+                let i = (seed >> 33) as usize % quiet.len();
+                quiet.swap_remove(i)
+            } else {
+                captures += 1;
+                taking.swap_remove(0)
+            };
+            seen.insert(next.fen(Viewer::Full));
+            game = next;
+            moves.push(text);
+        }
+        (moves, captures)
     }
 }

@@ -5,10 +5,9 @@
 //! The fake enforces Telegram's limits (429 with `retry_after`), and the private reveals all
 //! arrive.
 
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use jieqi_rules::{Game, GameDeal, Preset, Rules, Variant, Viewer};
+use jieqi_rules::game::testing::quiet_game;
 use jieqi_service::{ChatId, Platform, UserId};
 
 use crate::fake_bot_api::{FakeBotApi, Limits, Window};
@@ -16,55 +15,6 @@ use crate::harness::{ALICE, BOB, GROUP, Harness, IDENTITY_DEAL, STEP};
 
 /// How far behind the game the group's newest board may be.
 const MOST_BEHIND: Duration = Duration::from_secs(10);
-
-/// `plies` plies of a Jieqi game with the identity deal that end nothing: no move gives
-/// check, repeats a position or ends the game. A move that takes a covered piece is played
-/// whenever there is one (each is a private reveal to its captor); the others are chosen by a
-/// fixed pseudo-random sequence. Returns the moves (coordinates) and how many take a covered
-/// piece.
-fn quiet_game(plies: usize) -> (Vec<String>, usize) {
-    let rules = Rules::new(Variant::Jieqi, Preset::Standard);
-    let deal = GameDeal::from_letters(Variant::Jieqi, IDENTITY_DEAL).expect("deal");
-    let mut game = Game::new(rules, deal).expect("game");
-    let mut seen = HashSet::from([game.fen(Viewer::Full)]);
-    let mut moves = Vec::new();
-    let mut captures = 0;
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    for ply in 0..plies {
-        let mut quiet = Vec::new();
-        let mut taking = Vec::new();
-        for text in game.legal_move_texts() {
-            let mut next = game.clone();
-            if next.play_text(&text).is_err()
-                || next.outcome().is_some()
-                || next.view(Viewer::Public).check.is_some()
-                || seen.contains(&next.fen(Viewer::Full))
-            {
-                continue;
-            }
-            if next.captured_covered_by(ply).is_some() {
-                taking.push((text, next));
-            } else {
-                quiet.push((text, next));
-            }
-        }
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let (text, next) = if taking.is_empty() {
-            assert!(!quiet.is_empty(), "no quiet move at ply {ply}");
-            let i = (seed >> 33) as usize % quiet.len();
-            quiet.swap_remove(i)
-        } else {
-            captures += 1;
-            taking.swap_remove(0)
-        };
-        seen.insert(next.fen(Viewer::Full));
-        game = next;
-        moves.push(text);
-    }
-    (moves, captures)
-}
 
 /// True if `caption` names the move of `ply` ("· 12. …" or "; 12… …").
 fn names(caption: &str, ply: usize) -> bool {
@@ -152,7 +102,7 @@ fn percentile(sorted: &[Duration], p: usize) -> Duration {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind() {
-    let (moves, captures) = quiet_game(60);
+    let (moves, captures) = quiet_game(IDENTITY_DEAL, 60);
     assert!(captures >= 2, "the game takes covered pieces ({captures})");
     let h = Harness::start_paced(31, &[IDENTITY_DEAL]).await;
     h.start_game().await;
@@ -229,7 +179,7 @@ async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_faster_than_the_group_allows_waits_as_told_and_loses_no_move() {
-    let (moves, captures) = quiet_game(16);
+    let (moves, captures) = quiet_game(IDENTITY_DEAL, 16);
     // The adapter paces itself generously (the harness's limits), the fake allows four posts
     // in any six seconds: the bot runs into 429s and must wait as each says.
     let h = Harness::start(32, &[IDENTITY_DEAL]).await;

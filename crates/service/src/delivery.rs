@@ -196,7 +196,8 @@ pub async fn run_delivery_with(
                 match prepared {
                     Ok((entry, answer)) => {
                         let sender = sender.as_ref();
-                        deliver(&service, sender, platform, &entry, answer.as_ref(), policy).await;
+                        let answer = answer.as_ref();
+                        deliver(&service, sender, platform, &held, &entry, answer, policy).await;
                     }
                     Err(error) => tracing::error!(
                         %error,
@@ -251,6 +252,14 @@ impl Held {
 
     fn ids(&self) -> Vec<OutboxId> {
         lock(&self.0).keys().copied().collect()
+    }
+
+    /// This loop gives up its claim of `id` itself (delivered, given up or deferred): a
+    /// renewal that finds the claim gone from now on is not a claim lost to another process.
+    fn letting_go(&self, id: OutboxId) {
+        if let Some(claimed) = lock(&self.0).get_mut(&id) {
+            *claimed = false;
+        }
     }
 
     /// True while `id` is held and was claimed by this loop.
@@ -350,6 +359,7 @@ async fn deliver(
     service: &Service,
     sender: &dyn Sender,
     platform: Platform,
+    held: &Held,
     entry: &OutboxEntry,
     answer: Option<&Answer>,
     policy: RetryPolicy,
@@ -386,6 +396,9 @@ async fn deliver(
     })
     .notify(|e, delay| tracing::debug!(error = %e, ?delay, id = %entry.id, "retrying a message"))
     .await;
+    // Recording the outcome ends the claim (a deferral keeps the message unclaimed in the
+    // store): the heartbeat must not take that for a claim lost.
+    held.letting_go(entry.id);
     let outcome = match result {
         Ok(platform_ref) => {
             metrics.post(platform, PostOutcome::Delivered);

@@ -389,14 +389,15 @@ async fn a_dropped_connection_resumes_without_missing_or_repeating_a_move() {
         })
         .collect();
     assert_eq!(listed, json!(expected), "each move once, in order");
-    assert_eq!(
-        console_problems(client)
-            .await
-            .iter()
-            .filter(|m| !m.contains("/live"))
-            .count(),
-        0
-    );
+    // While the server was down, the stream and any picture the page was loading then fail
+    // at the network level (connection refused or cut off): that is the outage, not a fault
+    // of the page. Anything else (a script error, a 404) is.
+    let problems: Vec<String> = console_problems(client)
+        .await
+        .into_iter()
+        .filter(|m| !m.contains("/live") && !m.contains("net::ERR_"))
+        .collect();
+    assert_eq!(problems, Vec::<String>::new(), "the console stays clean");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

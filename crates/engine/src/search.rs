@@ -158,12 +158,13 @@ fn history_index(mv: Move) -> usize {
 
 impl<'a> BoardSearch<'a> {
     /// A search of `pos` as seen with `pool`. `earlier` lists positions of the game before
-    /// this one (oldest first) that may repeat; `tt_size` is the table's entry count.
+    /// this one (oldest first) that may repeat; `tt` is the transposition table, fresh or
+    /// kept from the search of an earlier move ([`BoardSearch::into_table`]).
     pub fn new(
         pos: Position,
         pool: Pool,
         control: &'a mut Control,
-        tt_size: usize,
+        tt: Tt,
         chance_plies: u32,
         earlier: &[Seen],
     ) -> Self {
@@ -187,12 +188,17 @@ impl<'a> BoardSearch<'a> {
             pool,
             corrections: [0; Square::COUNT],
             control,
-            tt: Tt::new(tt_size),
+            tt,
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; Square::COUNT * Square::COUNT],
             path,
             chance_plies: chance_plies as usize,
         }
+    }
+
+    /// The transposition table, to keep for the next move's search.
+    pub fn into_table(self) -> Tt {
+        self.tt
     }
 
     /// Iterative deepening over the `root` moves (known legal), each with its noise bonus
@@ -751,7 +757,7 @@ mod tests {
         let root = pos.legal_move_vec();
         let noise = vec![0; root.len()];
         let mut control = Control::new(&Level::Master.budget());
-        let mut search = BoardSearch::new(pos, pool, &mut control, 1 << 16, 1, &[]);
+        let mut search = BoardSearch::new(pos, pool, &mut control, Tt::new(1 << 16), 1, &[]);
         search.run(&root, &noise, depth).expect("legal moves exist")
     }
 
@@ -802,7 +808,8 @@ mod tests {
             ..Level::Club.budget()
         };
         let mut control = Control::new(&budget);
-        let mut search = BoardSearch::new(pos.clone(), pool, &mut control, 1 << 12, 2, &[]);
+        let mut search =
+            BoardSearch::new(pos.clone(), pool, &mut control, Tt::new(1 << 12), 2, &[]);
         let result = search.run(&root, &noise, 6).expect("moves");
         assert!(root.contains(&result.mv));
         assert_eq!(search.pos, pos);

@@ -29,10 +29,19 @@ pub(crate) struct Entry {
     pub bound: Bound,
 }
 
-#[derive(Debug)]
+#[derive(Clone)]
 pub(crate) struct Tt {
     entries: Vec<Option<Entry>>,
     mask: usize,
+}
+
+impl std::fmt::Debug for Tt {
+    // Its size, not its millions of entries.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tt")
+            .field("entries", &self.entries.len())
+            .finish()
+    }
 }
 
 /// Entries of a table that fits in `mib` mebibytes (at least one).
@@ -43,11 +52,21 @@ pub(crate) fn entries_in(mib: usize) -> usize {
 impl Tt {
     /// A table of about `size` entries (rounded up to a power of two, at least 1024).
     pub fn new(size: usize) -> Tt {
-        let size = size.clamp(1 << 10, 1 << 22).next_power_of_two();
+        let size = Tt::rounded(size);
         Tt {
             entries: vec![None; size],
             mask: size - 1,
         }
+    }
+
+    /// The entry count of a table asked for `size` entries.
+    pub fn rounded(size: usize) -> usize {
+        size.clamp(1 << 10, 1 << 22).next_power_of_two()
+    }
+
+    /// Its entry count (a power of two).
+    pub fn len(&self) -> usize {
+        self.entries.len()
     }
 
     #[inline]

@@ -116,3 +116,28 @@ fn a_raised_cancel_flag_still_gives_a_legal_move() {
     let info = engine.last_search().expect("searched");
     assert!(info.nodes < 100_000, "{}", info.nodes);
 }
+
+#[test]
+fn the_table_kept_from_one_search_takes_the_next_one_deeper_in_the_same_nodes() {
+    let (view, legal, _) = player_view(MIDDLEGAME, Variant::Xiangqi);
+    let budget = small_budget(Level::Master, 30_000);
+    let mut engine = Engine::with_budget(Level::Master, budget, 5);
+    engine.choose(&view, &legal).expect("a move");
+    let first = engine.last_search().expect("searched");
+    engine.choose(&view, &legal).expect("a move");
+    let again = engine.last_search().expect("searched");
+    assert!(
+        again.depth > first.depth,
+        "depth {} then {} in {} nodes",
+        first.depth,
+        again.depth,
+        budget.nodes
+    );
+    let mut fresh = Engine::with_budget(Level::Master, budget, 5);
+    fresh.choose(&view, &legal).expect("a move");
+    assert_eq!(
+        fresh.last_search().map(|s| s.depth),
+        Some(first.depth),
+        "a new engine starts from an empty table"
+    );
+}

@@ -114,7 +114,16 @@ pub(crate) async fn redraw(
             record.id
         ))
     })?;
-    Ok(render(&game, spec))
+    // Drawing takes tens of milliseconds of CPU: off the async workers, so that a process
+    // drawing a batch of pictures (after a restart, with nothing cached) still renews its
+    // delivery claims on time and answers its chats.
+    let spec = spec.clone();
+    Ok(tokio::task::spawn_blocking(move || render(&game, &spec))
+        .await
+        .unwrap_or_else(|error| {
+            tracing::error!(%error, "drawing a picture failed; the message goes without it");
+            None
+        }))
 }
 
 /// A variant's start position as everyone sees it (`/rules`).

@@ -68,6 +68,10 @@ const LANE_LOCK_CLASS: i32 = 0x6a71_0002;
 #[derive(Clone)]
 pub struct PgStore {
     pool: Pool,
+    /// A connection of its own for renewing delivery claims: a process busy with a backlog
+    /// (every lane at the pool at once, just after a restart) must still renew its claims
+    /// within their lease, or another process takes them from it.
+    renewals: Pool,
     /// For connections outside the pool (leadership).
     config: Config,
     /// The schema the tables are in (scopes leadership locks).
@@ -142,21 +146,25 @@ impl PgStore {
             };
             config.options(options);
         }
-        let manager = Manager::from_config(
-            config.clone(),
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(WAIT_TIMEOUT))
-            .create_timeout(Some(CONNECT_TIMEOUT))
-            .recycle_timeout(Some(CONNECT_TIMEOUT))
-            .build()
-            .map_err(|e| StoreError::Backend(format!("cannot set up the connection pool: {e}")))?;
+        let pool_of = |size: usize| {
+            let manager = Manager::from_config(
+                config.clone(),
+                NoTls,
+                ManagerConfig {
+                    recycling_method: RecyclingMethod::Fast,
+                },
+            );
+            Pool::builder(manager)
+                .max_size(size)
+                .runtime(Runtime::Tokio1)
+                .wait_timeout(Some(WAIT_TIMEOUT))
+                .create_timeout(Some(CONNECT_TIMEOUT))
+                .recycle_timeout(Some(CONNECT_TIMEOUT))
+                .build()
+                .map_err(|e| StoreError::Backend(format!("cannot set up the connection pool: {e}")))
+        };
+        let pool = pool_of(POOL_SIZE)?;
+        let renewals = pool_of(1)?;
         let mut client = pool.get().await.map_err(|e| match e {
             PoolError::Backend(e) => cannot_connect(e),
             other => StoreError::Backend(format!(
@@ -178,6 +186,7 @@ impl PgStore {
         migrate::run(&mut client).await?;
         Ok(PgStore {
             pool,
+            renewals,
             config,
             schema,
             reserved_ids: std::sync::Arc::default(),
@@ -944,7 +953,7 @@ impl GameStore for PgStore {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let client = self.client().await?;
+        let client = self.renewals.get().await.map_err(pool_error)?;
         // Only this holder's own claims: one that lapsed and was taken over is not taken back.
         let statement = client
             .prepare_cached(

@@ -250,8 +250,11 @@ impl Held {
         }
     }
 
-    fn ids(&self) -> Vec<OutboxId> {
-        lock(&self.0).keys().copied().collect()
+    /// Every held message, and those of them the store has claimed for this loop by now.
+    fn ids(&self) -> (Vec<OutboxId>, Vec<OutboxId>) {
+        let held = lock(&self.0);
+        let claimed = held.iter().filter(|(_, c)| **c).map(|(id, _)| *id);
+        (held.keys().copied().collect(), claimed.collect())
     }
 
     /// This loop gives up its claim of `id` itself (delivered, given up or deferred): a
@@ -298,16 +301,19 @@ async fn renew_while_held(service: Service, held: Held, stop: CancellationToken)
             () = stop.cancelled() => return,
             _ = beat.tick() => {}
         }
-        let ids = held.ids();
+        let (ids, claimed) = held.ids();
         if ids.is_empty() {
             continue;
         }
         match service.renew_claims(&ids, LEASE).await {
             Ok(renewed) => {
                 // One not renewed was delivered meanwhile (gone from the store), or lost its
-                // claim to another process.
+                // claim to another process. Only a message claimed before the renewal was sent
+                // counts: a covering board's claim may commit while the renewal is on its way,
+                // and the renewal then rightly found no claim of ours.
                 for id in ids.iter().filter(|id| !renewed.contains(id)) {
-                    if held.holds_claimed(*id)
+                    if claimed.contains(id)
+                        && held.holds_claimed(*id)
                         && matches!(service.is_undelivered(*id).await, Ok(true))
                     {
                         tracing::warn!(%id, "a delivery claim lapsed and another process took it");

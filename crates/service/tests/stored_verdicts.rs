@@ -1,7 +1,7 @@
 //! A finished game keeps its verdict: a store written by the previous record schema (4, no
 //! stored verdicts) is migrated when it opens, and afterwards a deliberately changed judging
 //! rule (`jieqi_rules::game::testing::alter_judging`, test builds only) alters no result shown
-//! and no rating. On sled by default, on PostgreSQL with `JIEQI_TEST_STORE=postgres`.
+//! and no rating. On sled here, on PostgreSQL in `stored_verdicts_on_postgres.rs`.
 //!
 //! The changed rule (every no-progress limit 20 plies shorter) is process-wide, so this file
 //! is its own test binary with one test.

@@ -184,6 +184,10 @@ impl PgStore {
             ));
         };
         migrate::run(&mut client).await?;
+        // The renewals' connection is opened now, not at the first heartbeat: a process that
+        // starts on a busy server would otherwise spend part of its first claims' lease
+        // connecting (a backend forked, authenticated) before it could renew them.
+        drop(renewals.get().await.map_err(pool_error)?);
         Ok(PgStore {
             pool,
             renewals,

@@ -1,7 +1,7 @@
 //! Whatever people type or whatever button data arrives, `handle` answers (a refusal says
 //! why) and never panics; a refusal never queues a message.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::{ButtonAction, DealSource, Input, MessageKind, Platform, User, UserId};

@@ -1,7 +1,7 @@
 //! A whole Banqi game through `handle`: flips decide the colours, moves are chosen among the
 //! legal ones (captures first) until the game ends, and every message is checked.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::{DealSource, Destination, MessageKind};

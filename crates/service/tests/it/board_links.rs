@@ -3,7 +3,7 @@
 //! "Play on the board" (with `WEB_SECRET`); a personal link is only ever given to a player of a
 //! running game, where only they can read it.
 
-use crate::common;
+use super::common;
 
 use common::puzzles::dm;
 use common::*;

@@ -2,7 +2,7 @@
 //! board message, Telegram deep-link accepts, several games in one chat, declines and
 //! cancels, and what happens with names the platform did not resolve.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::{

@@ -4,7 +4,7 @@
 //! move (the covering board is still pending, for whoever takes the lane). On sled, and on
 //! PostgreSQL with `JIEQI_TEST_STORE=postgres`.
 
-use crate::common;
+use super::common;
 
 use std::time::Duration;
 

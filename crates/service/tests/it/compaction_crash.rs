@@ -2,6 +2,7 @@
 //! child process that compacts over and over, kills it (SIGKILL) at moments spread over the
 //! copy, the switch and the clean-up, and reads every record back after each kill.
 
+use std::io::{BufRead, BufReader};
 use std::process::Command;
 use std::time::Duration;
 
@@ -10,6 +11,8 @@ use jieqi_service::{ChatId, Language, Platform, SledStore, User, UserId};
 
 const CHILD: &str = "JIEQI_COMPACTION_CHILD";
 const RECORDS: usize = 400;
+/// What the child prints as it starts compacting.
+const COMPACTING: &str = "compacting";
 
 fn chat(i: usize) -> ChatId {
     ChatId::new(Platform::Telegram, format!("-{i}"))
@@ -100,9 +103,18 @@ async fn a_process_killed_while_compacting_loses_nothing() {
         let mut child = Command::new(&me)
             .args(["--exact", &this_test(), "--nocapture"])
             .env(CHILD, dir.path())
-            .stdout(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("the child test process");
+        // The moments count from the child's first compaction, not from its start: on a busy
+        // machine starting a process can take longer than the whole sweep.
+        let mut output = BufReader::new(child.stdout.take().expect("the child's output"));
+        let mut line = String::new();
+        while !line.starts_with(COMPACTING) {
+            line.clear();
+            let read = output.read_line(&mut line).expect("the child's output");
+            assert!(read > 0, "the child ended before compacting");
+        }
         std::thread::sleep(Duration::from_millis(after_ms));
         child.kill().expect("kill");
         child.wait().expect("wait");
@@ -124,6 +136,7 @@ fn compact_until_killed(dir: &std::path::Path) -> ! {
             Err(_) => std::thread::sleep(Duration::from_millis(1)),
         }
     };
+    println!("{COMPACTING}");
     loop {
         store.compact().expect("compaction");
     }

@@ -1,7 +1,7 @@
 //! The delivery loop: retries with backoff, keeps order within a chat, remembers platform references for
 //! edits, and turns an undeliverable private message into a notice in the game's chat.
 
-use crate::common;
+use super::common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

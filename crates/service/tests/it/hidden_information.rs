@@ -5,7 +5,7 @@
 //! every message to anyone, the capturer's private messages and `/peek` included, until the
 //! game ends.
 
-use crate::common;
+use super::common;
 
 use common::deals::{consistent_deal, random_game};
 use common::*;

@@ -1,7 +1,7 @@
 //! Every request delivered twice: the second time returns the same answer and changes
 //! nothing (no new outbox entries, no new moves).
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::{ButtonAction, DealSource, Input, MessageKind};

@@ -2,7 +2,7 @@
 //! resignation and the proof; and the hidden-information promise checked by playing the same
 //! public history with two deals.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::fairness::commitment;

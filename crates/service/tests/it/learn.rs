@@ -2,7 +2,7 @@
 //! open lesson (after any game of the caller's in the chat), progress survives restarts, and
 //! the lessons speak the chat's language.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_course::{COURSE, Solution};

@@ -5,7 +5,7 @@
 //! pyffish`); without it the test says so and passes, except under `CI=true`, where it
 //! fails.
 
-use crate::common;
+use super::common;
 
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! through the same transaction path as a human move, never gets private messages, resumes
 //! after a restart exactly once, and never holds up other chats.
 
-use crate::common;
+use super::common;
 
 use std::time::{Duration, Instant};
 

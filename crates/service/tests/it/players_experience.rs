@@ -2,7 +2,7 @@
 //! moved, resignation, the time left, ratings, `/move` and `/board` in busy chats, the final
 //! move and the proof, unreachable notices, echoes of user text, and wording.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use std::time::Duration;

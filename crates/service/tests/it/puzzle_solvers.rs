@@ -16,7 +16,7 @@
 //! `PUZZLE_SOLVERS_COUNT` sets the puzzles per solver (default 45); the figures are printed
 //! (`cargo test -p jieqi-service --test scenarios puzzle_solvers -- --nocapture`).
 
-use crate::common;
+use super::common;
 
 use common::puzzles::{dm, posted_puzzle, shipped, typed};
 use common::*;

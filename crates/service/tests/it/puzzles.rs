@@ -2,7 +2,7 @@
 //! together, the daily puzzle, `/stats`, and a puzzle that survives a restart or a repeated
 //! update.
 
-use crate::common;
+use super::common;
 
 use std::time::Duration;
 

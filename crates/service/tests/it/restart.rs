@@ -1,7 +1,7 @@
 //! Restarts: the store closed and reopened mid-game loses nothing, deadlines keep working,
 //! and messages not yet delivered are still in the outbox; nor does compacting the store.
 
-use crate::common;
+use super::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! posted in the background with its graph and costly moves, the same review served again
 //! from the store, refusals; for every variant.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::{ButtonAction, DealSource, Destination, MessageKind, User};

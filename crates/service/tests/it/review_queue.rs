@@ -3,8 +3,8 @@
 //! on sled (the folder reopened) and on PostgreSQL (`JIEQI_TEST_STORE=postgres`: a new pool
 //! on the same schema).
 
-use crate::common;
-use crate::review::short_game;
+use super::common;
+use super::review::short_game;
 
 use common::*;
 use jieqi_service::{ChatId, DealSource, GameId, MessageKind, OutboxEntry, User};

@@ -1,7 +1,7 @@
 //! `/settings`: the notation is a setting of its own, apart from the language; only a chat's
 //! admins change the chat's settings, and a person's own picture choices are theirs.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::pictures::{PictureSpec, PictureViewer};

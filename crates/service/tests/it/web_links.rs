@@ -1,7 +1,7 @@
 //! With the web page on (`PUBLIC_URL`), every public board and the result link the game's
 //! live page, and `/games` and `/watch` give the links; without it, nothing links anywhere.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::{ButtonAction, DealSource, Destination, MessageKind};

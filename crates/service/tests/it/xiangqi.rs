@@ -1,7 +1,7 @@
 //! A whole Xiangqi game through `handle`: challenge, accept, moves, refusals, checkmate,
 //! ratings; and every message checked for who gets it.
 
-use crate::common;
+use super::common;
 
 use common::*;
 use jieqi_service::{ButtonAction, DealSource, Destination, MessageKind};

@@ -82,6 +82,12 @@ impl Harness {
         adjust: impl FnOnce(&mut ServiceConfig),
         limits: Option<Limits>,
     ) -> Harness {
+        // The adapter's and the delivery loop's log, captured with the test's output: shown
+        // when a test fails (a delivery loop that once did not stop said nothing of why).
+        let _ = tracing_subscriber::fmt()
+            .with_test_writer()
+            .with_env_filter("jieqi_service=debug,jieqi_telegram=debug")
+            .try_init();
         let fake = FakeBotApi::start().await;
         fake.add_group(GROUP, "Xiangqi club");
         fake.add_group(OTHER_GROUP, "Chess corner");

@@ -4,6 +4,7 @@
 //! Without chromedriver the tests say they are skipped; under `CI=true` they fail instead
 //! (`.ci/run` installs `chromium` and `chromium-driver`).
 
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -28,7 +29,17 @@ pub(crate) struct Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.driver.kill();
+        // The browser's processes are chromedriver's children, in the process group it leads
+        // (`process_group(0)` below): killing chromedriver alone left them running, hundreds
+        // of them and gigabytes after a few test runs. The group goes at once.
+        let group = format!("-{}", self.driver.id());
+        let killed = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stderr(Stdio::null())
+            .status();
+        if !killed.is_ok_and(|s| s.success()) {
+            let _ = self.driver.kill();
+        }
         let _ = self.driver.wait();
     }
 }
@@ -58,6 +69,7 @@ pub(crate) async fn browser() -> Option<Browser> {
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .expect("chromedriver starts");
     let profile = tempfile::tempdir().expect("a profile folder");

@@ -34,11 +34,23 @@ pub const KEYS: &[&str] = &[
 ];
 
 /// A free port of 127.0.0.1 (free when asked; the process binds it soon after).
+///
+/// Never the same port twice in one test process: the port is free again as soon as the probe
+/// closes, and the system handed the same one out for two of a test's addresses before either
+/// process bound it (one process then could not listen, and the other served both).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|addr| addr.port())
-        .expect("a free port on 127.0.0.1")
+    static HANDED_OUT: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    let mut handed_out = HANDED_OUT.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map(|addr| addr.port())
+            .expect("a free port on 127.0.0.1");
+        if !handed_out.contains(&port) {
+            handed_out.push(port);
+            return port;
+        }
+    }
 }
 
 /// `jieqi-bot run` with an environment of its own, in `dir` (no `jieqi-bot.toml` there).

@@ -232,6 +232,10 @@ impl GroupFlush {
                 .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok()
             {
+                let mut leading = Leading {
+                    flush: self,
+                    covered: None,
+                };
                 let covers = self.applied.load(Ordering::SeqCst);
                 // The database is read after `covers`: a change applied to a compacted copy
                 // took its ticket after the switch, so a flush covering it flushes the copy.
@@ -241,21 +245,39 @@ impl GroupFlush {
                     .await
                     .map_err(backend)
                     .and_then(|r| r.map_err(backend));
-                // Clear the flag before waking waiters, so one of them can start the next flush.
-                self.flushing.store(false, Ordering::SeqCst);
-                match result {
-                    Ok(_) => self.flushed.send_modify(|f| *f = (*f).max(covers)),
-                    Err(e) => {
-                        self.flushed.send_modify(|_| {});
-                        return Err(e);
-                    }
+                if result.is_ok() {
+                    leading.covered = Some(covers);
                 }
+                drop(leading);
+                result?;
                 continue;
             }
             if flushed.changed().await.is_err() {
                 return Err(StoreError::Backend("the store is closing".to_owned()));
             }
         }
+    }
+}
+
+/// The lead of one flush. Dropping it ends the lead, however the leader's wait ends: its
+/// future may be dropped during the flush (an aborted task, a cancelled request), and a flag
+/// left set would keep every later commit waiting for a flush nobody starts.
+struct Leading<'a> {
+    flush: &'a GroupFlush,
+    /// How far the flush made changes durable, once it has.
+    covered: Option<u64>,
+}
+
+impl Drop for Leading<'_> {
+    fn drop(&mut self) {
+        // The flag is cleared before the waiters wake, so one of them can lead the next flush.
+        self.flush.flushing.store(false, Ordering::SeqCst);
+        let covered = self.covered;
+        self.flush.flushed.send_modify(|flushed| {
+            if let Some(covered) = covered {
+                *flushed = (*flushed).max(covered);
+            }
+        });
     }
 }
 
@@ -1290,6 +1312,7 @@ mod tests {
     use crate::message::{Destination, Message, MessageKind};
     use crate::settings::ChatSettings;
     use crate::store::OutboxRecord;
+    use std::time::Duration;
 
     fn chat(revision: u64) -> ChatRecord {
         let mut record = ChatRecord::new(
@@ -1312,6 +1335,35 @@ mod tests {
             durable: true,
             ..Change::default()
         }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_commit_dropped_while_it_leads_a_flush_holds_up_no_later_commit() {
+        // A delivery lane aborted while its "delivered" mark was being flushed once left every
+        // later commit of the process waiting forever (a Telegram test's delivery loop then
+        // never stopped). A commit polled once starts a flush, then is dropped during it.
+        use std::task::{Context, Waker};
+        let store = SledStore::temporary().unwrap();
+        let mut dropped_during_a_flush = 0;
+        for i in 0..20 {
+            let mut dropped = store.commit(answered(&format!("local:dropped-{i}")));
+            let polled = dropped
+                .as_mut()
+                .poll(&mut Context::from_waker(Waker::noop()));
+            if polled.is_pending() {
+                dropped_during_a_flush += 1;
+            }
+            drop(dropped);
+            let next = store.commit(answered(&format!("local:next-{i}")));
+            tokio::time::timeout(Duration::from_secs(20), next)
+                .await
+                .unwrap_or_else(|_| panic!("round {i}: the next commit waited for a dead flush"))
+                .unwrap();
+        }
+        assert!(
+            dropped_during_a_flush > 0,
+            "no commit was dropped mid-flush"
+        );
     }
 
     #[tokio::test]

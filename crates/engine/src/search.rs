@@ -58,6 +58,8 @@ const KILLER_SECOND: i32 = 90_000_000;
 /// quiet moves, and left out of the quiescence search.
 const BAD_CAPTURE_TIER: i32 = 50_000_000;
 const HISTORY_MAX: i32 = 1 << 24;
+/// Moves of a node picked best-first one at a time before the rest are sorted.
+const PICKED_ONE_BY_ONE: usize = 3;
 
 /// Reverse futility pruning: at a node at most this deep whose static value beats beta by
 /// `RFP_MARGIN` a ply, the side to move is assumed to hold it.
@@ -147,6 +149,9 @@ pub(crate) struct BoardSearch<'a> {
     tt: Tt,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
+    /// Each ply's moves with their ordering scores: one buffer a ply, reused from node to
+    /// node, so that ordering moves never allocates.
+    orders: Vec<Vec<(Move, i32)>>,
     path: Vec<PathEntry>,
     chance_plies: usize,
 }
@@ -191,6 +196,7 @@ impl<'a> BoardSearch<'a> {
             tt,
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; Square::COUNT * Square::COUNT],
+            orders: vec![Vec::new(); MAX_PLY],
             path,
             chance_plies: chance_plies as usize,
         }
@@ -532,12 +538,24 @@ impl<'a> BoardSearch<'a> {
             // Checkmate and stalemate alike lose.
             return -MATE + ply as i32;
         }
-        let moves = self.ordered(&list, tt_move, ply);
+        let mut moves = std::mem::take(&mut self.orders[ply]);
+        self.score_moves(&list, tt_move, ply, &mut moves);
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut quiets_seen = 0;
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            // The first few moves are picked one by one (most nodes that cut off do so
+            // within them), the rest are sorted once: both give the order a stable sort by
+            // score would.
+            let mv = if i < PICKED_ONE_BY_ONE {
+                pick_best(&mut moves[i..])
+            } else {
+                if i == PICKED_ONE_BY_ONE {
+                    moves[i..].sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+                }
+                moves[i].0
+            };
             let capture = self.pos.is_capture(mv);
             let killer = self.is_killer(mv, ply);
             let quiet = !capture && !in_check && !killer;
@@ -580,6 +598,7 @@ impl<'a> BoardSearch<'a> {
                 v
             };
             if self.control.stopped() {
+                self.orders[ply] = moves;
                 return 0;
             }
             if v > best {
@@ -596,6 +615,7 @@ impl<'a> BoardSearch<'a> {
                 }
             }
         }
+        self.orders[ply] = moves;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_start {
@@ -618,9 +638,15 @@ impl<'a> BoardSearch<'a> {
         if (!in_check && stand >= beta) || ply >= MAX_PLY - 1 {
             return stand;
         }
+        // Out of check only captures are searched: listing them alone skips the legality of
+        // every quiet move. No capture may still mean no move at all (a loss).
         let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        if list.is_empty() {
+        if in_check {
+            self.pos.legal_moves(&mut list);
+        } else {
+            self.pos.legal_captures(&mut list);
+        }
+        if list.is_empty() && (in_check || !self.pos.has_legal_move()) {
             return -MATE + ply as i32;
         }
         let mut best = -INFINITY;
@@ -713,29 +739,46 @@ impl<'a> BoardSearch<'a> {
         }
     }
 
-    /// The moves in search order: the table's move, captures, killers, then by history.
-    fn ordered(&self, list: &MoveList, tt_move: Option<Move>, ply: usize) -> Vec<Move> {
+    /// Scores the moves of `list` for search order into `into` (cleared first): the table's
+    /// move, captures, killers, then by history.
+    fn score_moves(
+        &self,
+        list: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+        into: &mut Vec<(Move, i32)>,
+    ) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        let mut scored: Vec<(Move, i32)> = list
-            .iter()
-            .map(|&mv| {
-                let score = if Some(mv) == tt_move {
-                    i32::MAX
-                } else if self.pos.is_capture(mv) {
-                    self.capture_score(mv)
-                } else if Some(mv) == killers[0] {
-                    KILLER_FIRST
-                } else if Some(mv) == killers[1] {
-                    KILLER_SECOND
-                } else {
-                    self.history.get(history_index(mv)).copied().unwrap_or(0)
-                };
-                (mv, score)
-            })
-            .collect();
-        scored.sort_by_key(|&(_, s)| -(s as i64));
-        scored.into_iter().map(|(mv, _)| mv).collect()
+        into.clear();
+        into.extend(list.iter().map(|&mv| {
+            let score = if Some(mv) == tt_move {
+                i32::MAX
+            } else if self.pos.is_capture(mv) {
+                self.capture_score(mv)
+            } else if Some(mv) == killers[0] {
+                KILLER_FIRST
+            } else if Some(mv) == killers[1] {
+                KILLER_SECOND
+            } else {
+                self.history.get(history_index(mv)).copied().unwrap_or(0)
+            };
+            (mv, score)
+        }));
     }
+}
+
+/// Moves the highest-scored of `moves` (the first of equals) to the front, keeping the others
+/// in their order, and returns it: taken one after another, the moves come out as a stable
+/// sort by score would give them.
+fn pick_best(moves: &mut [(Move, i32)]) -> Move {
+    let mut best = 0;
+    for (i, &(_, score)) in moves.iter().enumerate().skip(1) {
+        if score > moves[best].1 {
+            best = i;
+        }
+    }
+    moves[..=best].rotate_right(1);
+    moves[0].0
 }
 
 #[cfg(test)]
@@ -759,6 +802,27 @@ mod tests {
         let mut control = Control::new(&Level::Master.budget());
         let mut search = BoardSearch::new(pos, pool, &mut control, Tt::new(1 << 16), 1, &[]);
         search.run(&root, &noise, depth).expect("legal moves exist")
+    }
+
+    #[test]
+    fn moves_picked_best_first_come_in_the_order_of_a_stable_sort() {
+        let scores = [5, 9, 5, 1, 9, 0, 5, i32::MAX, 1];
+        let mut moves: Vec<(Move, i32)> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, &score)| {
+                let from = Square::from_index(i).expect("on the board");
+                let to = Square::from_index(i + 9).expect("on the board");
+                (Move::new(from, to), score)
+            })
+            .collect();
+        let mut sorted = moves.clone();
+        sorted.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+        let picked: Vec<Move> = (0..moves.len())
+            .map(|i| pick_best(&mut moves[i..]))
+            .collect();
+        let expected: Vec<Move> = sorted.iter().map(|&(mv, _)| mv).collect();
+        assert_eq!(picked, expected);
     }
 
     #[test]

@@ -116,6 +116,62 @@ impl Position {
         });
     }
 
+    /// Puts the legal captures of the side to move (moves onto an enemy piece, face up or
+    /// covered) into `out`, which is cleared first, in the order of
+    /// [`Position::legal_moves`]. A quiescence search wants only these, and most of a full
+    /// list's cost is the legality of moves it would throw away.
+    ///
+    /// ```
+    /// use jieqi_rules::position::{MoveList, Position};
+    ///
+    /// let pos = Position::xiangqi_start();
+    /// let mut captures = MoveList::new();
+    /// pos.legal_captures(&mut captures);
+    /// // Each cannon can take the horse behind the cannon facing it.
+    /// assert_eq!(captures.len(), 2);
+    /// ```
+    pub fn legal_captures(&self, out: &mut MoveList) {
+        out.clear();
+        let safety = self.safety();
+        let mut scratch = self.board;
+        let mut pieces = self.occupied[self.side_to_move.index()];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let kind = self.board[from] & KIND;
+            self.piece_targets(from, |to| {
+                // Own pieces are never targets, so an occupied target is an enemy's.
+                if self.board[to] != 0
+                    && (safety.is_safe(kind, from, to) || self.legal_on(&mut scratch, from, to))
+                {
+                    out.push_indexes(from, to);
+                }
+            });
+        }
+    }
+
+    /// Whether the side to move has any legal move (stops at the first one found).
+    pub fn has_legal_move(&self) -> bool {
+        let safety = self.safety();
+        let mut scratch = self.board;
+        let mut pieces = self.occupied[self.side_to_move.index()];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let kind = self.board[from] & KIND;
+            let mut found = false;
+            self.piece_targets(from, |to| {
+                found = found
+                    || safety.is_safe(kind, from, to)
+                    || self.legal_on(&mut scratch, from, to);
+            });
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The number of legal moves of the side to move, without listing them (perft's last ply).
     pub(crate) fn count_legal_moves(&self) -> u64 {
         let safety = self.safety();

@@ -2,6 +2,7 @@
 //! of the rules written here from `rules.md` (no tables, no shortcuts).
 
 use jieqi_rules::deal::Deal;
+use jieqi_rules::position::MoveList;
 use jieqi_rules::setup::start_role;
 use jieqi_rules::{Cell, Move, MoveOptions, Position, Role, Setup, Side, Square, Variant};
 use proptest::prelude::*;
@@ -274,6 +275,24 @@ fn random_position(
     Some(pos)
 }
 
+/// `pos.legal_captures`, sorted as `legal_move_vec` is.
+fn legal_captures(pos: &Position) -> Vec<Move> {
+    let mut list = MoveList::new();
+    pos.legal_captures(&mut list);
+    let mut captures = list.to_vec();
+    captures.sort_unstable();
+    captures
+}
+
+/// The moves of `legal` that land on a piece, by the naive model.
+fn captures_of(naive: &Naive, legal: &[Move]) -> Vec<Move> {
+    legal
+        .iter()
+        .copied()
+        .filter(|mv| naive.side_at(mv.to.index()).is_some())
+        .collect()
+}
+
 fn variants() -> impl Strategy<Value = (Variant, bool)> {
     prop_oneof![
         Just((Variant::Xiangqi, false)),
@@ -299,6 +318,8 @@ proptest! {
             let naive = Naive::of(&pos);
             let legal = pos.legal_move_vec();
             prop_assert_eq!(&legal, &naive.legal_moves(pos.side_to_move()), "{:?}", pos.to_setup());
+            prop_assert_eq!(legal_captures(&pos), captures_of(&naive, &legal), "{:?}", pos.to_setup());
+            prop_assert_eq!(pos.has_legal_move(), !legal.is_empty());
             prop_assert_eq!(pos.is_check(), naive.general_attacked(pos.side_to_move()));
             prop_assert_eq!(pos.zobrist(), rebuilt(&pos).zobrist());
             prop_assert_eq!(&rebuilt(&pos), &pos);
@@ -338,7 +359,10 @@ proptest! {
         for _ in 0..40 {
             let Some(pos) = random_position(&mut pick, variant, leave_palace) else { continue };
             let naive = Naive::of(&pos);
-            prop_assert_eq!(pos.legal_move_vec(), naive.legal_moves(pos.side_to_move()), "{:?}", pos.to_setup());
+            let legal = naive.legal_moves(pos.side_to_move());
+            prop_assert_eq!(pos.legal_move_vec(), legal.clone(), "{:?}", pos.to_setup());
+            prop_assert_eq!(legal_captures(&pos), captures_of(&naive, &legal), "{:?}", pos.to_setup());
+            prop_assert_eq!(pos.has_legal_move(), !legal.is_empty());
             prop_assert_eq!(pos.is_check(), naive.general_attacked(pos.side_to_move()));
             for sq in Square::all() {
                 let t = sq.index();

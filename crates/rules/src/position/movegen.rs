@@ -84,12 +84,22 @@ impl Position {
     /// Every pseudo-legal move of the side to move, into `out` (cleared first).
     pub(super) fn pseudo_legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        let mut pieces = self.occupied[self.side_to_move.index()];
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
+        for (from, _) in self.own_pieces() {
             self.piece_targets(from, |to| out.push_indexes(from, to));
         }
+    }
+
+    /// The side to move's pieces, by square index, with their kind codes.
+    fn own_pieces(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let mut left = self.occupied[self.side_to_move.index()];
+        std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
+            }
+            let from = left.trailing_zeros() as usize;
+            left &= left - 1;
+            Some((from, self.board[from] & KIND))
+        })
     }
 
     /// Puts the legal moves of the side to move into `out`, which is cleared first. Order:
@@ -134,11 +144,7 @@ impl Position {
         out.clear();
         let safety = self.safety();
         let mut scratch = self.board;
-        let mut pieces = self.occupied[self.side_to_move.index()];
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let kind = self.board[from] & KIND;
+        for (from, kind) in self.own_pieces() {
             self.piece_targets(from, |to| {
                 // Own pieces are never targets, so an occupied target is an enemy's.
                 if self.board[to] != 0
@@ -154,11 +160,7 @@ impl Position {
     pub fn has_legal_move(&self) -> bool {
         let safety = self.safety();
         let mut scratch = self.board;
-        let mut pieces = self.occupied[self.side_to_move.index()];
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let kind = self.board[from] & KIND;
+        for (from, kind) in self.own_pieces() {
             let mut found = false;
             self.piece_targets(from, |to| {
                 found = found
@@ -177,11 +179,7 @@ impl Position {
         let safety = self.safety();
         let mut scratch = self.board;
         let mut count = 0u64;
-        let mut pieces = self.occupied[self.side_to_move.index()];
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let kind = self.board[from] & KIND;
+        for (from, kind) in self.own_pieces() {
             if safety.piece_is_free(kind, from) {
                 // The usual case: nothing this piece does can expose its general.
                 self.piece_targets(from, |to| {

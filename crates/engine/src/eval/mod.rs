@@ -1,5 +1,8 @@
 //! Static evaluation of Xiangqi and Jieqi positions: material plus piece-square tables, with
-//! every covered piece valued at the average of its side's unseen pool.
+//! every covered piece valued at the average of its side's unseen pool. Each table has an
+//! opening and an endgame half, blended by how many attackers (chariots, horses, cannons) are
+//! left: a soldier or a general wants other points once the board has emptied. All of it is
+//! fitted to game results (`examples/texel.rs`).
 //!
 //! Valuing covered pieces at the pool's average makes a reveal worth nothing in expectation,
 //! as it should be: turning a piece up does not change what it is, only what is known. The
@@ -12,10 +15,8 @@ use jieqi_rules::position::Position;
 use jieqi_rules::{Cell, Side, Square};
 
 use crate::pool::Pool;
-pub(crate) use tables::{VALUES, piece_value};
-
-/// A small bonus for having the move.
-const TEMPO: i32 = 10;
+pub(crate) use tables::VALUES;
+use tables::{OPENING_PHASE, PHASE_WEIGHTS, TEMPO, pst};
 
 /// What a covered piece of each side is worth: the average value of its unseen pool.
 #[inline]
@@ -29,26 +30,52 @@ pub(crate) fn covered_values(pool: &Pool) -> [i32; 2] {
 /// The evaluation of `pos` for the side to move. `corrections[sq]` is added to the value of
 /// the face-up piece on `sq` (zero except for stand-ins of unexpanded reveals).
 pub(crate) fn evaluate(pos: &Position, pool: &Pool, corrections: &[i32; Square::COUNT]) -> i32 {
-    let covered = covered_values(pool);
-    let mut score = [0i32; 2];
+    let covered_value = covered_values(pool);
+    let mut material = [0i32; 2];
+    let mut opening = [0i32; 2];
+    let mut endgame = [0i32; 2];
+    let mut phase = 0;
+    let mut covered = [0i32; 2];
     for sq in Square::all() {
         match pos.cell(sq) {
             Cell::Empty => {}
             Cell::Piece(piece) => {
-                score[piece.side.index()] += piece_value(piece, sq) + corrections[sq.index()];
+                let side = piece.side.index();
+                let role = piece.role.index();
+                material[side] += VALUES[role] + corrections[sq.index()];
+                let (o, e) = pst(piece, sq);
+                opening[side] += o;
+                endgame[side] += e;
+                phase += PHASE_WEIGHTS[role];
             }
-            Cell::Covered(Some(side)) => score[side.index()] += covered[side.index()],
+            Cell::Covered(Some(side)) => {
+                material[side.index()] += covered_value[side.index()];
+                covered[side.index()] += 1;
+            }
             Cell::Covered(None) => {}
         }
     }
+    // A covered piece counts towards the phase as its pool's share of attackers.
+    for side in Side::ALL {
+        let total = pool.total(side) as i32;
+        if covered[side.index()] > 0 && total > 0 {
+            phase += covered[side.index()] * pool.sum(side, &PHASE_WEIGHTS) / total;
+        }
+    }
+    let phase = phase.min(OPENING_PHASE);
     let us = pos.side_to_move().index();
-    score[us] - score[1 - us] + TEMPO
+    let them = 1 - us;
+    let positional = ((opening[us] - opening[them]) * phase
+        + (endgame[us] - endgame[them]) * (OPENING_PHASE - phase))
+        / OPENING_PHASE;
+    material[us] - material[them] + positional + TEMPO
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jieqi_rules::Move;
+    use jieqi_rules::position::MoveOptions;
+    use jieqi_rules::{Move, Piece, Role, Setup, Variant};
 
     fn mv(text: &str) -> Move {
         let from = text[..2].parse().expect("from square");
@@ -64,6 +91,39 @@ mod tests {
         let jq = Position::jieqi_start();
         let pool = Pool::jieqi_start();
         assert_eq!(evaluate(&jq, &pool, &none), TEMPO);
+    }
+
+    #[test]
+    fn without_attackers_the_endgame_tables_decide() {
+        let mut setup = Setup::empty();
+        let pieces = [
+            ("d0", Piece::new(Side::Red, Role::General)),
+            ("e6", Piece::new(Side::Red, Role::Soldier)),
+            ("f9", Piece::new(Side::Black, Role::General)),
+        ];
+        for (square, piece) in pieces {
+            let square: Square = square.parse().expect("a square");
+            setup.board[square.index()] = Cell::Piece(piece);
+        }
+        let pos = Position::from_setup(setup, Variant::Xiangqi, MoveOptions::default())
+            .expect("valid position");
+        let endgame: i32 = pieces
+            .iter()
+            .map(|(square, piece)| {
+                let value = pst(*piece, square.parse().expect("a square")).1;
+                if piece.side == Side::Red {
+                    value
+                } else {
+                    -value
+                }
+            })
+            .sum();
+        let soldier = VALUES[Role::Soldier.index()];
+        let none = [0; Square::COUNT];
+        assert_eq!(
+            evaluate(&pos, &Pool::default(), &none),
+            soldier + endgame + TEMPO
+        );
     }
 
     #[test]

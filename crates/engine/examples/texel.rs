@@ -1,0 +1,424 @@
+//! Texel tuning of the evaluation: material values, piece-square tables and tempo.
+//!
+//! The evaluation is linear in its values: a face-up piece adds its material, its opening and
+//! endgame table entries weighted by the game's phase; a covered piece adds its side's pool
+//! average of the material values; the mover adds a tempo. So the values
+//! can be fitted to game results: find those whose evaluation, through a logistic curve, best
+//! predicts who went on to win from each quiet position (Texel's method). Positions come from
+//! the engine's own games at a small node budget, in Xiangqi from random openings and in Jieqi
+//! from random deals; a position counts as quiet when the mover is not in check, did not just
+//! lose a piece, and does not capture next.
+//!
+//! ```text
+//! cargo run --release -p jieqi-engine --example texel -- generate xiangqi 2400 4000 101 > xq.txt
+//! cargo run --release -p jieqi-engine --example texel -- generate jieqi 3000 4000 202 > jq.txt
+//! cargo run --release -p jieqi-engine --example texel -- tune xq.txt jq.txt > tables.txt
+//! ```
+//!
+//! (The two `generate` runs take about twenty minutes each on one core and give some 220,000
+//! and 135,000 positions; `tune` takes half a minute.)
+//!
+//! `generate VARIANT GAMES NODES SEED` writes one position a line: variant, side to move, the
+//! 90 cells from a0 to i9 (`.` empty), the mover's view of each side's unseen pool, and Red's
+//! score in the game (1, 0.5 or 0). `tune FILES...` starts from the engine's current values
+//! (it compiles `src/eval/tables.rs` in), fits the logistic curve's scale to them and holds
+//! it, then minimises the squared error of the prediction with a weak pull towards the
+//! current values (so that points rarely seen in the data keep them), and prints the new
+//! `VALUES`, tables and `TEMPO` ready to paste into that file. Tables stay mirror images
+//! across the middle file, as the board is, which halves the values to fit. The last tenth of
+//! each file is held out and its error reported, to show the fit predicts games it was not
+//! fitted on.
+
+#[path = "../src/eval/tables.rs"]
+mod tables;
+
+use std::error::Error;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use jieqi_engine::{Budget, Engine, Level, Pool};
+use jieqi_rules::{
+    BySide, Cell, Game, GameDeal, GameMove, Outcome, Piece, Preset, Role, Rules, Side, Square,
+    Variant, Viewer,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Plies of uniformly random moves that open each Xiangqi game (Jieqi's deals vary enough).
+const XIANGQI_OPENING_PLIES: usize = 6;
+/// A game still running after this many plies is scored a draw, as `jieqi-bot match` does.
+const MAX_PLIES: usize = 300;
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("generate") if args.len() == 5 => {
+            let variant = match args[1].as_str() {
+                "xiangqi" => Variant::Xiangqi,
+                "jieqi" => Variant::Jieqi,
+                other => return Err(format!("no such variant to generate: {other}").into()),
+            };
+            generate(
+                variant,
+                args[2].parse()?,
+                args[3].parse()?,
+                args[4].parse()?,
+            )
+        }
+        Some("tune") if args.len() > 1 => tune(&args[1..]),
+        _ => {
+            Err("usage: texel generate xiangqi|jieqi GAMES NODES SEED | texel tune FILES...".into())
+        }
+    }
+}
+
+/// Plays `games` engine games of `nodes` nodes a move and prints their quiet positions.
+fn generate(variant: Variant, games: u64, nodes: u64, seed: u64) -> Result<(), Box<dyn Error>> {
+    let budget = Budget {
+        nodes,
+        movetime: Duration::from_secs(60),
+        max_depth: 64,
+        // A little noise so that games from one opening part ways.
+        noise: 10,
+        chance_plies: 1,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for index in 0..games {
+        let deal = GameDeal::shuffled(variant, &mut |n| rng.gen_range(0..n.max(1)));
+        let mut game = Game::new(Rules::new(variant, Preset::Standard), deal)?;
+        if variant == Variant::Xiangqi {
+            for _ in 0..XIANGQI_OPENING_PLIES {
+                let legal = game.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                game.play(legal[rng.gen_range(0..legal.len())])?;
+            }
+        }
+        let mut engines = BySide::new_with(|side| {
+            Engine::with_budget(
+                Level::Master,
+                budget,
+                seed ^ (index << 1) ^ side.index() as u64,
+            )
+        });
+        let mut quiet = Vec::new();
+        let mut just_captured = false;
+        while game.outcome().is_none() && game.ply() < MAX_PLIES {
+            let Some(side) = game.side_to_move() else {
+                break;
+            };
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let view = game.view(Viewer::Player(side));
+            let mv = engines[side].choose(&view, &legal)?;
+            let captures = match mv {
+                GameMove::Board(mv) => view.cells[mv.to.index()] != Cell::Empty,
+                GameMove::Banqi(_) => false,
+            };
+            if view.check.is_none() && !captures && !just_captured {
+                quiet.push(record(variant, side, &view.cells, &Pool::from_view(&view)));
+            }
+            just_captured = captures;
+            game.play(mv)?;
+        }
+        let red_score = match game.outcome() {
+            Some(Outcome::Win {
+                winner: Side::Red, ..
+            }) => "1",
+            Some(Outcome::Win { .. }) => "0",
+            _ => "0.5",
+        };
+        for line in quiet {
+            println!("{line} {red_score}");
+        }
+    }
+    Ok(())
+}
+
+/// A position as one line of text, without its result.
+fn record(variant: Variant, side: Side, cells: &[Cell], pool: &Pool) -> String {
+    let mut line = String::new();
+    line.push(if variant == Variant::Jieqi { 'j' } else { 'x' });
+    line.push(' ');
+    line.push(side.fen_char());
+    line.push(' ');
+    line.extend(cells.iter().map(|c| c.char().unwrap_or('.')));
+    for side in Side::ALL {
+        line.push(' ');
+        let counts: Vec<String> = pool.counts()[side].iter().map(u8::to_string).collect();
+        line.push_str(&counts.join(","));
+    }
+    line
+}
+
+/// Fitted values: material by role (the general's stays 0), then each role's opening table
+/// as 10 rows of 5 half-files (the middle file and one half of the board, the other half a
+/// mirror), then the endgame tables alike, then the tempo.
+const MATERIAL: usize = 0;
+const TABLES: usize = 7;
+const TABLE_LEN: usize = 50;
+const ENDGAME: usize = 7 * TABLE_LEN;
+const TEMPO: usize = TABLES + 2 * ENDGAME;
+const PARAMS: usize = TEMPO + 1;
+
+/// The fitted opening value of `piece` on `square`: the index of its table entry (the
+/// endgame's is [`ENDGAME`] further).
+fn table_param(piece: Piece, square: Square) -> usize {
+    let file = usize::from(square.file().index());
+    let rank = usize::from(square.rank().index());
+    // As `tables::pst`: row 0 is the mover's far rank; files fold onto the half from a to e.
+    let (row, file) = match piece.side {
+        Side::Red => (9 - rank, file),
+        Side::Black => (rank, 8 - file),
+    };
+    TABLES + piece.role.index() * TABLE_LEN + row * 5 + file.min(8 - file)
+}
+
+/// One position's evaluation as weights on the values (for Red), and Red's score.
+struct Sample {
+    terms: Vec<(u16, f32)>,
+    red_score: f32,
+}
+
+fn parse_sample(line: &str) -> Option<Sample> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let [_variant, side, cells, red_pool, black_pool, score] = fields[..] else {
+        return None;
+    };
+    let mover = Side::from_fen_char(side.chars().next()?)?;
+    let pools = [red_pool, black_pool].map(|p| {
+        p.split(',')
+            .map(|n| n.parse::<f32>().unwrap_or(0.0))
+            .collect::<Vec<_>>()
+    });
+    let mut board = Vec::with_capacity(Square::COUNT);
+    for (index, c) in cells.chars().enumerate() {
+        let square = Square::from_index(index)?;
+        let cell = if c == '.' {
+            Cell::Empty
+        } else {
+            Cell::from_char(c)?
+        };
+        board.push((square, cell));
+    }
+    // The phase as `eval::evaluate` reckons it: face-up attackers, and covered pieces at
+    // their pool's share of them.
+    let mut phase = 0i32;
+    let mut covered = [0i32; 2];
+    for &(_, cell) in &board {
+        match cell {
+            Cell::Piece(piece) => phase += tables::PHASE_WEIGHTS[piece.role.index()],
+            Cell::Covered(Some(side)) => covered[side.index()] += 1,
+            Cell::Empty | Cell::Covered(None) => {}
+        }
+    }
+    for side in Side::ALL {
+        let pool = &pools[side.index()];
+        let total = pool.iter().sum::<f32>() as i32;
+        let weighted: i32 = (0..7)
+            .map(|r| pool[r] as i32 * tables::PHASE_WEIGHTS[r])
+            .sum();
+        if total > 0 {
+            phase += covered[side.index()] * weighted / total;
+        }
+    }
+    let opening = phase.min(tables::OPENING_PHASE) as f32 / tables::OPENING_PHASE as f32;
+    let mut weights = vec![0f32; PARAMS];
+    for (square, cell) in board {
+        match cell {
+            Cell::Piece(piece) => {
+                let sign = if piece.side == Side::Red { 1.0 } else { -1.0 };
+                weights[MATERIAL + piece.role.index()] += sign;
+                let i = table_param(piece, square);
+                weights[i] += sign * opening;
+                weights[i + ENDGAME] += sign * (1.0 - opening);
+            }
+            Cell::Covered(Some(side)) => {
+                let sign = if side == Side::Red { 1.0 } else { -1.0 };
+                let pool = &pools[side.index()];
+                let total: f32 = pool.iter().sum();
+                for (role, n) in pool.iter().enumerate().take(7) {
+                    if total > 0.0 {
+                        weights[MATERIAL + role] += sign * n / total;
+                    }
+                }
+            }
+            Cell::Empty | Cell::Covered(None) => {}
+        }
+    }
+    weights[TEMPO] = if mover == Side::Red { 1.0 } else { -1.0 };
+    let terms = weights
+        .iter()
+        .enumerate()
+        .filter(|&(_, w)| *w != 0.0)
+        .map(|(i, &w)| (i as u16, w))
+        .collect();
+    Some(Sample {
+        terms,
+        red_score: score.parse().ok()?,
+    })
+}
+
+/// The engine's current values in the fitted layout (mirrored entries averaged).
+fn current_params() -> Vec<f64> {
+    let mut params = vec![0f64; PARAMS];
+    let mut counts = vec![0f64; PARAMS];
+    for role in Role::ALL {
+        params[MATERIAL + role.index()] = f64::from(tables::VALUES[role.index()]);
+        for square in Square::all() {
+            let piece = Piece::new(Side::Red, role);
+            let i = table_param(piece, square);
+            let (opening, endgame) = tables::pst(piece, square);
+            params[i] += f64::from(opening);
+            params[i + ENDGAME] += f64::from(endgame);
+            counts[i] += 1.0;
+            counts[i + ENDGAME] += 1.0;
+        }
+    }
+    for i in TABLES..TEMPO {
+        params[i] /= counts[i];
+    }
+    params[TEMPO] = f64::from(tables::TEMPO);
+    params
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn evaluate(sample: &Sample, params: &[f64]) -> f64 {
+    sample
+        .terms
+        .iter()
+        .map(|&(i, w)| f64::from(w) * params[usize::from(i)])
+        .sum()
+}
+
+/// Mean squared error of the predicted score at logistic scale `k`.
+fn error(samples: &[Sample], params: &[f64], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| (f64::from(s.red_score) - sigmoid(k * evaluate(s, params))).powi(2))
+        .sum();
+    sum / samples.len() as f64
+}
+
+/// Pull towards the current values, per value and squared centipawn, against the error.
+const PRIOR: f64 = 2e-9;
+const EPOCHS: usize = 1500;
+const LEARNING_RATE: f64 = 1.0;
+
+fn tune(files: &[String]) -> Result<(), Box<dyn Error>> {
+    // The last tenth of each file: its last games.
+    let (mut samples, mut held_out) = (Vec::new(), Vec::new());
+    for file in files {
+        let text = std::fs::read_to_string(file)?;
+        let mut parsed: Vec<Sample> = text.lines().filter_map(parse_sample).collect();
+        held_out.extend(parsed.split_off(parsed.len() * 9 / 10));
+        samples.extend(parsed);
+    }
+    if samples.is_empty() || held_out.is_empty() {
+        return Err("too few positions in the files given".into());
+    }
+    let start = current_params();
+    // The logistic scale that fits the current evaluation best, found on a grid: it then
+    // stays fixed, so the fitted values keep the evaluation's unit.
+    let k = (1..=100)
+        .map(|i| f64::from(i) * 0.0001)
+        .min_by(|&a, &b| error(&samples, &start, a).total_cmp(&error(&samples, &start, b)))
+        .unwrap_or(0.003);
+    eprintln!(
+        "{} positions, {} held out; scale {k:.4}; error {:.6}, held out {:.6}",
+        samples.len(),
+        held_out.len(),
+        error(&samples, &start, k),
+        error(&held_out, &start, k)
+    );
+    // Adam on the whole set at each step.
+    let mut params = start.clone();
+    let (mut m, mut v) = (vec![0f64; PARAMS], vec![0f64; PARAMS]);
+    let (beta1, beta2) = (0.9f64, 0.999f64);
+    for epoch in 1..=EPOCHS {
+        let mut gradient: Vec<f64> = params
+            .iter()
+            .zip(&start)
+            .map(|(p, s)| 2.0 * PRIOR * (p - s) * samples.len() as f64)
+            .collect();
+        for sample in &samples {
+            let predicted = sigmoid(k * evaluate(sample, &params));
+            let slope = -2.0
+                * (f64::from(sample.red_score) - predicted)
+                * predicted
+                * (1.0 - predicted)
+                * k;
+            for &(i, w) in &sample.terms {
+                gradient[usize::from(i)] += slope * f64::from(w);
+            }
+        }
+        // The general has no material value: losing it is mate.
+        gradient[MATERIAL + Role::General.index()] = 0.0;
+        for i in 0..PARAMS {
+            let g = gradient[i] / samples.len() as f64;
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let m_hat = m[i] / (1.0 - beta1.powi(epoch as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(epoch as i32));
+            params[i] -= LEARNING_RATE * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+        if epoch % 100 == 0 {
+            eprintln!(
+                "epoch {epoch}: error {:.6}, held out {:.6}",
+                error(&samples, &params, k),
+                error(&held_out, &params, k)
+            );
+        }
+    }
+    print!("{}", as_rust(&params));
+    Ok(())
+}
+
+/// The fitted values as the constants of `src/eval/tables.rs`.
+fn as_rust(params: &[f64]) -> String {
+    let mut out = String::new();
+    let material: Vec<String> = (0..7)
+        .map(|r| format!("{}", params[MATERIAL + r].round() as i32))
+        .collect();
+    let _ = writeln!(
+        out,
+        "pub const VALUES: [i32; 7] = [{}];",
+        material.join(", ")
+    );
+    for role in Role::ALL {
+        let _ = writeln!(out, "\n#[rustfmt::skip]");
+        let name = role.name().to_uppercase();
+        let _ = writeln!(out, "const {name}: [[i32; 90]; 2] = [[");
+        for offset in [0, ENDGAME] {
+            if offset == ENDGAME {
+                let _ = writeln!(out, "], [");
+            }
+            for row in 0..10 {
+                let entries: Vec<String> = (0..9)
+                    .map(|file: usize| {
+                        let i = TABLES
+                            + offset
+                            + role.index() * TABLE_LEN
+                            + row * 5
+                            + file.min(8 - file);
+                        format!("{:>4}", params[i].round() as i32)
+                    })
+                    .collect();
+                let _ = writeln!(out, "   {},", entries.join(","));
+            }
+        }
+        let _ = writeln!(out, "]];");
+    }
+    let _ = writeln!(
+        out,
+        "\npub const TEMPO: i32 = {};",
+        params[TEMPO].round() as i32
+    );
+    out
+}

@@ -189,11 +189,12 @@ fn parse_sample(line: &str) -> Option<Sample> {
         return None;
     };
     let mover = Side::from_fen_char(side.chars().next()?)?;
-    let pools = [red_pool, black_pool].map(|p| {
-        p.split(',')
-            .map(|n| n.parse::<f32>().unwrap_or(0.0))
-            .collect::<Vec<_>>()
-    });
+    let mut pools = [[0u8; 7]; 2];
+    for (pool, text) in pools.iter_mut().zip([red_pool, black_pool]) {
+        for (count, n) in pool.iter_mut().zip(text.split(',')) {
+            *count = n.parse().ok()?;
+        }
+    }
     let mut board = Vec::with_capacity(Square::COUNT);
     for (index, c) in cells.chars().enumerate() {
         let square = Square::from_index(index)?;
@@ -204,28 +205,17 @@ fn parse_sample(line: &str) -> Option<Sample> {
         };
         board.push((square, cell));
     }
-    // The phase as `eval::evaluate` reckons it: face-up attackers, and covered pieces at
-    // their pool's share of them.
-    let mut phase = 0i32;
+    let mut face_up = 0i32;
     let mut covered = [0i32; 2];
     for &(_, cell) in &board {
         match cell {
-            Cell::Piece(piece) => phase += tables::PHASE_WEIGHTS[piece.role.index()],
+            Cell::Piece(piece) => face_up += tables::PHASE_WEIGHTS[piece.role.index()],
             Cell::Covered(Some(side)) => covered[side.index()] += 1,
             Cell::Empty | Cell::Covered(None) => {}
         }
     }
-    for side in Side::ALL {
-        let pool = &pools[side.index()];
-        let total = pool.iter().sum::<f32>() as i32;
-        let weighted: i32 = (0..7)
-            .map(|r| pool[r] as i32 * tables::PHASE_WEIGHTS[r])
-            .sum();
-        if total > 0 {
-            phase += covered[side.index()] * weighted / total;
-        }
-    }
-    let opening = phase.min(tables::OPENING_PHASE) as f32 / tables::OPENING_PHASE as f32;
+    let phase = tables::phase(face_up, covered, [&pools[0], &pools[1]]);
+    let opening = phase as f32 / tables::OPENING_PHASE as f32;
     let mut weights = vec![0f32; PARAMS];
     for (square, cell) in board {
         match cell {
@@ -239,10 +229,10 @@ fn parse_sample(line: &str) -> Option<Sample> {
             Cell::Covered(Some(side)) => {
                 let sign = if side == Side::Red { 1.0 } else { -1.0 };
                 let pool = &pools[side.index()];
-                let total: f32 = pool.iter().sum();
-                for (role, n) in pool.iter().enumerate().take(7) {
+                let total: f32 = pool.iter().map(|&n| f32::from(n)).sum();
+                for (role, &n) in pool.iter().enumerate() {
                     if total > 0.0 {
-                        weights[MATERIAL + role] += sign * n / total;
+                        weights[MATERIAL + role] += sign * f32::from(n) / total;
                     }
                 }
             }
@@ -400,13 +390,11 @@ fn as_rust(params: &[f64]) -> String {
                 let _ = writeln!(out, "], [");
             }
             for row in 0..10 {
+                // Row 0 is rank 9, read from Red's side, as the tables are written.
                 let entries: Vec<String> = (0..9)
-                    .map(|file: usize| {
-                        let i = TABLES
-                            + offset
-                            + role.index() * TABLE_LEN
-                            + row * 5
-                            + file.min(8 - file);
+                    .filter_map(|file| Square::from_coords(file, 9 - row))
+                    .map(|square| {
+                        let i = table_param(Piece::new(Side::Red, role), square) + offset;
                         format!("{:>4}", params[i].round() as i32)
                     })
                     .collect();

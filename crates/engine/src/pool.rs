@@ -84,15 +84,11 @@ impl Pool {
         if total == 0 {
             return 0;
         }
-        self.sum(side, values) / total
-    }
-
-    /// The sum of `values` over `side`'s unseen pieces.
-    pub fn sum(&self, side: Side, values: &[i32; 7]) -> i32 {
-        Role::ALL
+        let sum: i32 = Role::ALL
             .iter()
             .map(|role| i32::from(self.count(side, *role)) * values[role.index()])
-            .sum()
+            .sum();
+        sum / total
     }
 
     /// Takes one `role` of `side` out of the pool (a reveal seen in the search).

@@ -16,7 +16,7 @@ use jieqi_rules::{Cell, Side, Square};
 
 use crate::pool::Pool;
 pub(crate) use tables::VALUES;
-use tables::{OPENING_PHASE, PHASE_WEIGHTS, TEMPO, pst};
+use tables::{OPENING_PHASE, PHASE_WEIGHTS, TEMPO, phase, pst};
 
 /// What a covered piece of each side is worth: the average value of its unseen pool.
 #[inline]
@@ -34,7 +34,7 @@ pub(crate) fn evaluate(pos: &Position, pool: &Pool, corrections: &[i32; Square::
     let mut material = [0i32; 2];
     let mut opening = [0i32; 2];
     let mut endgame = [0i32; 2];
-    let mut phase = 0;
+    let mut face_up = 0;
     let mut covered = [0i32; 2];
     for sq in Square::all() {
         match pos.cell(sq) {
@@ -46,7 +46,7 @@ pub(crate) fn evaluate(pos: &Position, pool: &Pool, corrections: &[i32; Square::
                 let (o, e) = pst(piece, sq);
                 opening[side] += o;
                 endgame[side] += e;
-                phase += PHASE_WEIGHTS[role];
+                face_up += PHASE_WEIGHTS[role];
             }
             Cell::Covered(Some(side)) => {
                 material[side.index()] += covered_value[side.index()];
@@ -55,14 +55,8 @@ pub(crate) fn evaluate(pos: &Position, pool: &Pool, corrections: &[i32; Square::
             Cell::Covered(None) => {}
         }
     }
-    // A covered piece counts towards the phase as its pool's share of attackers.
-    for side in Side::ALL {
-        let total = pool.total(side) as i32;
-        if covered[side.index()] > 0 && total > 0 {
-            phase += covered[side.index()] * pool.sum(side, &PHASE_WEIGHTS) / total;
-        }
-    }
-    let phase = phase.min(OPENING_PHASE);
+    let unseen = pool.counts();
+    let phase = phase(face_up, covered, [&unseen[Side::Red], &unseen[Side::Black]]);
     let us = pos.side_to_move().index();
     let them = 1 - us;
     let positional = ((opening[us] - opening[them]) * phase

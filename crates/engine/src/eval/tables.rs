@@ -23,6 +23,26 @@ pub const PHASE_WEIGHTS: [i32; 7] = [0, 0, 0, 4, 2, 2, 0];
 /// The phase with all attackers of both sides on the board: pure opening tables.
 pub const OPENING_PHASE: i32 = 32;
 
+/// The game's phase, at most [`OPENING_PHASE`]: `face_up`, the [`PHASE_WEIGHTS`] of the
+/// face-up pieces, plus each side's `covered` pieces counted at their share of the attackers
+/// among that side's `unseen` pieces (by [`Role::index`]). The evaluation and the tuner both
+/// reckon it here.
+pub fn phase(face_up: i32, covered: [i32; 2], unseen: [&[u8; 7]; 2]) -> i32 {
+    let mut phase = face_up;
+    for (covered, unseen) in covered.into_iter().zip(unseen) {
+        let total: i32 = unseen.iter().map(|&n| i32::from(n)).sum();
+        if covered > 0 && total > 0 {
+            let attackers: i32 = unseen
+                .iter()
+                .zip(PHASE_WEIGHTS)
+                .map(|(&n, weight)| i32::from(n) * weight)
+                .sum();
+            phase += covered * attackers / total;
+        }
+    }
+    phase.min(OPENING_PHASE)
+}
+
 /// What having the move is worth, as fitted: next to nothing in a quiet position (the
 /// positions the fit uses).
 pub const TEMPO: i32 = 0;

@@ -158,6 +158,22 @@ impl Position {
         }
     }
 
+    /// The occupied points and what stands on each, in square order: [`Position::cell`] of
+    /// every point that is not empty, without visiting the empty ones (an evaluation reads
+    /// the board at every leaf, and most points are empty).
+    pub fn occupied_cells(&self) -> impl Iterator<Item = (Square, Cell)> + '_ {
+        let mut left = self.occupied[0] | self.occupied[1];
+        std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
+            }
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let sq = SQUARES[i];
+            Some((sq, self.cell(sq)))
+        })
+    }
+
     /// Whose turn it is.
     pub fn side_to_move(&self) -> Side {
         self.side_to_move

@@ -275,6 +275,14 @@ fn random_position(
     Some(pos)
 }
 
+/// Every point of `pos` that is not empty, read one point at a time.
+fn occupied_cells(pos: &Position) -> Vec<(Square, Cell)> {
+    Square::all()
+        .map(|sq| (sq, pos.cell(sq)))
+        .filter(|&(_, cell)| cell != Cell::Empty)
+        .collect()
+}
+
 /// `pos.legal_captures`, sorted as `legal_move_vec` is.
 fn legal_captures(pos: &Position) -> Vec<Move> {
     let mut list = MoveList::new();
@@ -319,6 +327,7 @@ proptest! {
             let legal = pos.legal_move_vec();
             prop_assert_eq!(&legal, &naive.legal_moves(pos.side_to_move()), "{:?}", pos.to_setup());
             prop_assert_eq!(legal_captures(&pos), captures_of(&naive, &legal), "{:?}", pos.to_setup());
+            prop_assert_eq!(occupied_cells(&pos), pos.occupied_cells().collect::<Vec<_>>());
             prop_assert_eq!(pos.has_legal_move(), !legal.is_empty());
             prop_assert_eq!(pos.is_check(), naive.general_attacked(pos.side_to_move()));
             prop_assert_eq!(pos.zobrist(), rebuilt(&pos).zobrist());

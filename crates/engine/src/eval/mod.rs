@@ -28,41 +28,86 @@ pub(crate) fn covered_values(pool: &Pool) -> [i32; 2] {
 }
 
 /// The evaluation of `pos` for the side to move. `corrections[sq]` is added to the value of
-/// the face-up piece on `sq` (zero except for stand-ins of unexpanded reveals).
+/// the face-up piece on `sq` (zero except for stand-ins of unexpanded reveals). The search
+/// keeps a [`Tally`] instead; this reads one afresh.
+#[cfg(test)]
 pub(crate) fn evaluate(pos: &Position, pool: &Pool, corrections: &[i32; Square::COUNT]) -> i32 {
-    let covered_value = covered_values(pool);
-    let mut material = [0i32; 2];
-    let mut opening = [0i32; 2];
-    let mut endgame = [0i32; 2];
-    let mut face_up = 0;
-    let mut covered = [0i32; 2];
-    for sq in Square::all() {
-        match pos.cell(sq) {
-            Cell::Empty => {}
+    Tally::of(pos, corrections).value(pos.side_to_move(), pool)
+}
+
+/// The sums the evaluation is made of, each side's by [`Side::index`]. They change only
+/// where a move changes the board, so the search keeps them up to date move by move
+/// ([`Tally::lift`], [`Tally::set`]) instead of reading all ninety points at every leaf; what
+/// depends on the unseen pool (the covered pieces' worth, the phase) is reckoned when a value
+/// is asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Face-up material, corrections included.
+    material: [i32; 2],
+    opening: [i32; 2],
+    endgame: [i32; 2],
+    /// [`PHASE_WEIGHTS`] of the face-up pieces of both sides.
+    face_up: i32,
+    /// Covered pieces of each side.
+    covered: [i32; 2],
+}
+
+impl Tally {
+    /// The sums of `pos` read point by point.
+    pub(crate) fn of(pos: &Position, corrections: &[i32; Square::COUNT]) -> Tally {
+        let mut tally = Tally::default();
+        for (sq, cell) in pos.occupied_cells() {
+            tally.set(sq, cell, corrections[sq.index()]);
+        }
+        tally
+    }
+
+    /// Counts `cell` standing on `sq`, a face-up piece with `correction` added to its value.
+    #[inline]
+    pub(crate) fn set(&mut self, sq: Square, cell: Cell, correction: i32) {
+        self.add(sq, cell, correction, 1);
+    }
+
+    /// Takes back what [`Tally::set`] counted for `cell` on `sq`.
+    #[inline]
+    pub(crate) fn lift(&mut self, sq: Square, cell: Cell, correction: i32) {
+        self.add(sq, cell, correction, -1);
+    }
+
+    #[inline]
+    fn add(&mut self, sq: Square, cell: Cell, correction: i32, sign: i32) {
+        match cell {
+            Cell::Empty | Cell::Covered(None) => {}
             Cell::Piece(piece) => {
                 let side = piece.side.index();
                 let role = piece.role.index();
-                material[side] += VALUES[role] + corrections[sq.index()];
                 let (o, e) = pst(piece, sq);
-                opening[side] += o;
-                endgame[side] += e;
-                face_up += PHASE_WEIGHTS[role];
+                self.material[side] += sign * (VALUES[role] + correction);
+                self.opening[side] += sign * o;
+                self.endgame[side] += sign * e;
+                self.face_up += sign * PHASE_WEIGHTS[role];
             }
-            Cell::Covered(Some(side)) => {
-                material[side.index()] += covered_value[side.index()];
-                covered[side.index()] += 1;
-            }
-            Cell::Covered(None) => {}
+            Cell::Covered(Some(side)) => self.covered[side.index()] += sign,
         }
     }
-    let unseen = pool.counts();
-    let phase = phase(face_up, covered, [&unseen[Side::Red], &unseen[Side::Black]]);
-    let us = pos.side_to_move().index();
-    let them = 1 - us;
-    let positional = ((opening[us] - opening[them]) * phase
-        + (endgame[us] - endgame[them]) * (OPENING_PHASE - phase))
-        / OPENING_PHASE;
-    material[us] - material[them] + positional + TEMPO
+
+    /// The evaluation for `us` to move, covered pieces valued by `pool`.
+    pub(crate) fn value(&self, us: Side, pool: &Pool) -> i32 {
+        let covered_value = covered_values(pool);
+        let material = |side: usize| self.material[side] + self.covered[side] * covered_value[side];
+        let unseen = pool.counts();
+        let phase = phase(
+            self.face_up,
+            self.covered,
+            [&unseen[Side::Red], &unseen[Side::Black]],
+        );
+        let us = us.index();
+        let them = 1 - us;
+        let positional = ((self.opening[us] - self.opening[them]) * phase
+            + (self.endgame[us] - self.endgame[them]) * (OPENING_PHASE - phase))
+            / OPENING_PHASE;
+        material(us) - material(them) + positional + TEMPO
+    }
 }
 
 #[cfg(test)]

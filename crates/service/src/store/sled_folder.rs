@@ -490,7 +490,20 @@ mod tests {
             db.open_tree("jieqi").unwrap();
             db.flush().unwrap();
         }
-        let store = SledStore::open(dir.path()).unwrap();
+        // sled lets go of its file lock from a thread of its own, a moment after the last
+        // handle is dropped (a full test run once opened the folder before that); a process
+        // meeting such a folder was started after the one that wrote it had ended.
+        let mut attempts = 0;
+        let store = loop {
+            match SledStore::open(dir.path()) {
+                Ok(store) => break store,
+                Err(e) if attempts < 100 && e.to_string().contains("could not acquire lock") => {
+                    attempts += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => panic!("{e}"),
+            }
+        };
         fill(&store, 0, 20).await;
         let expected = records(&store);
         store.compact().unwrap();

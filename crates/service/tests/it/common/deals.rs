@@ -44,7 +44,8 @@ pub fn random_game(
     (letters, typed, game.move_record_texts())
 }
 
-/// A different deal that agrees with everything `record` showed publicly.
+/// A different deal that agrees with everything `record` showed publicly (the same deal only
+/// where no other one does).
 pub fn consistent_deal(variant: Variant, letters: &str, record: &[String], seed: u64) -> String {
     let mut letters: Vec<char> = letters.chars().collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -92,12 +93,25 @@ pub fn consistent_deal(variant: Variant, letters: &str, record: &[String], seed:
     } else {
         vec![hidden]
     };
-    for group in groups {
-        let mut values: Vec<char> = group.iter().map(|&i| letters[i]).collect();
-        values.shuffle(&mut rng);
-        for (&i, v) in group.iter().zip(values) {
-            letters[i] = v;
+    let original = letters.clone();
+    // A shuffle may give back the deal it started from (few pieces left hidden, most of them
+    // alike): shuffle again while another deal exists, so that callers comparing the two games
+    // compare two deals.
+    let another_exists = groups.iter().any(|group| {
+        group
+            .iter()
+            .any(|&i| group.iter().any(|&j| original[i] != original[j]))
+    });
+    loop {
+        for group in &groups {
+            let mut values: Vec<char> = group.iter().map(|&i| letters[i]).collect();
+            values.shuffle(&mut rng);
+            for (&i, v) in group.iter().zip(values) {
+                letters[i] = v;
+            }
+        }
+        if letters != original || !another_exists {
+            return letters.into_iter().collect();
         }
     }
-    letters.into_iter().collect()
 }

@@ -5,9 +5,10 @@
 # colours swapped in each pair.
 #
 # Usage (from the repository root, after `cargo build -p jieqi-bot`):
-#     sh scripts/vs-fairy-stockfish.sh [GAMES] [MOVETIME_MS] [SKILL] [FSF_SKILL] [path/to/jieqi-bot]
+#     sh scripts/vs-fairy-stockfish.sh [GAMES] [MOVETIME_MS] [SKILL] [FSF_SKILL] [path/to/jieqi-bot] [SEED]
 # defaults: 100 games, 200 ms, our Skill Level 20 (master), Fairy-Stockfish at full strength
-# (Skill Level 20). Run it alone on the machine (`nice -n 15`): it is timed, so other load
+# (Skill Level 20), openings of seed 23 (another seed gives other openings: two halves of a
+# match may run at once, one a core, each engine thinking only on its own turn). Run it alone on the machine (`nice -n 15`): it is timed, so other load
 # changes the result.
 #
 # Adjudication (that of `jieqi-bot match`): the rules end a game (mate, stalemate, the
@@ -19,9 +20,10 @@ MS=${2:-200}
 SKILL=${3:-20}
 FSF_SKILL=${4:-20}
 BIN=${5:-${CARGO_TARGET_DIR:-target}/debug/jieqi-bot}
+SEED=${6:-23}
 FSF=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
 exec "$BIN" match --variant xiangqi \
     --red "uci:$BIN uci" --red-option "Skill Level=$SKILL" \
     --black "uci:$FSF" --black-option "UCI_Variant=xiangqi" --black-option "Threads=1" \
     --black-option "Hash=16" --black-option "Skill Level=$FSF_SKILL" --black-ranks 1-10 \
-    --movetime-ms "$MS" --games "$GAMES" --opening-plies 6 --max-plies 300 --seed 23 --verbose
+    --movetime-ms "$MS" --games "$GAMES" --opening-plies 6 --max-plies 300 --seed "$SEED" --verbose

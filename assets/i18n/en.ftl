@@ -164,6 +164,7 @@ help-text = Commands:
     /resign, /draw: resign; offer a draw or accept one.
     /peek: your own view, privately. /games: the games here and yours.
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]: a game against me, the built-in engine (not rated).
+    { play-levels }
     /puzzle [jieqi|xiangqi|banqi]: a puzzle at your puzzle rating; answer with /move. In a group anyone may answer. /puzzle daily 18 (admins): a puzzle every day at 18:00 UTC; /puzzle daily off stops it.
     /watch <id>, /unwatch: follow a game of another chat.
     /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant]: ratings.
@@ -194,7 +195,8 @@ refuse-unknown-notation-banqi = I cannot read “{ $text }” as a Banqi move. W
 refuse-illegal-move = That move is not allowed: { $reason }.
 refuse-move-not-played = That move cannot be played: { $reason }.
 refuse-challenge-option = I do not understand “{ $option }” in a challenge. Use a variant (jieqi, xiangqi, banqi), a colour (red, black, random), rules (standard, pychess, tencent, vietnam), secret-captures, or a time per move (30m, 24h, 2d).
-refuse-play-usage = To play against me write /play bot, optionally with a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random) or rules, for example /play bot club jieqi red.
+refuse-play-usage = To play against me write /play bot, optionally with a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random) or rules, for example /play bot club jieqi red. { play-levels }
+play-levels = How strong the levels are, against the engine Fairy-Stockfish in Xiangqi at 200 ms a move: novice plays about as its Skill Level 0, casual about 3, club about 10, master between 15 and 20 (it scores 70 % against 15 and 30 % against 20, Fairy-Stockfish's full strength).
 refuse-play-option = I do not understand “{ $option }” in /play bot. Use a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random), rules (standard, pychess, tencent, vietnam) or secret-captures.
 refuse-play-has-game = You are already playing game { $game } against me here. Finish it (or /resign) before starting another.
 refuse-challenge-time = “{ $time }” is not a time per move I can use: write one from 1m to 30d, like 30m, 24h or 2d.

@@ -146,6 +146,7 @@ help-text = Các lệnh:
     /resign, /draw: đầu hàng; cầu hòa hoặc đồng ý hòa.
     /peek: xem riêng góc nhìn của bạn. /games: các ván ở đây và của bạn.
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]: chơi với tôi, máy cờ có sẵn (không tính hệ số).
+    { play-levels }
     /puzzle [jieqi|xiangqi|banqi]: một bài cờ theo hệ số giải đố của bạn; trả lời bằng /move. Trong nhóm ai cũng có thể trả lời. /puzzle daily 18 (quản trị viên): mỗi ngày một bài lúc 18:00 UTC; /puzzle daily off để dừng.
     /watch <mã>, /unwatch: theo dõi một ván của nhóm khác.
     /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể]: hệ số.
@@ -176,7 +177,8 @@ refuse-unknown-notation-banqi = Tôi không đọc được “{ $text }” là 
 refuse-illegal-move = Nước này không được phép: { $reason }.
 refuse-move-not-played = Không thể đi nước này: { $reason }.
 refuse-challenge-option = Tôi không hiểu “{ $option }” trong lời thách đấu. Hãy dùng biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam), secret-captures hoặc thời gian mỗi nước (30m, 24h, 2d).
-refuse-play-usage = Để chơi với tôi hãy viết /play bot, có thể thêm cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random) hoặc luật, ví dụ /play bot club jieqi red.
+refuse-play-usage = Để chơi với tôi hãy viết /play bot, có thể thêm cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random) hoặc luật, ví dụ /play bot club jieqi red. { play-levels }
+play-levels = Sức mạnh các cấp độ, so với máy Fairy-Stockfish chơi cờ tướng 200 ms mỗi nước: novice ngang Skill Level 0 của nó, casual khoảng 3, club khoảng 10, master ở giữa 15 và 20 (được 70 % điểm trước mức 15 và 30 % trước mức 20, sức mạnh tối đa của Fairy-Stockfish).
 refuse-play-option = Tôi không hiểu “{ $option }” trong /play bot. Hãy dùng cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam) hoặc secret-captures.
 refuse-play-has-game = Bạn đang chơi ván { $game } với tôi ở đây. Hãy chơi xong (hoặc /resign) trước khi bắt đầu ván khác.
 refuse-challenge-time = “{ $time }” không phải thời gian mỗi nước dùng được: hãy viết từ 1m đến 30d, như 30m, 24h hoặc 2d.

@@ -146,6 +146,7 @@ help-text = 命令：
     /resign、/draw：认输；提和或同意和棋。
     /peek：私下查看你自己的视角。/games：本群和你的对局。
     /play bot [novice|casual|club|master] [jieqi|xiangqi|banqi] [red|black|random] [secret-captures]：与内置引擎（我）对弈（不计等级分）。
+    { play-levels }
     /puzzle [jieqi|xiangqi|banqi]：按你的解题等级分出一道题，用 /move 作答；群里任何人都可以作答。/puzzle daily 18（管理员）：每天 UTC 18:00 出一道题；/puzzle daily off 停止。
     /watch <编号>、/unwatch：关注其他群的对局。
     /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体]：等级分。
@@ -176,7 +177,8 @@ refuse-unknown-notation-banqi = 我无法把“{ $text }”识别为暗棋着法
 refuse-illegal-move = 这步棋不允许：{ $reason }。
 refuse-move-not-played = 这步棋无法走：{ $reason }。
 refuse-challenge-option = 我不理解挑战中的“{ $option }”。可用：变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）、secret-captures 或每步时间（30m、24h、2d）。
-refuse-play-usage = 要和我下棋，请写 /play bot，可加上级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）或规则，例如 /play bot club jieqi red。
+refuse-play-usage = 要和我下棋，请写 /play bot，可加上级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）或规则，例如 /play bot club jieqi red。 { play-levels }
+play-levels = 各级别的强度（与引擎 Fairy-Stockfish 下象棋、每步 200 毫秒比较）：novice 约相当于它的 Skill Level 0，casual 约 3，club 约 10，master 介于 15 和 20 之间（对 15 得分 70%，对 20 即 Fairy-Stockfish 全力得分 30%）。
 refuse-play-option = 我不理解 /play bot 中的“{ $option }”。可用：级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）或 secret-captures。
 refuse-play-has-game = 你已经在这里和我下着对局 { $game }。请先下完（或 /resign）再开新局。
 refuse-challenge-time = “{ $time }”不是可用的每步时间：请写 1m 到 30d 之间的时间，如 30m、24h 或 2d。

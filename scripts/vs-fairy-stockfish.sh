@@ -7,9 +7,9 @@
 # Usage (from the repository root, after `cargo build -p jieqi-bot`):
 #     sh scripts/vs-fairy-stockfish.sh [GAMES] [MOVETIME_MS] [SKILL] [FSF_SKILL] [path/to/jieqi-bot] [SEED]
 # defaults: 100 games, 200 ms, our Skill Level 20 (master), Fairy-Stockfish at full strength
-# (Skill Level 20), openings of seed 23 (another seed gives other openings: two halves of a
-# match may run at once, one a core, each engine thinking only on its own turn). Run it alone on the machine (`nice -n 15`): it is timed, so other load
-# changes the result.
+# (Skill Level 20), openings of seed 23. Run it alone on the machine (`nice -n 15`): it is
+# timed, so other load changes the result; or run two halves at once with different seeds
+# (other openings), one a core, each engine thinking only on its own turn.
 #
 # Adjudication (that of `jieqi-bot match`): the rules end a game (mate, stalemate, the
 # repetition rulings, the preset's no-progress draw); a game still running after 300 plies is

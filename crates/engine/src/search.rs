@@ -459,7 +459,7 @@ impl<'a> BoardSearch<'a> {
     /// Whether `side` has a face-up chariot, horse or cannon, or any covered piece: material
     /// enough that passing would rarely be its best move (null-move pruning's zugzwang guard).
     fn has_officers(&self, side: Side) -> bool {
-        Square::all().any(|sq| match self.pos.cell(sq) {
+        self.pos.occupied_cells().any(|(_, cell)| match cell {
             Cell::Piece(p) => {
                 p.side == side && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon)
             }

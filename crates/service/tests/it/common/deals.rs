@@ -97,11 +97,9 @@ pub fn consistent_deal(variant: Variant, letters: &str, record: &[String], seed:
     // A shuffle may give back the deal it started from (few pieces left hidden, most of them
     // alike): shuffle again while another deal exists, so that callers comparing the two games
     // compare two deals.
-    let another_exists = groups.iter().any(|group| {
-        group
-            .iter()
-            .any(|&i| group.iter().any(|&j| original[i] != original[j]))
-    });
+    let another_exists = groups
+        .iter()
+        .any(|group| group.windows(2).any(|w| original[w[0]] != original[w[1]]));
     loop {
         for group in &groups {
             let mut values: Vec<char> = group.iter().map(|&i| letters[i]).collect();

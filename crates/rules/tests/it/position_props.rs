@@ -2,7 +2,7 @@
 //! of the rules written here from `rules.md` (no tables, no shortcuts).
 
 use jieqi_rules::deal::Deal;
-use jieqi_rules::position::MoveList;
+use jieqi_rules::position::{MoveList, Reach};
 use jieqi_rules::setup::start_role;
 use jieqi_rules::{Cell, Move, MoveOptions, Position, Role, Setup, Side, Square, Variant};
 use proptest::prelude::*;
@@ -129,6 +129,20 @@ impl Naive {
                 (df == 0 && dr == forward)
                     || (dr == 0 && df.abs() == 1 && !on_home_half(side, from))
             }
+        }
+    }
+
+    /// What the piece on `from` reaches, by the movement rules alone: see `Position::reach`.
+    fn reach(&self, from: usize) -> Reach {
+        let Some(side) = self.side_at(from) else {
+            return Reach::default();
+        };
+        let enemy_palace = (0..90).filter(|&i| in_palace(!side, i));
+        Reach {
+            free: (0..90).filter(|&to| self.can_reach(from, to)).count() as u32,
+            palace: enemy_palace
+                .filter(|&point| self.with_enemy_on(point, side).can_reach(from, point))
+                .count() as u32,
         }
     }
 
@@ -328,6 +342,19 @@ proptest! {
             prop_assert_eq!(&legal, &naive.legal_moves(pos.side_to_move()), "{:?}", pos.to_setup());
             prop_assert_eq!(legal_captures(&pos), captures_of(&naive, &legal), "{:?}", pos.to_setup());
             prop_assert_eq!(occupied_cells(&pos), pos.occupied_cells().collect::<Vec<_>>());
+            for (sq, _) in occupied_cells(&pos).into_iter().filter(|&(sq, _)| Some(sq) != pos.general(Side::Red) && Some(sq) != pos.general(Side::Black)) {
+                prop_assert_eq!(pos.reach(sq), naive.reach(sq.index()), "from {} in {:?}", sq, pos.to_setup());
+            }
+            let attackers: Vec<_> = occupied_cells(&pos)
+                .into_iter()
+                .filter_map(|(sq, cell)| match cell {
+                    Cell::Piece(piece) if matches!(piece.role, Role::Chariot | Role::Cannon | Role::Horse) => {
+                        Some((piece, naive.reach(sq.index())))
+                    }
+                    _ => None,
+                })
+                .collect();
+            prop_assert_eq!(pos.attacker_reaches().collect::<Vec<_>>(), attackers, "{:?}", pos.to_setup());
             prop_assert_eq!(pos.has_legal_move(), !legal.is_empty());
             prop_assert_eq!(pos.is_check(), naive.general_attacked(pos.side_to_move()));
             prop_assert_eq!(pos.zobrist(), rebuilt(&pos).zobrist());

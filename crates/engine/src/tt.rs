@@ -29,6 +29,19 @@ pub(crate) struct Entry {
     pub bound: Bound,
 }
 
+impl Entry {
+    /// Whether this stored score decides a node searched with the window `alpha`..`beta`
+    /// (the entry being deep enough): an exact score always does, a lower bound at or above
+    /// beta and an upper bound at or below alpha do.
+    pub fn settles(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 #[derive(Clone)]
 pub(crate) struct Tt {
     entries: Vec<Option<Entry>>,

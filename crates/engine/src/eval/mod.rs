@@ -2,19 +2,23 @@
 //! every covered piece valued at the average of its side's unseen pool. Each table has an
 //! opening and an endgame half, blended by how many attackers (chariots, horses, cannons) are
 //! left: a soldier or a general wants other points once the board has emptied. All of it is
-//! fitted to game results (`examples/texel.rs`).
+//! fitted to game results (`examples/texel.rs`). Once no covered piece is left, an activity
+//! term adds where the chariots, cannons and horses can go and how much of the enemy palace
+//! they bear on (`activity`; its weights are set by hand, outside the tuner's linear model).
 //!
 //! Valuing covered pieces at the pool's average makes a reveal worth nothing in expectation,
 //! as it should be: turning a piece up does not change what it is, only what is known. The
 //! search adds `corrections` for reveals it did not expand (see `search`'s module doc): such
 //! a piece moves as a stand-in type but keeps the pool's value.
 
+mod activity;
 pub(crate) mod tables;
 
 use jieqi_rules::position::Position;
 use jieqi_rules::{Cell, Side, Square};
 
 use crate::pool::Pool;
+pub(crate) use activity::{ACTIVITY_BOUND, activity};
 pub(crate) use tables::VALUES;
 use tables::{OPENING_PHASE, PHASE_WEIGHTS, TEMPO, phase, pst};
 
@@ -32,7 +36,7 @@ pub(crate) fn covered_values(pool: &Pool) -> [i32; 2] {
 /// keeps a [`Tally`] instead; this reads one afresh.
 #[cfg(test)]
 pub(crate) fn evaluate(pos: &Position, pool: &Pool, corrections: &[i32; Square::COUNT]) -> i32 {
-    Tally::of(pos, corrections).value(pos.side_to_move(), pool)
+    Tally::of(pos, corrections).value(pos, pool)
 }
 
 /// The sums the evaluation is made of, each side's by [`Side::index`]. They change only
@@ -91,8 +95,29 @@ impl Tally {
         }
     }
 
-    /// The evaluation for `us` to move, covered pieces valued by `pool`.
-    pub(crate) fn value(&self, us: Side, pool: &Pool) -> i32 {
+    /// Whether no covered piece is left on the board: Xiangqi, or a Jieqi game whose pieces
+    /// have all turned up. Only then does the activity term count (see [`activity`]).
+    pub(crate) fn all_face_up(&self) -> bool {
+        self.covered == [0, 0]
+    }
+
+    /// The evaluation of `pos` (whose sums these are) for the side to move, covered pieces
+    /// valued by `pool`.
+    #[cfg(test)]
+    pub(crate) fn value(&self, pos: &Position, pool: &Pool) -> i32 {
+        let us = pos.side_to_move();
+        let (value, phase) = self.value_without_activity(us, pool);
+        if self.all_face_up() {
+            value + activity::activity(pos, us, phase)
+        } else {
+            value
+        }
+    }
+
+    /// [`Tally::value`] but for the activity term, which reads the board afresh (the costly
+    /// part), and the phase that term is blended by. The full value lies within
+    /// [`ACTIVITY_BOUND`] of it.
+    pub(crate) fn value_without_activity(&self, us: Side, pool: &Pool) -> (i32, i32) {
         let covered_value = covered_values(pool);
         let material = |side: usize| self.material[side] + self.covered[side] * covered_value[side];
         let unseen = pool.counts();
@@ -106,7 +131,7 @@ impl Tally {
         let positional = ((self.opening[us] - self.opening[them]) * phase
             + (self.endgame[us] - self.endgame[them]) * (OPENING_PHASE - phase))
             / OPENING_PHASE;
-        material(us) - material(them) + positional + TEMPO
+        (material(us) - material(them) + positional + TEMPO, phase)
     }
 }
 

@@ -1,0 +1,229 @@
+//! Activity: what a piece's point alone does not say. The tables value a horse on a good
+//! point even when its legs are blocked and a chariot on an open file even when its own pieces
+//! wall it in; this part counts where each chariot, cannon and horse can actually go
+//! ([`Position::attacker_reaches`]) and how much of the enemy palace they bear on. It reads
+//! the board afresh at each evaluation (a piece's reach changes when any piece on its lines
+//! moves), so it is kept small: one walk along the lines of each face-up attacker, and the
+//! search caches it by board and skips it where the rest of the value already decides.
+//!
+//! It counts only once no covered piece is left: in Xiangqi always, in Jieqi from the last
+//! reveal on. Measured in self-play (300 games a variant, 30,000 nodes a move, equal nodes):
+//! +75 Elo in Xiangqi, +1 in Jieqi, where covered pieces stand on most lines and what they
+//! turn out to be outweighs where the face-up pieces can go; at the quarter of the speed the
+//! term costs, it lost in Jieqi.
+
+use jieqi_rules::position::Position;
+use jieqi_rules::{Role, Side};
+
+use super::tables::OPENING_PHASE;
+
+/// Opening and endgame value of each step a chariot can make, around `CHARIOT_USUAL` steps.
+const CHARIOT_STEP: (i32, i32) = (5, 7);
+const CHARIOT_USUAL: i32 = 8;
+/// Opening and endgame value of each step a cannon can make, around `CANNON_USUAL` steps.
+const CANNON_STEP: (i32, i32) = (3, 2);
+const CANNON_USUAL: i32 = 7;
+/// Opening and endgame value of a horse with each number of moves (at most eight): a horse
+/// hobbled at the legs is worth far less than its material, one in the open a little more.
+const HORSE_MOVES: [(i32, i32); 9] = [
+    (-60, -70),
+    (-30, -35),
+    (-12, -14),
+    (0, 0),
+    (8, 10),
+    (14, 18),
+    (18, 23),
+    (21, 27),
+    (23, 30),
+];
+/// The most the activity term may add or take away: it is held within this so that a value
+/// without it, this far past a bound, is past it with it too (the search's lazy evaluation).
+pub(crate) const ACTIVITY_BOUND: i32 = 200;
+/// What each attacked point of the enemy palace weighs, by attacker.
+const PRESSURE_CHARIOT: i32 = 8;
+const PRESSURE_CANNON: i32 = 8;
+const PRESSURE_HORSE: i32 = 10;
+/// Pressure on a palace counts by how many pieces bear on it, in quarters: one piece alone
+/// rarely mates, three together often do.
+const PRESSURE_SCALE: [i32; 5] = [0, 2, 4, 6, 7];
+
+/// The activity of both sides' face-up attackers, for `us`, blended by `phase` (out of
+/// [`OPENING_PHASE`]) between its opening and endgame weights.
+pub(crate) fn activity(pos: &Position, us: Side, phase: i32) -> i32 {
+    let mut opening = [0i32; 2];
+    let mut endgame = [0i32; 2];
+    let mut pressure = [0i32; 2];
+    let mut attackers = [0usize; 2];
+    for (piece, reach) in pos.attacker_reaches() {
+        let side = piece.side.index();
+        let free = reach.free as i32;
+        let palace = reach.palace as i32;
+        let ((o, e), weight) = match piece.role {
+            Role::Chariot => (
+                (
+                    CHARIOT_STEP.0 * (free - CHARIOT_USUAL),
+                    CHARIOT_STEP.1 * (free - CHARIOT_USUAL),
+                ),
+                PRESSURE_CHARIOT,
+            ),
+            Role::Cannon => (
+                (
+                    CANNON_STEP.0 * (free - CANNON_USUAL),
+                    CANNON_STEP.1 * (free - CANNON_USUAL),
+                ),
+                PRESSURE_CANNON,
+            ),
+            _ => (HORSE_MOVES[(free as usize).min(8)], PRESSURE_HORSE),
+        };
+        opening[side] += o;
+        endgame[side] += e;
+        if palace > 0 {
+            pressure[side] += palace * weight;
+            attackers[side] += 1;
+        }
+    }
+    let score = |side: usize| {
+        (opening[side] * phase + endgame[side] * (OPENING_PHASE - phase)) / OPENING_PHASE
+            + pressure[side] * PRESSURE_SCALE[attackers[side].min(4)] / 4
+    };
+    let us = us.index();
+    (score(us) - score(1 - us)).clamp(-ACTIVITY_BOUND, ACTIVITY_BOUND)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jieqi_rules::position::MoveOptions;
+    use jieqi_rules::{Cell, Piece, Setup, Square, Variant};
+
+    fn position(pieces: &[(&str, Side, Role)], to_move: Side) -> Position {
+        let mut setup = Setup::empty();
+        for &(square, side, role) in pieces {
+            let square: Square = square.parse().expect("a square");
+            setup.board[square.index()] = Cell::Piece(Piece::new(side, role));
+        }
+        setup.side_to_move = to_move;
+        Position::from_setup(setup, Variant::Xiangqi, MoveOptions::default())
+            .expect("valid position")
+    }
+
+    const GENERALS: [(&str, Side, Role); 2] = [
+        ("e0", Side::Red, Role::General),
+        ("d9", Side::Black, Role::General),
+    ];
+
+    #[test]
+    fn a_horse_hobbled_at_its_legs_is_worth_less_than_a_free_one() {
+        let free = position(
+            &[GENERALS[0], GENERALS[1], ("e4", Side::Red, Role::Horse)],
+            Side::Red,
+        );
+        let hobbled = position(
+            &[
+                GENERALS[0],
+                GENERALS[1],
+                ("e4", Side::Red, Role::Horse),
+                // Any piece on a leg hobbles: here Black's soldiers, whose activity is not
+                // counted.
+                ("e5", Side::Black, Role::Soldier),
+                ("d4", Side::Black, Role::Soldier),
+                ("f4", Side::Black, Role::Soldier),
+                ("e3", Side::Black, Role::Soldier),
+            ],
+            Side::Red,
+        );
+        let (free, hobbled) = (
+            activity(&free, Side::Red, OPENING_PHASE),
+            activity(&hobbled, Side::Red, OPENING_PHASE),
+        );
+        assert_eq!(free, HORSE_MOVES[8].0);
+        assert_eq!(hobbled, HORSE_MOVES[0].0);
+    }
+
+    #[test]
+    fn chariots_bearing_on_the_enemy_palace_press_it_and_more_so_together() {
+        let lone = position(
+            &[GENERALS[0], GENERALS[1], ("f5", Side::Red, Role::Chariot)],
+            Side::Red,
+        );
+        let pair = position(
+            &[
+                GENERALS[0],
+                GENERALS[1],
+                ("f5", Side::Red, Role::Chariot),
+                ("a7", Side::Red, Role::Chariot),
+            ],
+            Side::Red,
+        );
+        let far = position(
+            &[
+                GENERALS[0],
+                GENERALS[1],
+                ("a5", Side::Red, Role::Chariot),
+                ("a4", Side::Red, Role::Chariot),
+            ],
+            Side::Red,
+        );
+        // f5 sees f7, f8, f9 of the palace; a7 sees d7, e7, f7.
+        let mobility = |free: i32| CHARIOT_STEP.0 * (free - CHARIOT_USUAL);
+        assert_eq!(
+            activity(&lone, Side::Red, OPENING_PHASE),
+            mobility(17) + 3 * PRESSURE_CHARIOT * PRESSURE_SCALE[1] / 4
+        );
+        let pressed = activity(&pair, Side::Red, OPENING_PHASE);
+        let unpressed = activity(&far, Side::Red, OPENING_PHASE);
+        assert!(pressed > unpressed + 6 * PRESSURE_CHARIOT * PRESSURE_SCALE[1] / 4);
+    }
+
+    #[test]
+    fn the_side_to_move_sees_the_negation_of_the_other_sides_activity() {
+        let pos = Position::xiangqi_start();
+        for phase in [0, OPENING_PHASE / 2, OPENING_PHASE] {
+            assert_eq!(
+                activity(&pos, Side::Red, phase),
+                -activity(&pos, Side::Black, phase)
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// A board turned upside down with the colours swapped is the same position for the
+        /// other side: its activity is the same, whatever the palace, line or leg involved.
+        #[test]
+        fn a_board_mirrored_with_colours_swapped_has_the_same_activity(
+            seed in proptest::prelude::any::<u64>(),
+            plies in 0usize..120,
+        ) {
+            let mut pos = Position::xiangqi_start();
+            let mut state = seed;
+            for _ in 0..plies {
+                let moves = pos.legal_move_vec();
+                if moves.is_empty() {
+                    break;
+                }
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                pos.play_unchecked(moves[(state >> 33) as usize % moves.len()], None, None);
+            }
+            let mut mirrored = Setup::empty();
+            for (sq, cell) in pos.occupied_cells() {
+                let Cell::Piece(piece) = cell else { continue };
+                let (file, rank) = (sq.index() % 9, sq.index() / 9);
+                let flipped = Square::from_index((9 - rank) * 9 + file).expect("on the board");
+                mirrored.board[flipped.index()] = Cell::Piece(Piece::new(!piece.side, piece.role));
+            }
+            mirrored.side_to_move = !pos.side_to_move();
+            let mirrored = Position::from_setup(mirrored, Variant::Xiangqi, MoveOptions::default())
+                .expect("a mirrored legal position is legal");
+            for phase in [0, OPENING_PHASE] {
+                proptest::prop_assert_eq!(
+                    activity(&pos, Side::Red, phase),
+                    activity(&mirrored, Side::Black, phase)
+                );
+            }
+        }
+    }
+}

@@ -321,7 +321,7 @@ mod tests {
             "{bytes_after} bytes after, {bytes_before} before"
         );
         drop(store);
-        let store = SledStore::open(dir.path()).unwrap();
+        let store = reopen(dir.path());
         assert_eq!(records(&store), before, "reopened after compaction");
         // Only the live database is left in the folder.
         let mut names: Vec<String> = fs::read_dir(dir.path())
@@ -330,6 +330,24 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["CURRENT", "LOCK", "gen-2"]);
+    }
+
+    /// The store in `dir` opened again after its last handle was dropped. sled lets go of
+    /// its file lock from a thread of its own, a moment after that (full test runs have
+    /// opened the folder before, twice); a process meeting such a folder was started after
+    /// the one that wrote it had ended, so only the tests wait for it.
+    fn reopen(dir: &Path) -> SledStore {
+        let mut attempts = 0;
+        loop {
+            match SledStore::open(dir) {
+                Ok(store) => return store,
+                Err(e) if attempts < 100 && e.to_string().contains("could not acquire lock") => {
+                    attempts += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -368,7 +386,7 @@ mod tests {
         assert!(expected.len() > 250, "{} records", expected.len());
         assert_eq!(records(&store), expected, "the live store after compaction");
         drop(store);
-        let store = SledStore::open(dir.path()).unwrap();
+        let store = reopen(dir.path());
         assert_eq!(records(&store), expected, "reopened after compaction");
     }
 
@@ -385,7 +403,7 @@ mod tests {
             drop(store);
             // What a crash mid-write would also leave: a half-written CURRENT.tmp.
             fs::write(dir.path().join(CURRENT_TMP), "gen-").unwrap();
-            let store = SledStore::open(dir.path()).unwrap();
+            let store = reopen(dir.path());
             assert_eq!(records(&store), expected, "after stopping at {stop:?}");
             let generations = fs::read_dir(dir.path())
                 .unwrap()
@@ -413,7 +431,7 @@ mod tests {
         let copy = dir.path().join("gen-2");
         fs::create_dir(&copy).unwrap();
         fs::write(copy.join("db"), [0xAB; 1000]).unwrap();
-        let store = SledStore::open(dir.path()).unwrap();
+        let store = reopen(dir.path());
         assert_eq!(records(&store), expected);
         assert!(!copy.exists());
         store.compact().unwrap();
@@ -433,7 +451,7 @@ mod tests {
             store.flush().await.unwrap();
         }
         drop(store);
-        let store = SledStore::open(dir.path()).unwrap();
+        let store = reopen(dir.path());
         assert!(store.allocate_outbox_ids(1).await.unwrap()[0] > last);
     }
 
@@ -477,7 +495,7 @@ mod tests {
         );
         assert_eq!(records(&store), expected);
         drop(store);
-        let store = SledStore::open(dir.path()).unwrap();
+        let store = reopen(dir.path());
         assert_eq!(records(&store), expected, "reopened");
     }
 
@@ -490,20 +508,7 @@ mod tests {
             db.open_tree("jieqi").unwrap();
             db.flush().unwrap();
         }
-        // sled lets go of its file lock from a thread of its own, a moment after the last
-        // handle is dropped (a full test run once opened the folder before that); a process
-        // meeting such a folder was started after the one that wrote it had ended.
-        let mut attempts = 0;
-        let store = loop {
-            match SledStore::open(dir.path()) {
-                Ok(store) => break store,
-                Err(e) if attempts < 100 && e.to_string().contains("could not acquire lock") => {
-                    attempts += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                }
-                Err(e) => panic!("{e}"),
-            }
-        };
+        let store = reopen(dir.path());
         fill(&store, 0, 20).await;
         let expected = records(&store);
         store.compact().unwrap();
@@ -514,7 +519,7 @@ mod tests {
                 "{sled_file} left over"
             );
         }
-        let store = SledStore::open(dir.path()).unwrap();
+        let store = reopen(dir.path());
         assert_eq!(records(&store), expected);
     }
 }

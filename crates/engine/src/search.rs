@@ -705,9 +705,7 @@ impl<'a> BoardSearch<'a> {
         {
             return entry.score;
         }
-        let partial = self
-            .tally
-            .value_without_activity(self.pos.side_to_move(), &self.pool);
+        let partial = self.value_without_activity();
         // Out of check, standing pat above beta needs no move list: a side with no legal
         // move at all (a loss) is left to the full-width search above. Where the value without
         // activity stands so far above beta that no activity could bring it down, the costly
@@ -768,10 +766,14 @@ impl<'a> BoardSearch<'a> {
 
     /// The static evaluation of the current position for the side to move.
     fn static_value(&mut self) -> i32 {
-        let (value, phase) = self
-            .tally
-            .value_without_activity(self.pos.side_to_move(), &self.pool);
+        let (value, phase) = self.value_without_activity();
         value + self.activity(phase)
+    }
+
+    /// The static value but for its activity term, and the phase that term is blended by.
+    fn value_without_activity(&self) -> (i32, i32) {
+        self.tally
+            .value_without_activity(self.pos.side_to_move(), &self.pool)
     }
 
     /// The evaluation's activity term for the side to move at `phase`, from the cache when

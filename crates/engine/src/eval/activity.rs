@@ -58,21 +58,12 @@ pub(crate) fn activity(pos: &Position, us: Side, phase: i32) -> i32 {
         let side = piece.side.index();
         let free = reach.free as i32;
         let palace = reach.palace as i32;
+        // A chariot or cannon gains or loses a step's value for each point above or below
+        // the usual count.
+        let line = |(o, e): (i32, i32), usual: i32| (o * (free - usual), e * (free - usual));
         let ((o, e), weight) = match piece.role {
-            Role::Chariot => (
-                (
-                    CHARIOT_STEP.0 * (free - CHARIOT_USUAL),
-                    CHARIOT_STEP.1 * (free - CHARIOT_USUAL),
-                ),
-                PRESSURE_CHARIOT,
-            ),
-            Role::Cannon => (
-                (
-                    CANNON_STEP.0 * (free - CANNON_USUAL),
-                    CANNON_STEP.1 * (free - CANNON_USUAL),
-                ),
-                PRESSURE_CANNON,
-            ),
+            Role::Chariot => (line(CHARIOT_STEP, CHARIOT_USUAL), PRESSURE_CHARIOT),
+            Role::Cannon => (line(CANNON_STEP, CANNON_USUAL), PRESSURE_CANNON),
             _ => (HORSE_MOVES[(free as usize).min(8)], PRESSURE_HORSE),
         };
         opening[side] += o;
@@ -96,42 +87,33 @@ mod tests {
     use jieqi_rules::position::MoveOptions;
     use jieqi_rules::{Cell, Piece, Setup, Square, Variant};
 
-    fn position(pieces: &[(&str, Side, Role)], to_move: Side) -> Position {
+    /// A Xiangqi position with Red to move: the two generals (e0, d9) and `pieces`.
+    fn with_generals(pieces: &[(&str, Side, Role)]) -> Position {
         let mut setup = Setup::empty();
-        for &(square, side, role) in pieces {
+        let generals = [
+            ("e0", Side::Red, Role::General),
+            ("d9", Side::Black, Role::General),
+        ];
+        for &(square, side, role) in generals.iter().chain(pieces) {
             let square: Square = square.parse().expect("a square");
             setup.board[square.index()] = Cell::Piece(Piece::new(side, role));
         }
-        setup.side_to_move = to_move;
         Position::from_setup(setup, Variant::Xiangqi, MoveOptions::default())
             .expect("valid position")
     }
 
-    const GENERALS: [(&str, Side, Role); 2] = [
-        ("e0", Side::Red, Role::General),
-        ("d9", Side::Black, Role::General),
-    ];
-
     #[test]
     fn a_horse_hobbled_at_its_legs_is_worth_less_than_a_free_one() {
-        let free = position(
-            &[GENERALS[0], GENERALS[1], ("e4", Side::Red, Role::Horse)],
-            Side::Red,
-        );
-        let hobbled = position(
-            &[
-                GENERALS[0],
-                GENERALS[1],
-                ("e4", Side::Red, Role::Horse),
-                // Any piece on a leg hobbles: here Black's soldiers, whose activity is not
-                // counted.
-                ("e5", Side::Black, Role::Soldier),
-                ("d4", Side::Black, Role::Soldier),
-                ("f4", Side::Black, Role::Soldier),
-                ("e3", Side::Black, Role::Soldier),
-            ],
-            Side::Red,
-        );
+        let free = with_generals(&[("e4", Side::Red, Role::Horse)]);
+        let hobbled = with_generals(&[
+            ("e4", Side::Red, Role::Horse),
+            // Any piece on a leg hobbles: here Black's soldiers, whose activity is not
+            // counted.
+            ("e5", Side::Black, Role::Soldier),
+            ("d4", Side::Black, Role::Soldier),
+            ("f4", Side::Black, Role::Soldier),
+            ("e3", Side::Black, Role::Soldier),
+        ]);
         let (free, hobbled) = (
             activity(&free, Side::Red, OPENING_PHASE),
             activity(&hobbled, Side::Red, OPENING_PHASE),
@@ -142,28 +124,15 @@ mod tests {
 
     #[test]
     fn chariots_bearing_on_the_enemy_palace_press_it_and_more_so_together() {
-        let lone = position(
-            &[GENERALS[0], GENERALS[1], ("f5", Side::Red, Role::Chariot)],
-            Side::Red,
-        );
-        let pair = position(
-            &[
-                GENERALS[0],
-                GENERALS[1],
-                ("f5", Side::Red, Role::Chariot),
-                ("a7", Side::Red, Role::Chariot),
-            ],
-            Side::Red,
-        );
-        let far = position(
-            &[
-                GENERALS[0],
-                GENERALS[1],
-                ("a5", Side::Red, Role::Chariot),
-                ("a4", Side::Red, Role::Chariot),
-            ],
-            Side::Red,
-        );
+        let lone = with_generals(&[("f5", Side::Red, Role::Chariot)]);
+        let pair = with_generals(&[
+            ("f5", Side::Red, Role::Chariot),
+            ("a7", Side::Red, Role::Chariot),
+        ]);
+        let far = with_generals(&[
+            ("a5", Side::Red, Role::Chariot),
+            ("a4", Side::Red, Role::Chariot),
+        ]);
         // f5 sees f7, f8, f9 of the palace; a7 sees d7, e7, f7.
         let mobility = |free: i32| CHARIOT_STEP.0 * (free - CHARIOT_USUAL);
         assert_eq!(

@@ -438,7 +438,7 @@ impl Position {
     fn reach_of(&self, from: usize, code: u8) -> Reach {
         let b = &self.board;
         let enemy = side_bit(!code_side(code));
-        let palace = PALACE_OF[(!code_side(code)).index()];
+        let palace = (!code_side(code)).index() as u8 + 1;
         let in_palace = |s: usize| u32::from(IN_PALACE[s] == palace);
         let mut reach = Reach::default();
         match code & KIND {
@@ -565,38 +565,35 @@ pub struct Reach {
     pub palace: u32,
 }
 
-/// The nine points of each side's palace (bit = square index), by [`Side::index`].
-const PALACES: [u128; 2] = [palace_mask(0), palace_mask(7)];
-/// Which palace each point is in: `PALACE_OF` of a side, or 0 outside both.
+/// Which side's palace each point is in ([`Square::in_palace`]): that side's
+/// [`Side::index`] plus one, or 0 outside both palaces.
 const IN_PALACE: [u8; Square::COUNT] = {
     let mut table = [0u8; Square::COUNT];
     let mut i = 0;
     while i < Square::COUNT {
-        if PALACES[0] >> i & 1 == 1 {
-            table[i] = PALACE_OF[0];
-        } else if PALACES[1] >> i & 1 == 1 {
-            table[i] = PALACE_OF[1];
+        if let Some(sq) = Square::from_index(i) {
+            if sq.in_palace(Side::Red) {
+                table[i] = Side::Red.index() as u8 + 1;
+            } else if sq.in_palace(Side::Black) {
+                table[i] = Side::Black.index() as u8 + 1;
+            }
         }
         i += 1;
     }
     table
 };
-/// The mark of each side's palace in [`IN_PALACE`], by [`Side::index`].
-const PALACE_OF: [u8; 2] = [1, 2];
-
-const fn palace_mask(low_rank: usize) -> u128 {
-    let mut mask = 0u128;
-    let mut rank = low_rank;
-    while rank < low_rank + 3 {
-        let mut file = 3;
-        while file < 6 {
-            mask |= 1u128 << (rank * 9 + file);
-            file += 1;
+/// The points of each side's palace (bit = square index), by [`Side::index`].
+const PALACES: [u128; 2] = {
+    let mut masks = [0u128; 2];
+    let mut i = 0;
+    while i < Square::COUNT {
+        if IN_PALACE[i] != 0 {
+            masks[IN_PALACE[i] as usize - 1] |= 1u128 << i;
         }
-        rank += 1;
+        i += 1;
     }
-    mask
-}
+    masks
+};
 
 /// Whether generals on `a` and `b` face each other on an open file of board `board`.
 pub(super) fn generals_face_on(board: &[u8; Square::COUNT], a: usize, b: usize) -> bool {

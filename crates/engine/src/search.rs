@@ -7,9 +7,26 @@
 //! depth and move number and shrink with a move's history. The evaluation's sums are kept up
 //! to date move by move (`eval::Tally`); its activity term, which reads the board afresh, is
 //! cached by board and skipped in the quiescence search where the rest already stands far
-//! enough above beta (lazy evaluation). Aspiration windows at the root were tried and not
-//! kept: +14 Elo (-17, +45) in Xiangqi but -32 (-66, +1) in Jieqi, whose root values move
-//! with each reveal's odds (400 self-play games a variant at 30,000 nodes a move).
+//! enough above beta (lazy evaluation).
+//!
+//! Tried and not kept, each in self-play against the search without it at 30,000 nodes a move
+//! (`scripts/self-play.sh`; Elo for the change with its 95 % interval, Jieqi / Xiangqi, 300 /
+//! 150 games unless said):
+//!
+//! - aspiration windows at the root: -32 (-66, +1) / +14 (-17, +45), 400 games each; Jieqi's
+//!   root values move with each reveal's odds;
+//! - continuation histories (how well a quiet move did after the move before it): -2 (-41,
+//!   +36) / +33 (-15, +82), but their 3.6 MB table cost about a sixth of the nodes a second,
+//!   and a build with them and the next three scored 40.5/100 against Fairy-Stockfish at
+//!   200 ms a move, as the search without them did (41/100);
+//! - a transposition table of two entries a slot (the deepest of this search's, the latest):
+//!   +3 over 600 games / +9 over 300, each half within noise (+14 and -8; +30 and -12);
+//! - futility judged at the depth a move's reduction leaves, up to 5 plies: +16 (-22, +55) /
+//!   +7 (-41, +55);
+//! - ProbCut: +12 (-27, +50) / +7 (-42, +57); with the two above, +7 (-32, +46) / +0 (-50,
+//!   +50);
+//! - singular extensions: +10 (-28, +49) / -14 (-62, +34);
+//! - pruning quiet moves of very low history: +1 (-37, +40) / not run.
 //!
 //! # Covered pieces: chance nodes and their approximation
 //!

@@ -17,8 +17,8 @@
 //!   root values move with each reveal's odds;
 //! - continuation histories (how well a quiet move did after the move before it): -2 (-41,
 //!   +36) / +33 (-15, +82), but their 3.6 MB table cost about a sixth of the nodes a second,
-//!   and a build with them and the next three scored 40.5/100 against Fairy-Stockfish at
-//!   200 ms a move, as the search without them did (41/100);
+//!   and a build with them and the next three changes scored 40.5/100 against
+//!   Fairy-Stockfish at 200 ms a move, as this search does (41/100);
 //! - a transposition table of two entries a slot (the deepest of this search's, the latest):
 //!   +3 over 600 games / +9 over 300, each half within noise (+14 and -8; +30 and -12);
 //! - futility judged at the depth a move's reduction leaves, up to 5 plies: +16 (-22, +55) /

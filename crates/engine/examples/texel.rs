@@ -1,8 +1,12 @@
-//! Texel tuning of the evaluation: material values, piece-square tables and tempo.
+//! Texel tuning of the evaluation: material values, piece-square tables, tempo and the
+//! activity term's weights.
 //!
 //! The evaluation is linear in its values: a face-up piece adds its material, its opening and
 //! endgame table entries weighted by the game's phase; a covered piece adds its side's pool
-//! average of the material values; the mover adds a tempo. So the values
+//! average of the material values; the mover adds a tempo; once no covered piece is left, each
+//! chariot and cannon adds its step value for each point of reach above the usual, each horse
+//! the value of its number of moves, and the pressure on the enemy palace its weight for each
+//! point attacked (scaled by how many pieces attack, a scale the fit holds). So the values
 //! can be fitted to game results: find those whose evaluation, through a logistic curve, best
 //! predicts who went on to win from each quiet position (Texel's method). Positions come from
 //! the engine's own games at a small node budget, in Xiangqi from random openings and in Jieqi
@@ -24,11 +28,15 @@
 //! (it compiles `src/eval/tables.rs` in), fits the logistic curve's scale to them and holds
 //! it, then minimises the squared error of the prediction with a weak pull towards the
 //! current values (so that points rarely seen in the data keep them), and prints the new
-//! `VALUES`, tables and `TEMPO` ready to paste into that file. Tables stay mirror images
+//! `VALUES`, tables and `TEMPO` ready to paste into that file, then the activity weights for
+//! `src/eval/activity.rs`. Before fitting it reports how far its linear model of the activity
+//! term is from the engine's own (which rounds and clamps): a fraction of a point. Tables stay mirror images
 //! across the middle file, as the board is, which halves the values to fit. The last tenth of
 //! each file is held out and its error reported, to show the fit predicts games it was not
 //! fitted on.
 
+#[path = "../src/eval/activity.rs"]
+mod activity;
 #[path = "../src/eval/tables.rs"]
 mod tables;
 
@@ -38,8 +46,8 @@ use std::time::Duration;
 
 use jieqi_engine::{Budget, Engine, Level, Pool};
 use jieqi_rules::{
-    BySide, Cell, Game, GameDeal, GameMove, Outcome, Piece, Preset, Role, Rules, Side, Square,
-    Variant, Viewer,
+    BySide, Cell, Game, GameDeal, GameMove, MoveOptions, Outcome, Piece, Position, Preset, Role,
+    Rules, Setup, Side, Square, Variant, Viewer,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -156,13 +164,23 @@ fn record(variant: Variant, side: Side, cells: &[Cell], pool: &Pool) -> String {
 
 /// Fitted values: material by role (the general's stays 0), then each role's opening table
 /// as 10 rows of 5 half-files (the middle file and one half of the board, the other half a
-/// mirror), then the endgame tables alike, then the tempo.
+/// mirror), then the endgame tables alike, then the tempo, then the activity term's weights:
+/// a chariot's and a cannon's step (opening, endgame), a horse's value by its number of moves
+/// (opening, endgame, nine of each) and the palace pressure of a chariot, a cannon and a
+/// horse.
 const MATERIAL: usize = 0;
 const TABLES: usize = 7;
 const TABLE_LEN: usize = 50;
 const ENDGAME: usize = 7 * TABLE_LEN;
 const TEMPO: usize = TABLES + 2 * ENDGAME;
-const PARAMS: usize = TEMPO + 1;
+const CHARIOT_STEP: usize = TEMPO + 1;
+const CANNON_STEP: usize = CHARIOT_STEP + 2;
+const HORSE_MOVES: usize = CANNON_STEP + 2;
+/// The horse's entry for three moves stays 0: every horse has one entry, so together they
+/// and the horse's material could all move by the same amount; this pins them.
+const HORSE_MOVES_FIXED: usize = HORSE_MOVES + 2 * 3;
+const PRESSURE: usize = HORSE_MOVES + 2 * 9;
+const PARAMS: usize = PRESSURE + 3;
 
 /// The fitted opening value of `piece` on `square`: the index of its table entry (the
 /// endgame's is [`ENDGAME`] further).
@@ -181,11 +199,14 @@ fn table_param(piece: Piece, square: Square) -> usize {
 struct Sample {
     terms: Vec<(u16, f32)>,
     red_score: f32,
+    /// The engine's activity term for Red with its current weights, where it counts (no
+    /// covered piece left): to check that the terms above describe it.
+    activity: Option<i32>,
 }
 
 fn parse_sample(line: &str) -> Option<Sample> {
     let fields: Vec<&str> = line.split_whitespace().collect();
-    let [_variant, side, cells, red_pool, black_pool, score] = fields[..] else {
+    let [variant, side, cells, red_pool, black_pool, score] = fields[..] else {
         return None;
     };
     let mover = Side::from_fen_char(side.chars().next()?)?;
@@ -207,7 +228,10 @@ fn parse_sample(line: &str) -> Option<Sample> {
     }
     let mut face_up = 0i32;
     let mut covered = [0i32; 2];
-    for &(_, cell) in &board {
+    let mut setup = Setup::empty();
+    setup.side_to_move = mover;
+    for &(square, cell) in &board {
+        setup.board[square.index()] = cell;
         match cell {
             Cell::Piece(piece) => face_up += tables::PHASE_WEIGHTS[piece.role.index()],
             Cell::Covered(Some(side)) => covered[side.index()] += 1,
@@ -240,6 +264,17 @@ fn parse_sample(line: &str) -> Option<Sample> {
         }
     }
     weights[TEMPO] = if mover == Side::Red { 1.0 } else { -1.0 };
+    let mut activity = None;
+    if covered == [0, 0] {
+        let variant = if variant == "j" {
+            Variant::Jieqi
+        } else {
+            Variant::Xiangqi
+        };
+        let pos = Position::from_setup(setup, variant, MoveOptions::default()).ok()?;
+        add_activity(&pos, opening, &mut weights);
+        activity = Some(activity::activity(&pos, Side::Red, phase));
+    }
     let terms = weights
         .iter()
         .enumerate()
@@ -249,7 +284,40 @@ fn parse_sample(line: &str) -> Option<Sample> {
     Some(Sample {
         terms,
         red_score: score.parse().ok()?,
+        activity,
     })
+}
+
+/// Adds the activity term's weights of `pos` (Red's minus Black's), blended by the
+/// `opening` share of the phase, as `activity::activity` reckons it but unclamped.
+fn add_activity(pos: &Position, opening: f32, weights: &mut [f32]) {
+    // Per side: palace points attacked by chariots, cannons and horses, and attackers.
+    let mut palace = [[0f32; 3]; 2];
+    let mut attackers = [0usize; 2];
+    for (piece, reach) in pos.attacker_reaches() {
+        let sign = if piece.side == Side::Red { 1.0 } else { -1.0 };
+        let free = reach.free as f32;
+        // The opening weight this piece's value is on (the endgame's is next), how many
+        // times it counts, and the piece's index among the palace attackers.
+        let (first, amount, attacker) = match piece.role {
+            Role::Chariot => (CHARIOT_STEP, free - activity::CHARIOT_USUAL as f32, 0),
+            Role::Cannon => (CANNON_STEP, free - activity::CANNON_USUAL as f32, 1),
+            _ => (HORSE_MOVES + 2 * (reach.free as usize).min(8), 1.0, 2),
+        };
+        weights[first] += sign * amount * opening;
+        weights[first + 1] += sign * amount * (1.0 - opening);
+        if reach.palace > 0 {
+            palace[piece.side.index()][attacker] += reach.palace as f32;
+            attackers[piece.side.index()] += 1;
+        }
+    }
+    for side in Side::ALL {
+        let sign = if side == Side::Red { 1.0 } else { -1.0 };
+        let scale = activity::PRESSURE_SCALE[attackers[side.index()].min(4)] as f32 / 4.0;
+        for (role, points) in palace[side.index()].iter().enumerate() {
+            weights[PRESSURE + role] += sign * points * scale;
+        }
+    }
 }
 
 /// The engine's current values in the fitted layout (mirrored entries averaged).
@@ -272,6 +340,23 @@ fn current_params() -> Vec<f64> {
         params[i] /= counts[i];
     }
     params[TEMPO] = f64::from(tables::TEMPO);
+    let steps = [activity::CHARIOT_STEP, activity::CANNON_STEP];
+    for (first, (opening, endgame)) in [CHARIOT_STEP, CANNON_STEP].into_iter().zip(steps) {
+        params[first] = f64::from(opening);
+        params[first + 1] = f64::from(endgame);
+    }
+    for (moves, &(opening, endgame)) in activity::HORSE_MOVES.iter().enumerate() {
+        params[HORSE_MOVES + 2 * moves] = f64::from(opening);
+        params[HORSE_MOVES + 2 * moves + 1] = f64::from(endgame);
+    }
+    let pressure = [
+        activity::PRESSURE_CHARIOT,
+        activity::PRESSURE_CANNON,
+        activity::PRESSURE_HORSE,
+    ];
+    for (i, weight) in pressure.into_iter().enumerate() {
+        params[PRESSURE + i] = f64::from(weight);
+    }
     params
 }
 
@@ -314,6 +399,26 @@ fn tune(files: &[String]) -> Result<(), Box<dyn Error>> {
         return Err("too few positions in the files given".into());
     }
     let start = current_params();
+    // The linear model of the activity term against the engine's own (which rounds and is
+    // clamped): they should agree to within a point or two.
+    let with_activity: Vec<&Sample> = samples.iter().filter(|s| s.activity.is_some()).collect();
+    let gap: f64 = with_activity
+        .iter()
+        .map(|s| {
+            let modelled: f64 = s
+                .terms
+                .iter()
+                .filter(|&&(i, _)| usize::from(i) > TEMPO)
+                .map(|&(i, w)| f64::from(w) * start[usize::from(i)])
+                .sum();
+            (modelled - f64::from(s.activity.unwrap_or(0))).abs()
+        })
+        .sum();
+    eprintln!(
+        "{} positions with the activity term; its model is off by {:.2} on average",
+        with_activity.len(),
+        gap / with_activity.len().max(1) as f64
+    );
     // The logistic scale that fits the current evaluation best, found on a grid: it then
     // stays fixed, so the fitted values keep the evaluation's unit.
     let k = (1..=100)
@@ -350,6 +455,8 @@ fn tune(files: &[String]) -> Result<(), Box<dyn Error>> {
         }
         // The general has no material value: losing it is mate.
         gradient[MATERIAL + Role::General.index()] = 0.0;
+        gradient[HORSE_MOVES_FIXED] = 0.0;
+        gradient[HORSE_MOVES_FIXED + 1] = 0.0;
         for i in 0..PARAMS {
             let g = gradient[i] / samples.len() as f64;
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
@@ -408,5 +515,36 @@ fn as_rust(params: &[f64]) -> String {
         "\npub const TEMPO: i32 = {};",
         params[TEMPO].round() as i32
     );
+    let pair = |i: usize| {
+        format!(
+            "({}, {})",
+            params[i].round() as i32,
+            params[i + 1].round() as i32
+        )
+    };
+    let _ = writeln!(out, "\n// activity.rs");
+    let _ = writeln!(
+        out,
+        "const CHARIOT_STEP: (i32, i32) = {};",
+        pair(CHARIOT_STEP)
+    );
+    let _ = writeln!(
+        out,
+        "const CANNON_STEP: (i32, i32) = {};",
+        pair(CANNON_STEP)
+    );
+    let horse: Vec<String> = (0..9).map(|moves| pair(HORSE_MOVES + 2 * moves)).collect();
+    let _ = writeln!(
+        out,
+        "const HORSE_MOVES: [(i32, i32); 9] = [{}];",
+        horse.join(", ")
+    );
+    for (i, name) in ["CHARIOT", "CANNON", "HORSE"].into_iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "const PRESSURE_{name}: i32 = {};",
+            params[PRESSURE + i].round() as i32
+        );
+    }
     out
 }

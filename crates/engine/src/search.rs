@@ -31,7 +31,8 @@
 //!   nodes, tracked through the search as in most alpha-beta engines): +20 (-7, +48) / +23
 //!   (-1, +48), 600 games each, the best of all these; but it searched about 6 % fewer nodes
 //!   a second and scored 29/100 against Fairy-Stockfish at 200 ms a move where this search,
-//!   on the same machine and openings, scored 32.5/100;
+//!   on the same machine and openings, scored 32.5/100; at equal time (50 ms a move, 320
+//!   Xiangqi games) it scored 123/75/122 against this search, about +1;
 //! - reducing late moves more (divisor 1.7 in `late_move_reduction`): not run / -19 (-53,
 //!   +16) over 300;
 //! - no check extension: not run / -41 (-77, -6) over 300;

@@ -25,15 +25,15 @@
 //! `generate VARIANT GAMES NODES SEED` writes one position a line: variant, side to move, the
 //! 90 cells from a0 to i9 (`.` empty), the mover's view of each side's unseen pool, and Red's
 //! score in the game (1, 0.5 or 0). `tune FILES...` starts from the engine's current values
-//! (it compiles `src/eval/tables.rs` in), fits the logistic curve's scale to them and holds
-//! it, then minimises the squared error of the prediction with a weak pull towards the
-//! current values (so that points rarely seen in the data keep them), and prints the new
-//! `VALUES`, tables and `TEMPO` ready to paste into that file, then the activity weights for
-//! `src/eval/activity.rs`. Before fitting it reports how far its linear model of the activity
-//! term is from the engine's own (which rounds and clamps): a fraction of a point. Tables stay mirror images
-//! across the middle file, as the board is, which halves the values to fit. The last tenth of
-//! each file is held out and its error reported, to show the fit predicts games it was not
-//! fitted on.
+//! (it compiles `src/eval/tables.rs` and `src/eval/activity.rs` in), fits the logistic
+//! curve's scale to them and holds it, then minimises the squared error of the prediction
+//! with a weak pull towards the current values (so that points rarely seen in the data keep
+//! them), and prints the new `VALUES`, tables and `TEMPO` ready to paste into `tables.rs`,
+//! then the activity weights for `activity.rs`. Before fitting it reports how far its linear
+//! model of the activity term is from the engine's own (which rounds and clamps): a fraction
+//! of a point. Tables stay mirror images across the middle file, as the board is, which
+//! halves the values to fit. The last tenth of each file is held out and its error reported,
+//! to show the fit predicts games it was not fitted on.
 
 #[path = "../src/eval/activity.rs"]
 mod activity;
@@ -204,6 +204,11 @@ struct Sample {
     activity: Option<i32>,
 }
 
+/// How `side`'s values count in an evaluation for Red.
+fn red_sign(side: Side) -> f32 {
+    if side == Side::Red { 1.0 } else { -1.0 }
+}
+
 fn parse_sample(line: &str) -> Option<Sample> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let [variant, side, cells, red_pool, black_pool, score] = fields[..] else {
@@ -244,14 +249,14 @@ fn parse_sample(line: &str) -> Option<Sample> {
     for (square, cell) in board {
         match cell {
             Cell::Piece(piece) => {
-                let sign = if piece.side == Side::Red { 1.0 } else { -1.0 };
+                let sign = red_sign(piece.side);
                 weights[MATERIAL + piece.role.index()] += sign;
                 let i = table_param(piece, square);
                 weights[i] += sign * opening;
                 weights[i + ENDGAME] += sign * (1.0 - opening);
             }
             Cell::Covered(Some(side)) => {
-                let sign = if side == Side::Red { 1.0 } else { -1.0 };
+                let sign = red_sign(side);
                 let pool = &pools[side.index()];
                 let total: f32 = pool.iter().map(|&n| f32::from(n)).sum();
                 for (role, &n) in pool.iter().enumerate() {
@@ -263,7 +268,7 @@ fn parse_sample(line: &str) -> Option<Sample> {
             Cell::Empty | Cell::Covered(None) => {}
         }
     }
-    weights[TEMPO] = if mover == Side::Red { 1.0 } else { -1.0 };
+    weights[TEMPO] = red_sign(mover);
     let mut activity = None;
     if covered == [0, 0] {
         let variant = if variant == "j" {
@@ -295,7 +300,7 @@ fn add_activity(pos: &Position, opening: f32, weights: &mut [f32]) {
     let mut palace = [[0f32; 3]; 2];
     let mut attackers = [0usize; 2];
     for (piece, reach) in pos.attacker_reaches() {
-        let sign = if piece.side == Side::Red { 1.0 } else { -1.0 };
+        let sign = red_sign(piece.side);
         let free = reach.free as f32;
         // The opening weight this piece's value is on (the endgame's is next), how many
         // times it counts, and the piece's index among the palace attackers.
@@ -312,7 +317,7 @@ fn add_activity(pos: &Position, opening: f32, weights: &mut [f32]) {
         }
     }
     for side in Side::ALL {
-        let sign = if side == Side::Red { 1.0 } else { -1.0 };
+        let sign = red_sign(side);
         let scale = activity::PRESSURE_SCALE[attackers[side.index()].min(4)] as f32 / 4.0;
         for (role, points) in palace[side.index()].iter().enumerate() {
             weights[PRESSURE + role] += sign * points * scale;

@@ -146,10 +146,15 @@ fn generate(variant: Variant, games: u64, nodes: u64, seed: u64) -> Result<(), B
     Ok(())
 }
 
+/// The letter of `variant` in the position file: `j` for Jieqi, `x` for Xiangqi.
+fn variant_letter(variant: Variant) -> &'static str {
+    if variant == Variant::Jieqi { "j" } else { "x" }
+}
+
 /// A position as one line of text, without its result.
 fn record(variant: Variant, side: Side, cells: &[Cell], pool: &Pool) -> String {
     let mut line = String::new();
-    line.push(if variant == Variant::Jieqi { 'j' } else { 'x' });
+    line.push_str(variant_letter(variant));
     line.push(' ');
     line.push(side.fen_char());
     line.push(' ');
@@ -173,7 +178,9 @@ const TABLES: usize = 7;
 const TABLE_LEN: usize = 50;
 const ENDGAME: usize = 7 * TABLE_LEN;
 const TEMPO: usize = TABLES + 2 * ENDGAME;
-const CHARIOT_STEP: usize = TEMPO + 1;
+/// The first of the activity term's weights; they run to the end.
+const ACTIVITY: usize = TEMPO + 1;
+const CHARIOT_STEP: usize = ACTIVITY;
 const CANNON_STEP: usize = CHARIOT_STEP + 2;
 const HORSE_MOVES: usize = CANNON_STEP + 2;
 /// The horse's entry for three moves stays 0: every horse has one entry, so together they
@@ -271,7 +278,7 @@ fn parse_sample(line: &str) -> Option<Sample> {
     weights[TEMPO] = red_sign(mover);
     let mut activity = None;
     if covered == [0, 0] {
-        let variant = if variant == "j" {
+        let variant = if variant == variant_letter(Variant::Jieqi) {
             Variant::Jieqi
         } else {
             Variant::Xiangqi
@@ -406,17 +413,20 @@ fn tune(files: &[String]) -> Result<(), Box<dyn Error>> {
     let start = current_params();
     // The linear model of the activity term against the engine's own (which rounds and is
     // clamped): they should agree to within a point or two.
-    let with_activity: Vec<&Sample> = samples.iter().filter(|s| s.activity.is_some()).collect();
+    let with_activity: Vec<(&Sample, i32)> = samples
+        .iter()
+        .filter_map(|s| Some((s, s.activity?)))
+        .collect();
     let gap: f64 = with_activity
         .iter()
-        .map(|s| {
+        .map(|&(s, engine)| {
             let modelled: f64 = s
                 .terms
                 .iter()
-                .filter(|&&(i, _)| usize::from(i) > TEMPO)
+                .filter(|&&(i, _)| usize::from(i) >= ACTIVITY)
                 .map(|&(i, w)| f64::from(w) * start[usize::from(i)])
                 .sum();
-            (modelled - f64::from(s.activity.unwrap_or(0))).abs()
+            (modelled - f64::from(engine)).abs()
         })
         .sum();
     eprintln!(

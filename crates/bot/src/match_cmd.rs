@@ -16,6 +16,8 @@
 //! the start and every move since, so it sees repetitions coming. Moves are written and read in
 //! its rank numbering (`--red-ranks 1-10` for Fairy-Stockfish).
 
+mod sprt;
+
 use std::fmt;
 use std::fs;
 use std::io::Write;
@@ -34,6 +36,7 @@ use jieqi_uci::dialect::write_view_fen;
 use jieqi_uci::ranks::Ranks;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sprt::{Pairs, Sprt, Verdict};
 
 /// Play the engine against itself, a random mover or an external UCI engine, and print the
 /// score.
@@ -85,9 +88,15 @@ pub struct MatchArgs {
     /// Write each game's record (tags, result and moves) to this folder, one file a game.
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
-    /// Number of games; the contestants swap colours after each one.
+    /// Number of games; the contestants swap colours after each one. With --sprt, the most
+    /// the match plays.
     #[arg(long, default_value_t = 20)]
     games: u32,
+    /// Stop as soon as a sequential probability ratio test over game pairs settles whether
+    /// the first contestant is at most ELO0 (H0) or at least ELO1 (H1) Elo stronger, each
+    /// with a 5 % chance of error, like `--sprt 0,10`.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<Sprt>,
     /// Seed of the deals and of the engines' random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -308,6 +317,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let mut efforts = [Effort::default(), Effort::default()];
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut capped = 0u32;
+    let mut pairs = Pairs::default();
+    // The first contestant's half-points in the first game of the pair being played.
+    let mut pair_halves = 0u8;
+    let mut played = 0u32;
+    let mut verdict = Verdict::Undecided;
     let started = Instant::now();
     for index in 0..args.games {
         // Games 2k and 2k+1 share a deal with colours swapped.
@@ -394,10 +408,28 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         if game.outcome().is_none() {
             capped += 1;
         }
-        match result {
-            Result3::Win => wins += 1,
-            Result3::Draw => draws += 1,
-            Result3::Loss => losses += 1,
+        let halves = match result {
+            Result3::Win => {
+                wins += 1;
+                2
+            }
+            Result3::Draw => {
+                draws += 1;
+                1
+            }
+            Result3::Loss => {
+                losses += 1;
+                0
+            }
+        };
+        played += 1;
+        if index % 2 == 0 {
+            pair_halves = halves;
+        } else {
+            pairs.add(pair_halves + halves);
+            if let Some(test) = args.sprt {
+                verdict = pairs.verdict(test);
+            }
         }
         let how = match (&forfeit, game.outcome()) {
             (Some(why), _) => why.clone(),
@@ -429,24 +461,26 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                 game.ply()
             )?;
         }
+        if verdict != Verdict::Undecided {
+            break;
+        }
     }
-    let played = f64::from(args.games);
     let score = f64::from(wins) + 0.5 * f64::from(draws);
-    let percent = 100.0 * score / played;
+    let percent = 100.0 * score / f64::from(played);
     writeln!(
         out,
         "{} vs {} ({}, {} games, seed {}): {} wins, {} draws, {} losses for {}; score {:.1}/{} = {:.1}%{}",
         contestants[0],
         contestants[1],
         args.variant,
-        args.games,
+        played,
         args.seed,
         wins,
         draws,
         losses,
         contestants[0],
         score,
-        args.games,
+        played,
         percent,
         elo_text(wins, draws, losses)
     )?;
@@ -455,6 +489,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             out,
             "{capped} game(s) reached the ply cap of {} and were scored as draws",
             args.max_plies
+        )?;
+    }
+    if let Some(test) = args.sprt {
+        writeln!(
+            out,
+            "{}",
+            sprt_text(test, &pairs, verdict, [&contestants[0], &contestants[1]])
         )?;
     }
     for (contestant, effort) in contestants.iter().zip(&efforts) {
@@ -546,6 +587,30 @@ fn match_budget(budget: Budget, args: &MatchArgs) -> Budget {
         budget.movetime = budget.movetime.min(Duration::from_millis(ms.max(1)));
     }
     budget
+}
+
+/// The SPRT's line of the summary: the hypotheses, the pairs, the LLR against its bounds and
+/// what it settled.
+fn sprt_text(test: Sprt, pairs: &Pairs, verdict: Verdict, names: [&Contestant; 2]) -> String {
+    let (lower, upper) = sprt::bounds();
+    let [ll, ld, even, wd, ww] = pairs.counts();
+    let [first, second] = names;
+    let settled = match verdict {
+        Verdict::AcceptH1 => format!(
+            "H1 accepted: {first} is at least {:+} Elo stronger than {second}",
+            test.elo1()
+        ),
+        Verdict::AcceptH0 => format!(
+            "H0 accepted: {first} is at most {:+} Elo stronger than {second}",
+            test.elo0()
+        ),
+        Verdict::Undecided => "undecided: the games ran out first".to_owned(),
+    };
+    format!(
+        "SPRT {test}: {} pairs (by the first contestant's points: 0: {ll}, 1/2: {ld}, 1: {even}, 3/2: {wd}, 2: {ww}), LLR {:.2} (bounds {lower:.2}, {upper:.2}), {settled}",
+        pairs.len(),
+        pairs.llr(test),
+    )
 }
 
 /// The rating difference a score fraction implies (`None` at 0 and 1, where it is unbounded).

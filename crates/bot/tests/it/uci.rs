@@ -215,6 +215,70 @@ fn a_level_plays_the_binary_over_uci_and_the_records_are_written() {
     assert!(first.contains("[Red \"casual\"]") && second.contains("[Black \"casual\"]"));
 }
 
+/// `--sprt`: a match whose games settle the question early stops there, says which
+/// hypothesis it accepted, and counts only the games it played.
+#[test]
+fn a_match_under_sprt_stops_once_the_games_settle_it() {
+    let output = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "xiangqi",
+            "--red",
+            "club",
+            "--black",
+            "random",
+            "--nodes-scale",
+            "0.1",
+            "--games",
+            "200",
+            "--max-plies",
+            "200",
+            "--sprt",
+            "0,50",
+        ])
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let sprt = stdout
+        .lines()
+        .find(|l| l.starts_with("SPRT +0/+50 Elo: "))
+        .unwrap_or_else(|| panic!("no SPRT line in {stdout}"));
+    assert!(sprt.contains("H1 accepted"), "{sprt}");
+    // Club beats a random mover nearly every game, so a handful of pairs settle it.
+    let played: u32 = stdout
+        .split_once("(xiangqi, ")
+        .and_then(|(_, rest)| rest.split_once(" games"))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("no game count in {stdout}"));
+    assert!(
+        played.is_multiple_of(2) && played < 40,
+        "{played} games: {stdout}"
+    );
+    let pairs = format!("{} pairs", played / 2);
+    assert!(sprt.contains(&pairs), "{sprt}");
+}
+
+/// A malformed `--sprt` is refused before any game, naming what is wrong.
+#[test]
+fn a_match_refuses_hypotheses_out_of_order() {
+    let output = Command::new(BIN)
+        .args([
+            "match", "--red", "random", "--black", "random", "--sprt", "10,0",
+        ])
+        .output()
+        .expect("match runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("ELO0 must be below ELO1"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
 /// `jieqi-bot match ... | head`: the reader takes one line and closes the pipe; the match
 /// stops at its next line, quietly and successfully, instead of panicking.
 #[test]

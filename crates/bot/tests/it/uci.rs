@@ -11,6 +11,22 @@ const BIN: &str = env!("CARGO_BIN_EXE_jieqi-bot");
 /// A hang guard only: tests never assert timings.
 const HANG_GUARD: Duration = Duration::from_secs(60);
 
+/// `jieqi-bot match ARGS...` to its end; it must succeed. Its standard output.
+fn run_match(args: &[&str]) -> String {
+    let output = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
 struct Engine {
     child: Child,
     input: ChildStdin,
@@ -171,34 +187,24 @@ fn stop_answers_an_infinite_search() {
 #[test]
 fn a_level_plays_the_binary_over_uci_and_the_records_are_written() {
     let records = tempfile::tempdir().expect("a folder");
-    let output = Command::new(BIN)
-        .args([
-            "match",
-            "--variant",
-            "jieqi",
-            "--red",
-            "casual",
-            "--black",
-            &format!("uci:{BIN} uci --seed 5"),
-            "--black-option",
-            "Skill Level=20",
-            "--uci-nodes",
-            "1500",
-            "--games",
-            "2",
-            "--max-plies",
-            "40",
-            "--records",
-        ])
-        .arg(records.path())
-        .output()
-        .expect("match runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = run_match(&[
+        "--variant",
+        "jieqi",
+        "--red",
+        "casual",
+        "--black",
+        &format!("uci:{BIN} uci --seed 5"),
+        "--black-option",
+        "Skill Level=20",
+        "--uci-nodes",
+        "1500",
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+        "--records",
+        &records.path().display().to_string(),
+    ]);
     assert!(
         stdout.contains("casual vs uci:jieqi-bot (jieqi, 2 games"),
         "{stdout}"
@@ -219,32 +225,22 @@ fn a_level_plays_the_binary_over_uci_and_the_records_are_written() {
 /// hypothesis it accepted, and counts only the games it played.
 #[test]
 fn a_match_under_sprt_stops_once_the_games_settle_it() {
-    let output = Command::new(BIN)
-        .args([
-            "match",
-            "--variant",
-            "xiangqi",
-            "--red",
-            "club",
-            "--black",
-            "random",
-            "--nodes-scale",
-            "0.1",
-            "--games",
-            "200",
-            "--max-plies",
-            "200",
-            "--sprt",
-            "0,50",
-        ])
-        .output()
-        .expect("match runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = run_match(&[
+        "--variant",
+        "xiangqi",
+        "--red",
+        "club",
+        "--black",
+        "random",
+        "--nodes-scale",
+        "0.1",
+        "--games",
+        "200",
+        "--max-plies",
+        "200",
+        "--sprt",
+        "0,50",
+    ]);
     let sprt = stdout
         .lines()
         .find(|l| l.starts_with("SPRT +0/+50 Elo: "))
@@ -317,34 +313,24 @@ fn a_match_whose_reader_closes_the_pipe_stops_quietly() {
 #[test]
 fn a_xiangqi_match_tells_the_engine_its_moves_and_opens_each_pair_alike() {
     let records = tempfile::tempdir().expect("a folder");
-    let output = Command::new(BIN)
-        .args([
-            "match",
-            "--variant",
-            "xiangqi",
-            "--red",
-            &format!("uci:{BIN} uci"),
-            "--black",
-            "novice",
-            "--uci-nodes",
-            "800",
-            "--games",
-            "2",
-            "--opening-plies",
-            "4",
-            "--max-plies",
-            "30",
-            "--records",
-        ])
-        .arg(records.path())
-        .output()
-        .expect("match runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    run_match(&[
+        "--variant",
+        "xiangqi",
+        "--red",
+        &format!("uci:{BIN} uci"),
+        "--black",
+        "novice",
+        "--uci-nodes",
+        "800",
+        "--games",
+        "2",
+        "--opening-plies",
+        "4",
+        "--max-plies",
+        "30",
+        "--records",
+        &records.path().display().to_string(),
+    ]);
     let opening = |game: &str| -> Vec<String> {
         let record = std::fs::read_to_string(records.path().join(game)).expect("a record");
         // The engine was told the start and the moves; had it misread them it would have

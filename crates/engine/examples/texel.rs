@@ -171,8 +171,8 @@ fn record(variant: Variant, side: Side, cells: &[Cell], pool: &Pool) -> String {
 /// as 10 rows of 5 half-files (the middle file and one half of the board, the other half a
 /// mirror), then the endgame tables alike, then the tempo, then the activity term's weights:
 /// a chariot's and a cannon's step (opening, endgame), a horse's value by its number of moves
-/// (opening, endgame, nine of each) and the palace pressure of a chariot, a cannon and a
-/// horse.
+/// (opening, endgame, nine of each), the palace pressure of a chariot, a cannon and a
+/// horse, and an empty-headed cannon's opening value.
 const MATERIAL: usize = 0;
 const TABLES: usize = 7;
 const TABLE_LEN: usize = 50;
@@ -187,7 +187,8 @@ const HORSE_MOVES: usize = CANNON_STEP + 2;
 /// and the horse's material could all move by the same amount; this pins them.
 const HORSE_MOVES_FIXED: usize = HORSE_MOVES + 2 * 3;
 const PRESSURE: usize = HORSE_MOVES + 2 * 9;
-const PARAMS: usize = PRESSURE + 3;
+const EMPTY_HEADED_CANNON: usize = PRESSURE + 3;
+const PARAMS: usize = EMPTY_HEADED_CANNON + 1;
 
 /// The fitted opening value of `piece` on `square`: the index of its table entry (the
 /// endgame's is [`ENDGAME`] further).
@@ -329,6 +330,9 @@ fn add_activity(pos: &Position, opening: f32, weights: &mut [f32]) {
         for (role, points) in palace[side.index()].iter().enumerate() {
             weights[PRESSURE + role] += sign * points * scale;
         }
+        if activity::empty_headed_cannon(pos, side) {
+            weights[EMPTY_HEADED_CANNON] += sign * opening;
+        }
     }
 }
 
@@ -369,6 +373,7 @@ fn current_params() -> Vec<f64> {
     for (i, weight) in pressure.into_iter().enumerate() {
         params[PRESSURE + i] = f64::from(weight);
     }
+    params[EMPTY_HEADED_CANNON] = f64::from(activity::EMPTY_HEADED_CANNON);
     params
 }
 
@@ -561,5 +566,10 @@ fn as_rust(params: &[f64]) -> String {
             params[PRESSURE + i].round() as i32
         );
     }
+    let _ = writeln!(
+        out,
+        "const EMPTY_HEADED_CANNON: i32 = {};",
+        params[EMPTY_HEADED_CANNON].round() as i32
+    );
     out
 }

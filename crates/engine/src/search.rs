@@ -52,10 +52,19 @@
 //!   (-31, +38) over 300;
 //! - the transposition table's value in place of the static value for the pruning decisions
 //!   where its bound lies beyond it (an exact value, a lower bound above it, an upper bound
-//!   below it): +9 (-7, +25) over 1,800 / +12 (-5, +30) over 1,200, the nearest to a gain of
-//!   this round, at no cost in speed, but neither interval clear of zero;
+//!   below it): +9 (-7, +25) over 1,800 / +12 (-5, +30) over 1,200, at no cost in speed;
+//!   tested again on fresh seeds, +7 (-12, +26) over 1,200 / +0 (-25, +25) over 600, so
+//!   +8 (-4, +20) over 3,000 / +8 (-6, +22) over 1,800 in all: at most a small gain, and
+//!   neither interval clear of zero;
 //! - a ply's reduction for captures that give a piece for a cheaper, defended one, on top of
-//!   the table's value above and against it: not run / -19 (-54, +16) over 300.
+//!   the table's value above and against it: not run / -19 (-54, +16) over 300;
+//! - a capture history (captures that cut off rank higher among captures of the same
+//!   victim and attacker values next time, those tried before a cut-off lower): not run /
+//!   -19 (-53, +16) over 300;
+//! - late-move reductions a ply smaller for quiet moves that give check: not run / -9 (-44,
+//!   +26) over 300;
+//! - reverse futility pruning up to 7 plies deep (now 5): -8 (-35, +19) over 600 / +13
+//!   (-12, +37) over 600.
 //!
 //! # Covered pieces: chance nodes and their approximation
 //!

@@ -320,7 +320,6 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let mut pairs = Pairs::default();
     // The first contestant's half-points in the first game of the pair being played.
     let mut pair_halves = 0u8;
-    let mut played = 0u32;
     let mut verdict = Verdict::Undecided;
     let started = Instant::now();
     for index in 0..args.games {
@@ -422,7 +421,6 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                 0
             }
         };
-        played += 1;
         if index % 2 == 0 {
             pair_halves = halves;
         } else {
@@ -465,6 +463,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             break;
         }
     }
+    // Fewer than --games where the SPRT stopped the match.
+    let played = wins + draws + losses;
     let score = f64::from(wins) + 0.5 * f64::from(draws);
     let percent = 100.0 * score / f64::from(played);
     writeln!(

@@ -6,7 +6,8 @@
 //! average of the material values; the mover adds a tempo; once no covered piece is left, each
 //! chariot and cannon adds its step value for each point of reach above the usual, each horse
 //! the value of its number of moves, and the pressure on the enemy palace its weight for each
-//! point attacked (scaled by how many pieces attack, a scale the fit holds). So the values
+//! point attacked (scaled by how many pieces attack, a scale the fit holds), and the mover's
+//! threatened losses count against it by their weights. So the values
 //! can be fitted to game results: find those whose evaluation, through a logistic curve, best
 //! predicts who went on to win from each quiet position (Texel's method). Positions come from
 //! the engine's own games at a small node budget, in Xiangqi from random openings and in Jieqi
@@ -172,7 +173,8 @@ fn record(variant: Variant, side: Side, cells: &[Cell], pool: &Pool) -> String {
 /// mirror), then the endgame tables alike, then the tempo, then the activity term's weights:
 /// a chariot's and a cannon's step (opening, endgame), a horse's value by its number of moves
 /// (opening, endgame, nine of each), the palace pressure of a chariot, a cannon and a
-/// horse, and an empty-headed cannon's opening value.
+/// horse, an empty-headed cannon's opening value, and the sixteenths of the side to move's
+/// dearest threatened loss and of its other losses that count against it.
 const MATERIAL: usize = 0;
 const TABLES: usize = 7;
 const TABLE_LEN: usize = 50;
@@ -188,7 +190,8 @@ const HORSE_MOVES: usize = CANNON_STEP + 2;
 const HORSE_MOVES_FIXED: usize = HORSE_MOVES + 2 * 3;
 const PRESSURE: usize = HORSE_MOVES + 2 * 9;
 const EMPTY_HEADED_CANNON: usize = PRESSURE + 3;
-const PARAMS: usize = EMPTY_HEADED_CANNON + 1;
+const THREAT: usize = EMPTY_HEADED_CANNON + 1;
+const PARAMS: usize = THREAT + 2;
 
 /// The fitted opening value of `piece` on `square`: the index of its table entry (the
 /// endgame's is [`ENDGAME`] further).
@@ -307,7 +310,9 @@ fn add_activity(pos: &Position, opening: f32, weights: &mut [f32]) {
     // Per side: palace points attacked by chariots, cannons and horses, and attackers.
     let mut palace = [[0f32; 3]; 2];
     let mut attackers = [0usize; 2];
-    for (piece, reach) in pos.attacker_reaches() {
+    let mut threats = activity::Threats::new();
+    for (sq, piece, reach) in pos.attacker_reaches() {
+        threats.add(sq, piece, reach.hits);
         let sign = red_sign(piece.side);
         let free = reach.free as f32;
         // The opening weight this piece's value is on (the endgame's is next), how many
@@ -334,6 +339,10 @@ fn add_activity(pos: &Position, opening: f32, weights: &mut [f32]) {
             weights[EMPTY_HEADED_CANNON] += sign * opening;
         }
     }
+    let mover = pos.side_to_move();
+    let losses = threats.losses(pos, mover);
+    weights[THREAT] -= red_sign(mover) * losses.dearest as f32 / 16.0;
+    weights[THREAT + 1] -= red_sign(mover) * losses.others as f32 / 16.0;
 }
 
 /// The engine's current values in the fitted layout (mirrored entries averaged).
@@ -374,6 +383,8 @@ fn current_params() -> Vec<f64> {
         params[PRESSURE + i] = f64::from(weight);
     }
     params[EMPTY_HEADED_CANNON] = f64::from(activity::EMPTY_HEADED_CANNON);
+    params[THREAT] = f64::from(activity::THREAT_DEAREST);
+    params[THREAT + 1] = f64::from(activity::THREAT_OTHERS);
     params
 }
 
@@ -571,5 +582,12 @@ fn as_rust(params: &[f64]) -> String {
         "const EMPTY_HEADED_CANNON: i32 = {};",
         params[EMPTY_HEADED_CANNON].round() as i32
     );
+    for (i, name) in ["DEAREST", "OTHERS"].into_iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "const THREAT_{name}: i32 = {};",
+            params[THREAT + i].round() as i32
+        );
+    }
     out
 }

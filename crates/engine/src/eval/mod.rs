@@ -4,9 +4,10 @@
 //! left: a soldier or a general wants other points once the board has emptied. All of it is
 //! fitted to game results (`examples/texel.rs`). Once no covered piece is left, an activity
 //! term adds where the chariots, cannons and horses can go, how much of the enemy palace
-//! they bear on, and a cannon facing the enemy general down an empty file (`activity`; its
-//! weights are set by hand: the tuner fits them too, but a fit of them with the tables did
-//! not gain in self-play, see `activity`).
+//! they bear on, a cannon facing the enemy general down an empty file, and what the side to
+//! move stands to lose to threats against its officers (`activity`; its weights are set by
+//! hand: the tuner fits them too, but a fit of them with the tables did not gain in
+//! self-play, see `activity`).
 //!
 //! Valuing covered pieces at the pool's average makes a reveal worth nothing in expectation,
 //! as it should be: turning a piece up does not change what it is, only what is known. The

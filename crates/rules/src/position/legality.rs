@@ -375,16 +375,26 @@ impl Position {
     /// How far the piece on `sq` reaches, as an evaluation weighs activity: the points it
     /// could move to, capturing or not, as the board is (its own general's safety aside), and
     /// the points of the other side's palace it attacks, whatever stands there (pressure on
-    /// the general). Covered pieces reach as their fake type. Zero for an empty point.
+    /// the general), and the occupied points it attacks, of either side (what it threatens
+    /// and what it defends). Covered pieces reach as their fake type. Zero for an empty
+    /// point.
     ///
     /// ```
-    /// use jieqi_rules::position::{Position, Reach};
+    /// use jieqi_rules::position::Position;
     ///
     /// let pos = Position::xiangqi_start();
-    /// // The chariot on a0 can only step up to a1 and a2: the soldier on a3 is its own.
-    /// assert_eq!(pos.reach("a0".parse().unwrap()), Reach { free: 2, palace: 0 });
+    /// let points = |reach: jieqi_rules::position::Reach| {
+    ///     reach.hits.iter().map(|sq| sq.to_string()).collect::<Vec<_>>()
+    /// };
+    /// // The chariot on a0 can only step up to a1 and a2: the soldier on a3 is its own, and
+    /// // it defends it and the horse on b0.
+    /// let chariot = pos.reach("a0".parse().unwrap());
+    /// assert_eq!((chariot.free, chariot.palace), (2, 0));
+    /// assert_eq!(points(chariot), ["b0", "a3"]);
     /// // The cannon on b2 slides to eleven points and can take the horse on b9.
-    /// assert_eq!(pos.reach("b2".parse().unwrap()), Reach { free: 12, palace: 0 });
+    /// let cannon = pos.reach("b2".parse().unwrap());
+    /// assert_eq!((cannon.free, cannon.palace), (12, 0));
+    /// assert_eq!(points(cannon), ["b9"]);
     /// ```
     #[inline]
     pub fn reach(&self, sq: Square) -> Reach {
@@ -399,12 +409,13 @@ impl Position {
                 Reach {
                     free: (attacks & !self.occupied[side]).count_ones(),
                     palace: (attacks & PALACES[1 - side]).count_ones(),
+                    hits: Points(attacks & (self.occupied[0] | self.occupied[1])),
                 }
             }
         }
     }
 
-    /// Every face-up chariot, cannon and horse with its [`Position::reach`], in square order:
+    /// Every face-up chariot, cannon and horse with its point and [`Position::reach`], in square order:
     /// what an evaluation of activity reads at every leaf, so it walks the occupied points
     /// once and the lines from each of these pieces once, counting as it goes.
     ///
@@ -415,7 +426,7 @@ impl Position {
     /// // Two chariots, two cannons and two horses a side.
     /// assert_eq!(pos.attacker_reaches().count(), 12);
     /// ```
-    pub fn attacker_reaches(&self) -> impl Iterator<Item = (Piece, Reach)> + '_ {
+    pub fn attacker_reaches(&self) -> impl Iterator<Item = (Square, Piece, Reach)> + '_ {
         let mut left = (self.occupied[0] | self.occupied[1]) & !self.covered;
         std::iter::from_fn(move || {
             while left != 0 {
@@ -425,7 +436,7 @@ impl Position {
                 let kind = code & KIND;
                 if matches!(kind, CHARIOT | CANNON | HORSE) {
                     let piece = Piece::new(code_side(code), kind_role(kind));
-                    return Some((piece, self.reach_of(from, code)));
+                    return Some((SQUARES[from], piece, self.reach_of(from, code)));
                 }
             }
             None
@@ -450,6 +461,7 @@ impl Position {
                         reach.palace += in_palace(s);
                         if c != 0 {
                             reach.free += u32::from(c & enemy != 0);
+                            reach.hits.0 |= 1 << s;
                             break;
                         }
                         reach.free += 1;
@@ -468,6 +480,7 @@ impl Position {
                             reach.palace += in_palace(s);
                             if c != 0 {
                                 reach.free += u32::from(c & enemy != 0);
+                                reach.hits.0 |= 1 << s;
                                 break;
                             }
                         } else if c != 0 {
@@ -483,6 +496,9 @@ impl Position {
                     if b[leg] == 0 {
                         reach.palace += in_palace(to);
                         reach.free += u32::from(b[to] == 0 || b[to] & enemy != 0);
+                        if b[to] != 0 {
+                            reach.hits.0 |= 1 << to;
+                        }
                     }
                 }
             }
@@ -563,6 +579,67 @@ pub struct Reach {
     pub free: u32,
     /// Points of the other side's palace it attacks.
     pub palace: u32,
+    /// The occupied points it attacks: enemy pieces it threatens and its own it defends.
+    pub hits: Points,
+}
+
+/// A set of points of the board.
+///
+/// ```
+/// use jieqi_rules::{Square, position::Points};
+///
+/// let points: Points = ["e0", "a9"].iter().map(|p| p.parse::<Square>().unwrap()).collect();
+/// assert!(points.contains("a9".parse().unwrap()));
+/// assert!(!points.contains("e1".parse().unwrap()));
+/// assert_eq!(points.len(), 2);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Points(u128);
+
+impl FromIterator<Square> for Points {
+    fn from_iter<I: IntoIterator<Item = Square>>(points: I) -> Points {
+        Points(points.into_iter().fold(0, |set, sq| set | 1 << sq.index()))
+    }
+}
+
+impl Points {
+    /// The set of no point.
+    pub const EMPTY: Points = Points(0);
+
+    /// Whether `sq` is in the set.
+    #[inline]
+    pub fn contains(self, sq: Square) -> bool {
+        self.0 & 1 << sq.index() != 0
+    }
+
+    /// The points in either set.
+    #[inline]
+    pub fn union(self, other: Points) -> Points {
+        Points(self.0 | other.0)
+    }
+
+    /// How many points the set holds.
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set holds no point.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The points in the set, in index order.
+    pub fn iter(self) -> impl Iterator<Item = Square> {
+        let mut left = self.0;
+        std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
+            }
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            Some(SQUARES[i])
+        })
+    }
 }
 
 /// Which side's palace each point is in ([`Square::in_palace`]): that side's

@@ -35,7 +35,7 @@ mod movelist;
 mod validation;
 
 pub use explain::IllegalMove;
-pub use legality::Reach;
+pub use legality::{Points, Reach};
 pub use make::{Pass, Undo};
 pub use movelist::{MAX_MOVES, MoveList};
 pub use validation::PositionError;

@@ -138,11 +138,14 @@ impl Naive {
             return Reach::default();
         };
         let enemy_palace = (0..90).filter(|&i| in_palace(!side, i));
+        let attacks = |point: usize| self.with_enemy_on(point, side).can_reach(from, point);
         Reach {
             free: (0..90).filter(|&to| self.can_reach(from, to)).count() as u32,
-            palace: enemy_palace
-                .filter(|&point| self.with_enemy_on(point, side).can_reach(from, point))
-                .count() as u32,
+            palace: enemy_palace.filter(|&point| attacks(point)).count() as u32,
+            hits: (0..90)
+                .filter(|&point| self.cells[point] != Cell::Empty && attacks(point))
+                .filter_map(Square::from_index)
+                .collect(),
         }
     }
 
@@ -349,7 +352,7 @@ proptest! {
                 .into_iter()
                 .filter_map(|(sq, cell)| match cell {
                     Cell::Piece(piece) if matches!(piece.role, Role::Chariot | Role::Cannon | Role::Horse) => {
-                        Some((piece, naive.reach(sq.index())))
+                        Some((sq, piece, naive.reach(sq.index())))
                     }
                     _ => None,
                 })

@@ -427,33 +427,16 @@ mod tests {
             // Only the horse is defended: by the chariot on f9.
             ("f9", Side::Black, Role::Chariot),
         ]);
-        assert!(attacked_by_soldier(
-            &pos,
-            "e6".parse().expect("a square"),
-            Side::Red
-        ));
-        assert!(attacked_by_soldier(
-            &pos,
-            "f5".parse().expect("a square"),
-            Side::Red
-        ));
-        assert!(!attacked_by_soldier(
-            &pos,
-            "e4".parse().expect("a square"),
-            Side::Red
-        ));
+        let red_soldier_attacks = |pos: &Position, at: &str| {
+            attacked_by_soldier(pos, at.parse().expect("a square"), Side::Red)
+        };
+        assert!(red_soldier_attacks(&pos, "e6"));
+        assert!(red_soldier_attacks(&pos, "f5"));
+        assert!(!red_soldier_attacks(&pos, "e4"));
         // A soldier on its own side of the river attacks only ahead.
         let home = with_generals(&[("e3", Side::Red, Role::Soldier)]);
-        assert!(attacked_by_soldier(
-            &home,
-            "e4".parse().expect("a square"),
-            Side::Red
-        ));
-        assert!(!attacked_by_soldier(
-            &home,
-            "d3".parse().expect("a square"),
-            Side::Red
-        ));
+        assert!(red_soldier_attacks(&home, "e4"));
+        assert!(!red_soldier_attacks(&home, "d3"));
         // For Black, to move: the undefended cannon is lost whole, the defended horse for
         // the soldier it costs.
         let cannon = VALUES[Role::Cannon.index()];

@@ -196,7 +196,7 @@ impl Threats {
         let mut losses = Losses::default();
         for &(sq, role) in &self.officers[ours][..self.count[ours]] {
             let by = &self.hits[theirs];
-            let cheapest = if attacked_by_soldier(pos, sq, !mover) {
+            let cheapest = if pos.attacked_by_soldier(sq, !mover) {
                 Role::Soldier
             } else if by[Threats::kind(Role::Horse)].contains(sq) {
                 Role::Horse
@@ -220,22 +220,6 @@ impl Threats {
         }
         losses
     }
-}
-
-/// Whether a soldier of `by` attacks `sq`: from the point behind it (as `by` advances), or
-/// beside it once across the river.
-fn attacked_by_soldier(pos: &Position, sq: Square, by: Side) -> bool {
-    let soldier = Cell::Piece(Piece::new(by, Role::Soldier));
-    let file = i32::from(sq.file().index());
-    let rank = i32::from(sq.rank().index());
-    let forward = if by == Side::Red { 1 } else { -1 };
-    let crossed = if by == Side::Red {
-        rank >= 5
-    } else {
-        rank <= 4
-    };
-    let at = |f: i32, r: i32| Square::from_coords(f, r).is_some_and(|s| pos.cell(s) == soldier);
-    at(file, rank - forward) || (crossed && (at(file - 1, rank) || at(file + 1, rank)))
 }
 
 /// Whether a cannon of `side` faces the enemy general down its file with nothing between
@@ -428,7 +412,7 @@ mod tests {
             ("f9", Side::Black, Role::Chariot),
         ]);
         let red_soldier_attacks = |pos: &Position, at: &str| {
-            attacked_by_soldier(pos, at.parse().expect("a square"), Side::Red)
+            pos.attacked_by_soldier(at.parse().expect("a square"), Side::Red)
         };
         assert!(red_soldier_attacks(&pos, "e6"));
         assert!(red_soldier_attacks(&pos, "f5"));

@@ -318,10 +318,7 @@ impl Position {
         HORSE_ATTACKERS[target]
             .pairs()
             .any(|(from, leg)| b[from] == HORSE | t && b[leg] == 0)
-            || SOLDIER_ATTACKERS[by.index()][target]
-                .targets()
-                .iter()
-                .any(|&s| b[usize::from(s)] == SOLDIER | t)
+            || self.attacked_by_soldier(sq, by)
             || ADVISOR_FREE[target]
                 .targets()
                 .iter()
@@ -340,6 +337,27 @@ impl Position {
                 .targets()
                 .iter()
                 .any(|&s| b[usize::from(s)] == GENERAL | t)
+    }
+
+    /// Whether a soldier of `by` attacks `sq`: from the point behind it (as `by` advances),
+    /// or beside it once across the river. Part of [`Position::is_attacked`], and on its own
+    /// what an evaluation asks to tell a piece threatened by the cheapest attacker.
+    ///
+    /// ```
+    /// use jieqi_rules::{Side, position::Position};
+    ///
+    /// let pos = Position::xiangqi_start();
+    /// // Red's soldier on e3 attacks e4 ahead, not d3 beside it on its own side of the river.
+    /// assert!(pos.attacked_by_soldier("e4".parse().unwrap(), Side::Red));
+    /// assert!(!pos.attacked_by_soldier("d3".parse().unwrap(), Side::Red));
+    /// ```
+    #[inline]
+    pub fn attacked_by_soldier(&self, sq: Square, by: Side) -> bool {
+        let soldier = SOLDIER | side_bit(by);
+        SOLDIER_ATTACKERS[by.index()][sq.index()]
+            .targets()
+            .iter()
+            .any(|&s| self.board[usize::from(s)] == soldier)
     }
 
     /// The points the piece on `sq` attacks, in index order: every point where it could

@@ -17,7 +17,7 @@ use crate::banqi::{BanqiAction, BanqiBoard, BanqiSearch, Spot};
 use crate::control::{Control, MATE, MATE_BOUND, fnv1a, root_noise};
 use crate::level::{Budget, Level};
 use crate::pool::Pool;
-use crate::search::{BoardSearch, Iteration, Seen};
+use crate::search::{BoardSearch, History, Iteration, Seen};
 use crate::tt::Tt;
 
 /// Why the engine could not choose a move.
@@ -168,6 +168,13 @@ pub struct Engine {
     /// search of the previous move learnt about the positions ahead is still true, so it
     /// starts deeper. Kept only while the unseen pool it was computed with is unchanged.
     table: Option<(Tt, Pool)>,
+    /// The move history of the last board search, kept for the next move's whatever was
+    /// revealed: which moves cut off stays a good guess after a reveal, unlike the table's
+    /// values. Kept from move to move and split by side, against one shared history fresh
+    /// for each search, at 30,000 nodes a move: +23 Elo (-1, +48) in Xiangqi over 600
+    /// self-play games (+31 and +15 on two seeds), -2 (-29, +26) in Jieqi over 600, at no
+    /// cost in speed.
+    history: Option<History>,
 }
 
 impl Engine {
@@ -186,6 +193,7 @@ impl Engine {
             memory: Memory::default(),
             last: None,
             table: None,
+            history: None,
         }
     }
 
@@ -293,11 +301,12 @@ impl Engine {
             _ => Tt::new(tt_size),
         };
         let started = std::time::Instant::now();
+        let history = self.history.take().map_or_else(History::new, History::aged);
         let mut search = BoardSearch::new(
             pos.clone(),
             pool,
             control,
-            tt,
+            (tt, history),
             self.budget.chance_plies,
             &earlier,
         );
@@ -325,7 +334,9 @@ impl Engine {
             analysis.lines,
             report.as_mut().map(|r| r as &mut dyn FnMut(&Iteration)),
         );
-        self.table = Some((search.into_table(), pool));
+        let (tt, history) = search.into_memory();
+        self.table = Some((tt, pool));
+        self.history = Some(history);
         let Some(result) = result else {
             return random_move(legal, rng).map(|mv| (mv, 0, 0));
         };

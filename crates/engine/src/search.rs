@@ -1,6 +1,7 @@
 //! Xiangqi and Jieqi search: principal-variation alpha-beta with iterative deepening, a
 //! transposition table, move ordering by killers, countermoves and a
-//! history that also remembers the quiet moves that failed before a cut-off, a check
+//! history that also remembers the quiet moves that failed before a cut-off (each side's
+//! apart, and kept from one move's search to the next: [`History`]), a check
 //! extension, internal iterative reduction and a quiescence search of captures, whose first
 //! ply also tries the quiet moves that give check (`quiet_checks`); away from
 //! the principal variation, null-move pruning, reverse futility pruning, futility and
@@ -242,7 +243,7 @@ pub(crate) struct BoardSearch<'a> {
     control: &'a mut Control,
     tt: Tt,
     killers: [[Option<Move>; 2]; MAX_PLY],
-    history: Vec<i32>,
+    history: History,
     /// For each move (by its from and to squares), the quiet move that last cut off in reply.
     countermoves: Vec<Option<Move>>,
     /// Each ply's moves with their ordering scores: one buffer a ply, reused from node to
@@ -259,15 +260,53 @@ fn history_index(mv: Move) -> usize {
     mv.from.index() * Square::COUNT + mv.to.index()
 }
 
+/// How often each side's quiet moves, by from and to square, cut off or failed (the history
+/// heuristic), each score within plus or minus [`HISTORY_MAX`]. Each side keeps its own: a
+/// Red and a Black move between the same two points have nothing in common. It outlives a
+/// search: the next move's search starts from it, halved ([`History::aged`]), so its first
+/// iterations order moves by what the last search learnt instead of from nothing.
+#[derive(Clone, Debug)]
+pub(crate) struct History(Vec<i32>);
+
+impl History {
+    pub(crate) fn new() -> History {
+        History(vec![0; 2 * Square::COUNT * Square::COUNT])
+    }
+
+    /// The history for the next move's search: what this one learnt, at half its weight.
+    pub(crate) fn aged(mut self) -> History {
+        for score in &mut self.0 {
+            *score /= 2;
+        }
+        self
+    }
+
+    #[inline]
+    fn index(side: Side, mv: Move) -> usize {
+        side.index() * Square::COUNT * Square::COUNT + history_index(mv)
+    }
+
+    #[inline]
+    fn get(&self, side: Side, mv: Move) -> i32 {
+        self.0[History::index(side, mv)]
+    }
+
+    #[inline]
+    fn get_mut(&mut self, side: Side, mv: Move) -> &mut i32 {
+        &mut self.0[History::index(side, mv)]
+    }
+}
+
 impl<'a> BoardSearch<'a> {
     /// A search of `pos` as seen with `pool`. `earlier` lists positions of the game before
-    /// this one (oldest first) that may repeat; `tt` is the transposition table, fresh or
-    /// kept from the search of an earlier move ([`BoardSearch::into_table`]).
+    /// this one (oldest first) that may repeat; `tt` is the transposition table and `history`
+    /// the move history, fresh or kept from the search of an earlier move
+    /// ([`BoardSearch::into_memory`]).
     pub fn new(
         pos: Position,
         pool: Pool,
         control: &'a mut Control,
-        tt: Tt,
+        (tt, history): (Tt, History),
         chance_plies: u32,
         earlier: &[Seen],
     ) -> Self {
@@ -297,7 +336,7 @@ impl<'a> BoardSearch<'a> {
             control,
             tt,
             killers: [[None; 2]; MAX_PLY],
-            history: vec![0; Square::COUNT * Square::COUNT],
+            history,
             countermoves: vec![None; Square::COUNT * Square::COUNT],
             orders: vec![Vec::new(); MAX_PLY],
             path,
@@ -306,9 +345,9 @@ impl<'a> BoardSearch<'a> {
         }
     }
 
-    /// The transposition table, to keep for the next move's search.
-    pub fn into_table(self) -> Tt {
-        self.tt
+    /// The transposition table and the history, to keep for the next move's search.
+    pub fn into_memory(self) -> (Tt, History) {
+        (self.tt, self.history)
     }
 
     /// Iterative deepening over the `root` moves (known legal), each with its noise bonus
@@ -704,7 +743,7 @@ impl<'a> BoardSearch<'a> {
                 let reduction = if quiet {
                     // Quiet moves that have often cut off elsewhere are reduced less, those
                     // that have often failed more.
-                    let history = self.history[history_index(mv)] / HISTORY_PER_PLY;
+                    let history = self.history.get(us, mv) / HISTORY_PER_PLY;
                     let r = late_move_reduction(depth, i) - i32::from(pv_node) - history;
                     r.min(depth - 2).max(0)
                 } else {
@@ -796,13 +835,17 @@ impl<'a> BoardSearch<'a> {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut moves: Vec<(Move, i32)> = list
-            .iter()
-            .filter(|&&mv| in_check || self.pos.is_capture(mv))
-            .map(|&mv| (mv, self.capture_score(mv)))
-            .collect();
+        // The ply's move buffer, as in the full-width search: no allocation a node.
+        let mut moves = std::mem::take(&mut self.orders[ply]);
+        moves.clear();
+        moves.extend(
+            list.iter()
+                .filter(|&&mv| in_check || self.pos.is_capture(mv))
+                .map(|&mv| (mv, self.capture_score(mv))),
+        );
         moves.sort_by_key(|&(_, s)| -s);
-        for (mv, score) in moves {
+        let mut cut = false;
+        for &(mv, score) in &moves {
             if !in_check && (stand + self.victim_value(mv) + 200 <= alpha || score < CAPTURE_TIER) {
                 // Even winning this piece for free would not reach alpha; or the capture
                 // gives a piece for a cheaper one that is defended.
@@ -812,17 +855,25 @@ impl<'a> BoardSearch<'a> {
             let v = -self.quiesce(ply + 1, -beta, -alpha, false);
             self.unmake(made);
             if self.control.stopped() {
-                return 0;
+                break;
             }
             if v > best {
                 best = v;
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
-                        return best;
+                        cut = true;
+                        break;
                     }
                 }
             }
+        }
+        self.orders[ply] = moves;
+        if self.control.stopped() {
+            return 0;
+        }
+        if cut {
+            return best;
         }
         if checks && !in_check {
             best = best.max(self.quiet_checks(ply, alpha, beta));
@@ -959,7 +1010,7 @@ impl<'a> BoardSearch<'a> {
     /// Moves `mv`'s history by `bonus`, less the share of it the score already holds, so that
     /// scores stay within [`HISTORY_MAX`] and recent results weigh more than old ones.
     fn update_history(&mut self, mv: Move, bonus: i32) {
-        let h = &mut self.history[history_index(mv)];
+        let h = self.history.get_mut(self.pos.side_to_move(), mv);
         *h += bonus * 32 - *h * bonus.abs() / (HISTORY_MAX / 32);
     }
 
@@ -991,7 +1042,7 @@ impl<'a> BoardSearch<'a> {
             } else if Some(mv) == countermove {
                 COUNTERMOVE
             } else {
-                self.history.get(history_index(mv)).copied().unwrap_or(0)
+                self.history.get(self.pos.side_to_move(), mv)
             };
             (mv, score)
         }));
@@ -1060,7 +1111,14 @@ mod tests {
         let root = pos.legal_move_vec();
         let noise = vec![0; root.len()];
         let mut control = Control::new(&Level::Master.budget());
-        let mut search = BoardSearch::new(pos, pool, &mut control, Tt::new(1 << 16), 1, &[]);
+        let mut search = BoardSearch::new(
+            pos,
+            pool,
+            &mut control,
+            (Tt::new(1 << 16), History::new()),
+            1,
+            &[],
+        );
         search.run(&root, &noise, depth).expect("legal moves exist")
     }
 
@@ -1132,8 +1190,14 @@ mod tests {
             ..Level::Club.budget()
         };
         let mut control = Control::new(&budget);
-        let mut search =
-            BoardSearch::new(pos.clone(), pool, &mut control, Tt::new(1 << 12), 2, &[]);
+        let mut search = BoardSearch::new(
+            pos.clone(),
+            pool,
+            &mut control,
+            (Tt::new(1 << 12), History::new()),
+            2,
+            &[],
+        );
         let result = search.run(&root, &noise, 6).expect("moves");
         assert!(root.contains(&result.mv));
         assert_eq!(search.pos, pos);
@@ -1184,7 +1248,7 @@ mod tests {
                 (Position::xiangqi_start(), Pool::default())
             };
             let mut control = Control::new(&Level::Master.budget());
-            let mut search = BoardSearch::new(pos, pool, &mut control, Tt::new(1 << 10), 1, &[]);
+            let mut search = BoardSearch::new(pos, pool, &mut control, (Tt::new(1 << 10), History::new()), 1, &[]);
             let start = search.tally;
             let mut state = seed;
             let mut pick = |n: usize| {

@@ -243,8 +243,24 @@ impl Session {
                 }
                 _ => Err("option UCI_Variant: choose xiangqi or jieqi".to_owned()),
             },
-            // The table lives for one search, so it is always clear.
-            "clear hash" => Ok(()),
+            // The engine keeps its table and move history from move to move within a game;
+            // this forgets them, as `ucinewgame` does.
+            "clear hash" => {
+                if self
+                    .running
+                    .as_ref()
+                    .is_some_and(|running| !running.answered.load(Ordering::Acquire))
+                {
+                    Err(
+                        "option Clear Hash: the engine is still searching; send stop first"
+                            .to_owned(),
+                    )
+                } else {
+                    self.finish_search(false);
+                    self.engine = None;
+                    Ok(())
+                }
+            }
             _ => Err(format!(
                 "no option named `{}`: the options are Hash, Threads, MultiPV, Skill Level, UCI_Variant and Clear Hash",
                 crate::command::shorten(name)

@@ -232,6 +232,48 @@ fn infinite_waits_for_stop_even_when_the_search_ends_by_itself() {
     assert_eq!(bestmove(&gui.until("bestmove")), "e7d7");
 }
 
+/// The search lines of `go nodes 20000` from `position`, without the clock's figures (time,
+/// nps), which differ from run to run.
+fn searched(gui: &mut Gui, position: &str) -> Vec<String> {
+    gui.send(position);
+    gui.send("go nodes 20000");
+    gui.until("bestmove")
+        .into_iter()
+        .map(|line| {
+            let mut words = line.split(' ');
+            let mut kept = Vec::new();
+            while let Some(word) = words.next() {
+                if word == "time" || word == "nps" {
+                    words.next();
+                } else {
+                    kept.push(word);
+                }
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn clear_hash_forgets_what_the_searches_of_earlier_moves_learnt() {
+    let first = "position startpos moves h2e2 h9g7";
+    let second = "position startpos moves h2e2 h9g7 h0g2 i9h9";
+    let fresh = searched(&mut Gui::new(Variant::Xiangqi), second);
+
+    let mut remembering = Gui::new(Variant::Xiangqi);
+    searched(&mut remembering, first);
+    let remembered = searched(&mut remembering, second);
+    assert_ne!(
+        remembered, fresh,
+        "the table and history carry over to the next move"
+    );
+
+    let mut clearing = Gui::new(Variant::Xiangqi);
+    searched(&mut clearing, first);
+    clearing.send("setoption name Clear Hash");
+    assert_eq!(searched(&mut clearing, second), fresh);
+}
+
 #[test]
 fn malformed_and_unknown_lines_are_answered_and_ignored() {
     let mut gui = Gui::new(Variant::Xiangqi);

@@ -484,7 +484,8 @@ mod tests {
             fs::write(dir.path().join(CURRENT), "gen-1").unwrap();
         }
         assert!(conf("gen-1").contains("use_compression: false"));
-        let store = SledStore::open(dir.path()).unwrap();
+        // The sled database just dropped lets go of its lock a moment later (see `reopen`).
+        let store = reopen(dir.path());
         fill(&store, 0, 20).await;
         let expected = records(&store);
         store.compact().unwrap();

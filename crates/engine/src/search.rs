@@ -855,7 +855,6 @@ impl<'a> BoardSearch<'a> {
                 .map(|&mv| (mv, self.capture_score(mv))),
         );
         moves.sort_by_key(|&(_, s)| -s);
-        let mut cut = false;
         for &(mv, score) in &moves {
             if !in_check && (stand + self.victim_value(mv) + 200 <= alpha || score < CAPTURE_TIER) {
                 // Even winning this piece for free would not reach alpha; or the capture
@@ -873,7 +872,6 @@ impl<'a> BoardSearch<'a> {
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
-                        cut = true;
                         break;
                     }
                 }
@@ -883,7 +881,8 @@ impl<'a> BoardSearch<'a> {
         if self.control.stopped() {
             return 0;
         }
-        if cut {
+        // Out of check the stand-pat value was below beta, so only a capture's cut-off gets here.
+        if best >= beta {
             return best;
         }
         if checks && !in_check {

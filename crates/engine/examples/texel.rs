@@ -14,27 +14,35 @@
 //! from random deals; a position counts as quiet when the mover is not in check, did not just
 //! lose a piece, and does not capture next.
 //!
+//! The tables in use were fitted so (the Xiangqi positions relabelled by Fairy-Stockfish, see
+//! `src/eval/tables.rs`):
+//!
 //! ```text
-//! cargo run --release -p jieqi-engine --example texel -- generate xiangqi 2400 4000 101 > xq.txt
-//! cargo run --release -p jieqi-engine --example texel -- generate jieqi 3000 4000 202 > jq.txt
-//! cargo run --release -p jieqi-engine --example texel -- tune xq.txt jq.txt > tables.txt
+//! cargo run --release -p jieqi-engine --example texel -- generate xiangqi 1300 4000 301 > xq.txt
+//! cargo run --release -p jieqi-engine --example texel -- generate jieqi 1600 4000 302 > jq.txt
+//! python3 scripts/label-with-fairy-stockfish.py xq.txt xq-labelled.txt 3000
+//! cargo run --release -p jieqi-engine --example texel -- tune xq-labelled.txt jq.txt > tables.txt
 //! ```
 //!
-//! (The two `generate` runs take about twenty minutes each on one core and give some 220,000
-//! and 135,000 positions; `tune` takes half a minute.)
+//! (The `generate` runs take about ten minutes each on one core and give some 125,000 and
+//! 82,000 positions; the labelling takes about ten minutes on two cores; `tune` twenty
+//! seconds. The tables were pasted in, the activity weights it also prints were not. A rerun
+//! gives close values, not the same ones: Fairy-Stockfish's values depend a little on what
+//! its table holds from the positions it searched before.)
 //!
 //! `generate VARIANT GAMES NODES SEED` writes one position a line: variant, side to move, the
 //! 90 cells from a0 to i9 (`.` empty), the mover's view of each side's unseen pool, and Red's
-//! score in the game (1, 0.5 or 0). `tune FILES...` starts from the engine's current values
-//! (it compiles `src/eval/tables.rs` and `src/eval/activity.rs` in), fits the logistic
-//! curve's scale to them and holds it, then minimises the squared error of the prediction
-//! with a weak pull towards the current values (so that points rarely seen in the data keep
-//! them), and prints the new `VALUES`, tables and `TEMPO` ready to paste into `tables.rs`,
-//! then the activity weights for `activity.rs`. Before fitting it reports how far its linear
-//! model of the activity term is from the engine's own (which rounds and clamps): a fraction
-//! of a point. Tables stay mirror images across the middle file, as the board is, which
-//! halves the values to fit. The last tenth of each file is held out and its error reported,
-//! to show the fit predicts games it was not fitted on.
+//! score in the game (1, 0.5 or 0; or any expected score, as the labelling writes).
+//! `tune FILES...` starts from the engine's current values (it compiles `src/eval/tables.rs`
+//! and `src/eval/activity.rs` in), fits the logistic curve's scale to them and holds it,
+//! then minimises the squared error of the prediction with a weak pull towards the current
+//! values (so that points rarely seen in the data keep them), and prints the new `VALUES`,
+//! tables and `TEMPO` ready to paste into `tables.rs`, then the activity weights for
+//! `activity.rs`. Before fitting it reports how far its linear model of the activity term is
+//! from the engine's own (which rounds and clamps): a fraction of a point. Tables stay mirror
+//! images across the middle file, as the board is, which halves the values to fit. The last
+//! tenth of each file is held out and its error reported, to show the fit predicts games it
+//! was not fitted on.
 
 #[path = "../src/eval/activity.rs"]
 mod activity;

@@ -9,7 +9,10 @@
 //! 30,000 nodes a move in self-play: +38 Elo (+13, +63) in Xiangqi over 600 games (+45 and
 //! +30 on two seeds) and +38 (+11, +66) in Jieqi over 600 (+48 and +29), at the same speed.
 //! Refitting the activity weights with them (the tuner fits them too) did not gain: +0 (-36,
-//! +36) in Xiangqi over 300.
+//! +36) in Xiangqi over 300. Nor, in Jieqi, did a second round (these tables refitted on
+//! twice the Xiangqi positions, half of them from games of these tables): +42 (+18, +67) in
+//! Xiangqi over 600 but -5 (-27, +17) in Jieqi over 900, so it was not kept; Xiangqi tables
+//! of their own would keep such a gain.
 //!
 //! The unit stays close to the old one, about a hundredth of a soldier: each fit holds the
 //! logistic scale at which the tables it starts from predict results best. A soldier's own

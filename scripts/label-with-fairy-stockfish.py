@@ -108,7 +108,7 @@ class FairyStockfish:
 
 
 def predicted(cp, scale):
-    return 1 / (1 + math.exp(-max(min(cp, 5 * MATE_CP), -5 * MATE_CP) / scale))
+    return 1 / (1 + math.exp(-cp / scale))
 
 
 def main():

@@ -246,11 +246,7 @@ impl Session {
             // The engine keeps its table and move history from move to move within a game;
             // this forgets them, as `ucinewgame` does.
             "clear hash" => {
-                if self
-                    .running
-                    .as_ref()
-                    .is_some_and(|running| !running.answered.load(Ordering::Acquire))
-                {
+                if self.searching() {
                     Err(
                         "option Clear Hash: the engine is still searching; send stop first"
                             .to_owned(),
@@ -301,14 +297,19 @@ impl Session {
         }
     }
 
+    /// Whether a search is running that has not yet answered `bestmove`.
+    fn searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|running| !running.answered.load(Ordering::Acquire))
+    }
+
     fn go(&mut self, go: Go) {
-        if let Some(running) = &self.running {
-            if !running.answered.load(Ordering::Acquire) {
-                self.say_info("go ignored: the engine is still searching; send stop first");
-                return;
-            }
-            self.finish_search(false);
+        if self.searching() {
+            self.say_info("go ignored: the engine is still searching; send stop first");
+            return;
         }
+        self.finish_search(false);
         for word in &go.ignored {
             self.say_info(&format!("go: `{word}` is not supported and was ignored"));
         }

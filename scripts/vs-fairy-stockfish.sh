@@ -7,9 +7,11 @@
 # Usage (from the repository root, after `cargo build -p jieqi-bot`):
 #     sh scripts/vs-fairy-stockfish.sh [GAMES] [MOVETIME_MS] [SKILL] [FSF_SKILL] [path/to/jieqi-bot] [SEED]
 # defaults: 100 games, 200 ms, our Skill Level 20 (master), Fairy-Stockfish at full strength
-# (Skill Level 20), openings of seed 23. Run it alone on the machine (`nice -n 15`): it is
-# timed, so other load changes the result; or run two halves at once with different seeds
-# (other openings), one a core, each engine thinking only on its own turn.
+# (Skill Level 20), openings of seed 23, one search thread each. Run it alone on the machine
+# (`nice -n 15`): it is timed, so other load changes the result; or, with one thread each,
+# run two halves at once with different seeds (other openings), one a core, each engine
+# thinking only on its own turn. THREADS=N and FSF_THREADS=N in the environment set each
+# side's UCI `Threads` (then run one match at a time: each move may use every core).
 #
 # Adjudication (that of `jieqi-bot match`): the rules end a game (mate, stalemate, the
 # repetition rulings, the preset's no-progress draw); a game still running after 300 plies is
@@ -21,9 +23,11 @@ SKILL=${3:-20}
 FSF_SKILL=${4:-20}
 BIN=${5:-${CARGO_TARGET_DIR:-target}/debug/jieqi-bot}
 SEED=${6:-23}
+THREADS=${THREADS:-1}
+FSF_THREADS=${FSF_THREADS:-1}
 FSF=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
 exec "$BIN" match --variant xiangqi \
-    --red "uci:$BIN uci" --red-option "Skill Level=$SKILL" \
-    --black "uci:$FSF" --black-option "UCI_Variant=xiangqi" --black-option "Threads=1" \
+    --red "uci:$BIN uci" --red-option "Skill Level=$SKILL" --red-option "Threads=$THREADS" \
+    --black "uci:$FSF" --black-option "UCI_Variant=xiangqi" --black-option "Threads=$FSF_THREADS" \
     --black-option "Hash=16" --black-option "Skill Level=$FSF_SKILL" --black-ranks 1-10 \
     --movetime-ms "$MS" --games "$GAMES" --opening-plies 6 --max-plies 300 --seed "$SEED" --verbose

@@ -2,7 +2,7 @@
 //! legal moves, and returns a move. It is given no deal, so it plays fair by construction.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use jieqi_rules::banqi::{Action, BanqiSquare};
@@ -117,6 +117,15 @@ pub struct Analysis<'a> {
     /// Size of the transposition table in mebibytes (UCI `Hash`; the table holds at most
     /// 2^22 entries); by default it grows with the node budget up to 2^20 entries.
     pub table_mib: Option<usize>,
+    /// Threads searching a Xiangqi or Jieqi position at once (UCI `Threads`); 0 counts as 1.
+    /// The others help the one whose move is played by filling the table it reads (lazy SMP),
+    /// so more threads make the search deeper but its result no longer repeatable. Iteration
+    /// reports count the nodes of that one thread; [`SearchInfo::nodes`] counts all. Two
+    /// threads against one at 60 ms a move: +91 Elo (+48, +138) in Xiangqi over 160 self-play
+    /// games (depth 11.5 against 10.8), +26 (-4, +57) in Jieqi over 480 (8.8 against 8.5: a
+    /// Jieqi reveal starts a new table, so both threads often start from an empty one). The
+    /// chat's levels search on one thread, leaving the other core to the other games.
+    pub threads: usize,
     /// Called after each completed iteration of a Xiangqi or Jieqi search.
     pub on_iteration: Option<&'a mut dyn FnMut(&Progress)>,
 }
@@ -127,6 +136,7 @@ impl std::fmt::Debug for Analysis<'_> {
             .field("cancel", &self.cancel)
             .field("lines", &self.lines)
             .field("table_mib", &self.table_mib)
+            .field("threads", &self.threads)
             .field("on_iteration", &self.on_iteration.is_some())
             .finish()
     }
@@ -248,14 +258,14 @@ impl Engine {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ fnv1a(&view.fen) ^ u64::from(view.ply));
         let mut control = Control::with_cancel(&self.budget, analysis.cancel.clone());
-        let (mv, depth, score) = match view.variant {
+        let ((mv, depth, score), helper_nodes) = match view.variant {
             Variant::Xiangqi | Variant::Jieqi => {
                 self.choose_board(view, legal, &mut control, &mut rng, &mut analysis)?
             }
-            Variant::Banqi => self.choose_banqi(view, legal, &mut control, &mut rng)?,
+            Variant::Banqi => (self.choose_banqi(view, legal, &mut control, &mut rng)?, 0),
         };
         self.last = Some(SearchInfo {
-            nodes: control.nodes,
+            nodes: control.nodes + helper_nodes,
             depth,
             score,
             elapsed: control.elapsed(),
@@ -270,7 +280,7 @@ impl Engine {
         control: &mut Control,
         rng: &mut ChaCha8Rng,
         analysis: &mut Analysis<'_>,
-    ) -> Result<(GameMove, i32, i32), EngineError> {
+    ) -> Result<((GameMove, i32, i32), u64), EngineError> {
         let wanted: Vec<Move> = legal
             .iter()
             .filter_map(|m| match m {
@@ -284,7 +294,7 @@ impl Engine {
         if root.is_empty() {
             // The game allows moves our position does not (a rule we do not model): any of
             // the game's moves is better than none.
-            return random_move(legal, rng).map(|mv| (mv, 0, 0));
+            return random_move(legal, rng).map(|mv| ((mv, 0, 0), 0));
         }
         let earlier = self.remember(view, pos.zobrist(), pos.is_check());
         let noise = root_noise(rng, root.len(), self.budget.noise);
@@ -302,46 +312,51 @@ impl Engine {
         };
         let started = std::time::Instant::now();
         let history = self.history.take().map_or_else(History::new, History::aged);
-        let mut search = BoardSearch::new(
-            pos.clone(),
+        // Helpers stop when the main search is done (it alone keeps the node budget, which
+        // it spends on its own), at the depth cap or, at the latest, when the time is up.
+        let helper_budget = Budget {
+            nodes: u64::MAX,
+            ..self.budget
+        };
+        let done = Arc::new(AtomicBool::new(false));
+        let at = RootSearch {
+            pos: &pos,
             pool,
-            control,
-            (tt, history),
-            self.budget.chance_plies,
-            &earlier,
-        );
-        let mut report = analysis.on_iteration.as_deref_mut().map(|watch| {
-            move |iteration: &Iteration| {
-                watch(&Progress {
-                    depth: iteration.depth,
-                    nodes: iteration.nodes,
-                    elapsed: started.elapsed(),
-                    lines: iteration
-                        .lines
-                        .iter()
-                        .map(|(value, pv)| Line {
-                            score: Score::from_value(*value),
-                            pv: pv.clone(),
-                        })
-                        .collect(),
+            moves: &root,
+            noise: &noise,
+            earlier: &earlier,
+            budget: self.budget,
+        };
+        let (result, history, helper_nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..analysis.threads.max(1))
+                .map(|helper| {
+                    let (history, done, tt) = (history.clone(), done.clone(), &tt);
+                    scope.spawn(move || {
+                        let mut control = Control::with_cancel(&helper_budget, Some(done));
+                        let mut search = at.search(&mut control, (tt, history));
+                        // Every other helper a ply ahead of the main search.
+                        search.ahead_by(helper as i32 % 2);
+                        search.run_observed(at.moves, at.noise, at.budget.max_depth, 1, None);
+                        control.nodes
+                    })
                 })
-            }
+                .collect();
+            let found = at.main_search(control, (&tt, history), analysis, started);
+            done.store(true, Ordering::Relaxed);
+            // A helper that panicked leaves the main search's move as good as it was.
+            let helper_nodes: u64 = helpers.into_iter().filter_map(|h| h.join().ok()).sum();
+            (found.0, found.1, helper_nodes)
         });
-        let result = search.run_observed(
-            &root,
-            &noise,
-            self.budget.max_depth,
-            analysis.lines,
-            report.as_mut().map(|r| r as &mut dyn FnMut(&Iteration)),
-        );
-        let (tt, history) = search.into_memory();
         self.table = Some((tt, pool));
         self.history = Some(history);
         let Some(result) = result else {
-            return random_move(legal, rng).map(|mv| (mv, 0, 0));
+            return random_move(legal, rng).map(|mv| ((mv, 0, 0), helper_nodes));
         };
         self.remember_reply(&pos, result.mv);
-        Ok((GameMove::Board(result.mv), result.depth, result.score))
+        Ok((
+            (GameMove::Board(result.mv), result.depth, result.score),
+            helper_nodes,
+        ))
     }
 
     fn choose_banqi(
@@ -428,6 +443,70 @@ impl Engine {
             key: after.zobrist(),
             in_check: after.is_check(),
         });
+    }
+}
+
+/// What every thread of one Xiangqi or Jieqi search starts from.
+#[derive(Clone, Copy)]
+struct RootSearch<'r> {
+    pos: &'r Position,
+    pool: Pool,
+    /// The root moves (legal in the game too), each with its noise bonus in `noise`.
+    moves: &'r [Move],
+    noise: &'r [i32],
+    /// Positions of the game that may repeat.
+    earlier: &'r [Seen],
+    budget: Budget,
+}
+
+impl<'r> RootSearch<'r> {
+    /// A search of the root with its own `control`, on the shared table.
+    fn search<'a>(&self, control: &'a mut Control, memory: (&'a Tt, History)) -> BoardSearch<'a> {
+        BoardSearch::new(
+            self.pos.clone(),
+            self.pool,
+            control,
+            memory,
+            self.budget.chance_plies,
+            self.earlier,
+        )
+    }
+
+    /// The search whose move is played, reporting to `analysis`: its result and the history
+    /// it leaves for the next move's search.
+    fn main_search(
+        &self,
+        control: &mut Control,
+        memory: (&Tt, History),
+        analysis: &mut Analysis<'_>,
+        started: std::time::Instant,
+    ) -> (Option<crate::search::SearchResult>, History) {
+        let mut search = self.search(control, memory);
+        let mut report = analysis.on_iteration.as_deref_mut().map(|watch| {
+            move |iteration: &Iteration| {
+                watch(&Progress {
+                    depth: iteration.depth,
+                    nodes: iteration.nodes,
+                    elapsed: started.elapsed(),
+                    lines: iteration
+                        .lines
+                        .iter()
+                        .map(|(value, pv)| Line {
+                            score: Score::from_value(*value),
+                            pv: pv.clone(),
+                        })
+                        .collect(),
+                })
+            }
+        });
+        let result = search.run_observed(
+            self.moves,
+            self.noise,
+            self.budget.max_depth,
+            analysis.lines,
+            report.as_mut().map(|r| r as &mut dyn FnMut(&Iteration)),
+        );
+        (result, search.into_history())
     }
 }
 

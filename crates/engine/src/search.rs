@@ -252,7 +252,7 @@ pub(crate) struct BoardSearch<'a> {
     /// The evaluation's sums for `pos` and `corrections`, kept up to date by `make`.
     tally: Tally,
     control: &'a mut Control,
-    tt: Tt,
+    tt: &'a Tt,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: History,
     /// For each move (by its from and to squares), the quiet move that last cut off in reply.
@@ -264,6 +264,8 @@ pub(crate) struct BoardSearch<'a> {
     chance_plies: usize,
     /// Activity terms read before, by board key and phase (see [`BoardSearch::activity`]).
     activity_cache: Vec<(u64, i32)>,
+    /// Plies a helper search starts deeper ([`BoardSearch::ahead_by`]); 0 for the main one.
+    ahead: i32,
 }
 
 #[inline]
@@ -317,7 +319,7 @@ impl<'a> BoardSearch<'a> {
         pos: Position,
         pool: Pool,
         control: &'a mut Control,
-        (tt, history): (Tt, History),
+        (tt, history): (&'a Tt, History),
         chance_plies: u32,
         earlier: &[Seen],
     ) -> Self {
@@ -353,12 +355,20 @@ impl<'a> BoardSearch<'a> {
             path,
             chance_plies: chance_plies as usize,
             activity_cache: vec![(0, 0); ACTIVITY_CACHE],
+            ahead: 0,
         }
     }
 
-    /// The transposition table and the history, to keep for the next move's search.
-    pub fn into_memory(self) -> (Tt, History) {
-        (self.tt, self.history)
+    /// The history, to keep for the next move's search (the table is the caller's).
+    pub fn into_history(self) -> History {
+        self.history
+    }
+
+    /// Makes this search a helper of another on the same table (UCI `Threads`): it starts
+    /// its iterations `ahead` plies deeper, so that it does not walk the same tree in step with
+    /// the main search but fills the table with what the main search's next iteration needs.
+    pub fn ahead_by(&mut self, ahead: i32) {
+        self.ahead = ahead.max(0);
     }
 
     /// Iterative deepening over the `root` moves (known legal), each with its noise bonus
@@ -388,7 +398,7 @@ impl<'a> BoardSearch<'a> {
         // Before the first iteration: captures of valuable pieces first.
         order.sort_by_key(|&(mv, _)| -self.capture_score(mv));
         let mut best: Option<SearchResult> = None;
-        for depth in 1..=max_depth.max(1) as i32 {
+        for depth in (1 + self.ahead)..=max_depth.max(1) as i32 {
             // The value a move must beat to enter the best `lines` (with one line: alpha).
             let mut alpha = -INFINITY;
             let mut found: Option<SearchResult> = None;
@@ -1121,14 +1131,8 @@ mod tests {
         let root = pos.legal_move_vec();
         let noise = vec![0; root.len()];
         let mut control = Control::new(&Level::Master.budget());
-        let mut search = BoardSearch::new(
-            pos,
-            pool,
-            &mut control,
-            (Tt::new(1 << 16), History::new()),
-            1,
-            &[],
-        );
+        let tt = Tt::new(1 << 16);
+        let mut search = BoardSearch::new(pos, pool, &mut control, (&tt, History::new()), 1, &[]);
         search.run(&root, &noise, depth).expect("legal moves exist")
     }
 
@@ -1200,11 +1204,12 @@ mod tests {
             ..Level::Club.budget()
         };
         let mut control = Control::new(&budget);
+        let tt = Tt::new(1 << 12);
         let mut search = BoardSearch::new(
             pos.clone(),
             pool,
             &mut control,
-            (Tt::new(1 << 12), History::new()),
+            (&tt, History::new()),
             2,
             &[],
         );
@@ -1258,7 +1263,8 @@ mod tests {
                 (Position::xiangqi_start(), Pool::default())
             };
             let mut control = Control::new(&Level::Master.budget());
-            let mut search = BoardSearch::new(pos, pool, &mut control, (Tt::new(1 << 10), History::new()), 1, &[]);
+            let tt = Tt::new(1 << 10);
+            let mut search = BoardSearch::new(pos, pool, &mut control, (&tt, History::new()), 1, &[]);
             let start = search.tally;
             let mut state = seed;
             let mut pick = |n: usize| {

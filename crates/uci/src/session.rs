@@ -82,11 +82,14 @@ struct Options {
     skill: u32,
     lines: usize,
     hash_mib: usize,
+    threads: usize,
     variant: Variant,
 }
 
 const MAX_LINES: usize = 16;
 const MAX_HASH_MIB: usize = 128;
+/// Search threads a GUI may ask for: more than the machine's cores only slows each down.
+const MAX_THREADS: usize = 8;
 
 /// A search in progress.
 struct Running {
@@ -126,6 +129,7 @@ impl Session {
                 skill: 20,
                 lines: 1,
                 hash_mib: 0,
+                threads: 1,
                 variant: settings.variant,
             },
             position: Ok(GuiPosition::start(settings.variant)),
@@ -196,8 +200,9 @@ impl Session {
         self.sink.say(&format!(
             "option name Hash type spin default 0 min 0 max {MAX_HASH_MIB}"
         ));
-        self.sink
-            .say("option name Threads type spin default 1 min 1 max 1");
+        self.sink.say(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         self.sink.say(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
         ));
@@ -225,11 +230,7 @@ impl Session {
         };
         let outcome = match name.to_ascii_lowercase().as_str() {
             "hash" => number(MAX_HASH_MIB).map(|n| self.options.hash_mib = n),
-            "threads" => number(1).and_then(|n| {
-                (n == 1)
-                    .then_some(())
-                    .ok_or_else(|| "option Threads: the engine searches on one thread".to_owned())
-            }),
+            "threads" => number(MAX_THREADS).map(|n| self.options.threads = n.max(1)),
             "multipv" => number(MAX_LINES).map(|n| self.options.lines = n.max(1)),
             "skill level" => number(20).map(|n| self.options.skill = n as u32),
             "uci_variant" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
@@ -343,6 +344,7 @@ impl Session {
             infinite: go.infinite,
             lines: self.options.lines,
             table_mib: (self.options.hash_mib > 0).then_some(self.options.hash_mib),
+            threads: self.options.threads,
         };
         let view = position.view();
         let spawned = thread::Builder::new()
@@ -378,6 +380,7 @@ struct Search {
     infinite: bool,
     lines: usize,
     table_mib: Option<usize>,
+    threads: usize,
 }
 
 impl Search {
@@ -397,6 +400,7 @@ impl Search {
                 cancel: Some(self.cancel.clone()),
                 lines: self.lines,
                 table_mib: self.table_mib,
+                threads: self.threads,
                 on_iteration: Some(&mut report),
             },
         );

@@ -215,6 +215,30 @@ fn stop_ends_an_infinite_search_with_a_bestmove() {
 }
 
 #[test]
+fn two_threads_search_until_stop_and_answer_a_legal_move() {
+    let mut gui = Gui::new(Variant::Jieqi);
+    gui.send("setoption name Threads value 2");
+    gui.send("isready");
+    // The option is taken: no `info string` refusing it comes before readyok.
+    assert_eq!(gui.until("readyok"), ["readyok"]);
+    gui.send("position startpos");
+    gui.send("go infinite");
+    gui.until("info depth 3");
+    gui.send("stop");
+    let end = gui.until("bestmove");
+    let best = bestmove(&end);
+    assert!(
+        GuiPosition::start(Variant::Jieqi)
+            .legal_moves()
+            .iter()
+            .any(|m| m.to_string() == best),
+        "{end:?}"
+    );
+    gui.send("setoption name Threads value 9");
+    assert!(gui.until("info string")[0].contains("up to 8"));
+}
+
+#[test]
 fn infinite_waits_for_stop_even_when_the_search_ends_by_itself() {
     let mut gui = Gui::new(Variant::Xiangqi);
     // Red mates in one (Re7-d7): the search ends as soon as it sees it.
@@ -281,7 +305,7 @@ fn malformed_and_unknown_lines_are_answered_and_ignored() {
         "xyzzy",
         "go depth many",
         "setoption name Hash value lots",
-        "setoption name Threads value 4",
+        "setoption name Threads value 99",
         "setoption name Colour value blue",
         "setoption name UCI_Variant value banqi",
         "position",

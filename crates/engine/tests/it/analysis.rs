@@ -141,3 +141,71 @@ fn the_table_kept_from_one_search_takes_the_next_one_deeper_in_the_same_nodes() 
         "a new engine starts from an empty table"
     );
 }
+
+#[test]
+fn helper_threads_search_beside_the_main_one_and_their_nodes_are_counted() {
+    for (fen, variant) in [
+        (MIDDLEGAME, Variant::Xiangqi),
+        (JIEQI_START, Variant::Jieqi),
+    ] {
+        let (view, legal, _) = player_view(fen, variant);
+        let mut engine = Engine::with_budget(Level::Master, small_budget(Level::Master, 40_000), 9);
+        let mut main_nodes = 0;
+        let mut watch = |progress: &Progress| main_nodes = progress.nodes;
+        let mv = engine
+            .analyse(
+                &view,
+                &legal,
+                Analysis {
+                    threads: 3,
+                    on_iteration: Some(&mut watch),
+                    ..Analysis::default()
+                },
+            )
+            .expect("a move");
+        assert!(legal.contains(&mv), "{fen}");
+        let info = engine.last_search().expect("searched");
+        // The main thread stops at its 40,000 nodes; the two helpers ran beside it until then.
+        assert!(
+            main_nodes > 0 && main_nodes <= 40_000,
+            "{fen}: {main_nodes}"
+        );
+        assert!(info.nodes > 40_001, "{fen}: {}", info.nodes);
+    }
+}
+
+#[test]
+fn a_cancelled_search_with_helpers_ends_them_too() {
+    let (view, legal, _) = player_view(MIDDLEGAME, Variant::Xiangqi);
+    let mut engine = Engine::with_budget(
+        Level::Master,
+        jieqi_engine::Budget {
+            nodes: u64::MAX,
+            movetime: std::time::Duration::from_secs(3_600),
+            ..Level::Master.budget()
+        },
+        1,
+    );
+    let cancel = Arc::new(AtomicBool::new(false));
+    let raise = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        })
+    };
+    // Without the main search's end reaching its helpers, this would not return for an hour.
+    let mv = engine
+        .analyse(
+            &view,
+            &legal,
+            Analysis {
+                cancel: Some(cancel),
+                threads: 2,
+                ..Analysis::default()
+            },
+        )
+        .expect("a move");
+    raise.join().expect("the raiser ends");
+    assert!(legal.contains(&mv));
+}

@@ -341,11 +341,11 @@ impl Engine {
                     })
                 })
                 .collect();
-            let found = at.main_search(control, (&tt, history), analysis, started);
+            let (result, history) = at.main_search(control, (&tt, history), analysis, started);
             done.store(true, Ordering::Relaxed);
             // A helper that panicked leaves the main search's move as good as it was.
             let helper_nodes: u64 = helpers.into_iter().filter_map(|h| h.join().ok()).sum();
-            (found.0, found.1, helper_nodes)
+            (result, history, helper_nodes)
         });
         self.table = Some((tt, pool));
         self.history = Some(history);

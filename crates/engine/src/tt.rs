@@ -149,16 +149,21 @@ impl Tt {
         self.slots.len()
     }
 
-    /// The entry stored for `key`, whatever ply it was stored from.
-    fn entry(&self, key: u64) -> Option<Entry> {
-        let [check, data] = self.slots.get((key as usize) & self.mask)?;
+    /// The slot of `key` (the mask keeps every index within the table).
+    #[inline]
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.slots[(key as usize) & self.mask]
+    }
+
+    /// The entry `slot` holds for `key`, whatever ply it was stored from.
+    fn read([check, data]: &[AtomicU64; 2], key: u64) -> Option<Entry> {
         let word = data.load(Ordering::Relaxed);
         (word & OCCUPIED != 0 && check.load(Ordering::Relaxed) ^ word == key).then(|| unpack(word))
     }
 
     /// The entry for `key`, with a mate score turned back into distance from `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
-        self.entry(key).map(|entry| Entry {
+        Tt::read(self.slot(key), key).map(|entry| Entry {
             score: from_tt(entry.score, ply),
             ..entry
         })
@@ -174,16 +179,15 @@ impl Tt {
         depth: i32,
         bound: Bound,
     ) {
-        let old = self.entry(key);
+        let slot = self.slot(key);
+        let old = Tt::read(slot, key);
         if let Some(old) = old
             && old.depth > depth
             && bound != Bound::Exact
         {
             return;
         }
-        let Some([check, data]) = self.slots.get((key as usize) & self.mask) else {
-            return;
-        };
+        let [check, data] = slot;
         let word = pack(
             mv.or_else(|| old.and_then(|old| old.mv)),
             to_tt(score, ply),

@@ -14,14 +14,26 @@
 //! from random deals; a position counts as quiet when the mover is not in check, did not just
 //! lose a piece, and does not capture next.
 //!
-//! The tables in use were fitted so (the Xiangqi positions relabelled by Fairy-Stockfish, see
-//! `src/eval/tables.rs`):
+//! The shared tables (Jieqi's) were fitted so (the Xiangqi positions relabelled by
+//! Fairy-Stockfish, see `src/eval/tables.rs`):
 //!
 //! ```text
 //! cargo run --release -p jieqi-engine --example texel -- generate xiangqi 1300 4000 301 > xq.txt
 //! cargo run --release -p jieqi-engine --example texel -- generate jieqi 1600 4000 302 > jq.txt
 //! python3 scripts/label-with-fairy-stockfish.py xq.txt xq-labelled.txt 3000
 //! cargo run --release -p jieqi-engine --example texel -- tune xq-labelled.txt jq.txt > tables.txt
+//! ```
+//!
+//! and Xiangqi's own tables from them, on Xiangqi positions alone (`tune --xiangqi` starts
+//! from Xiangqi's tables, holds the shared material and activity values, and prints only the
+//! `XIANGQI_` tables and tempo):
+//!
+//! ```text
+//! cargo run --release -p jieqi-engine --example texel -- generate xiangqi 1300 4000 401 > xq1.txt
+//! cargo run --release -p jieqi-engine --example texel -- generate xiangqi 1300 4000 402 > xq2.txt
+//! python3 scripts/label-with-fairy-stockfish.py xq1.txt xq1F.txt 3000
+//! python3 scripts/label-with-fairy-stockfish.py xq2.txt xq2F.txt 3000
+//! cargo run --release -p jieqi-engine --example texel -- tune --xiangqi xq1F.txt xq2F.txt
 //! ```
 //!
 //! (The `generate` runs take about ten minutes each on one core and give some 125,000 and
@@ -82,10 +94,14 @@ fn main() -> Result<(), Box<dyn Error>> {
                 args[4].parse()?,
             )
         }
-        Some("tune") if args.len() > 1 => tune(&args[1..]),
-        _ => {
-            Err("usage: texel generate xiangqi|jieqi GAMES NODES SEED | texel tune FILES...".into())
+        Some("tune") if args.len() > 2 && args[1] == "--xiangqi" => {
+            tune(tables::Tables::of(Variant::Xiangqi), &args[2..])
         }
+        Some("tune") if args.len() > 1 => tune(tables::Tables::of(Variant::Jieqi), &args[1..]),
+        _ => Err(
+            "usage: texel generate xiangqi|jieqi GAMES NODES SEED | texel tune [--xiangqi] FILES..."
+                .into(),
+        ),
     }
 }
 
@@ -353,8 +369,9 @@ fn add_activity(pos: &Position, opening: f32, weights: &mut [f32]) {
     weights[THREAT + 1] -= red_sign(mover) * losses.others as f32 / 16.0;
 }
 
-/// The engine's current values in the fitted layout (mirrored entries averaged).
-fn current_params() -> Vec<f64> {
+/// The engine's current values in the fitted layout (mirrored entries averaged), with the
+/// piece-square tables and tempo of `tables`.
+fn current_params(tables: &tables::Tables) -> Vec<f64> {
     let mut params = vec![0f64; PARAMS];
     let mut counts = vec![0f64; PARAMS];
     for role in Role::ALL {
@@ -362,7 +379,7 @@ fn current_params() -> Vec<f64> {
         for square in Square::all() {
             let piece = Piece::new(Side::Red, role);
             let i = table_param(piece, square);
-            let (opening, endgame) = tables::pst(piece, square);
+            let (opening, endgame) = tables.pst(piece, square);
             params[i] += f64::from(opening);
             params[i + ENDGAME] += f64::from(endgame);
             counts[i] += 1.0;
@@ -372,7 +389,7 @@ fn current_params() -> Vec<f64> {
     for i in TABLES..TEMPO {
         params[i] /= counts[i];
     }
-    params[TEMPO] = f64::from(tables::TEMPO);
+    params[TEMPO] = f64::from(tables.tempo);
     let steps = [activity::CHARIOT_STEP, activity::CANNON_STEP];
     for (first, (opening, endgame)) in [CHARIOT_STEP, CANNON_STEP].into_iter().zip(steps) {
         params[first] = f64::from(opening);
@@ -422,7 +439,12 @@ const PRIOR: f64 = 2e-9;
 const EPOCHS: usize = 1500;
 const LEARNING_RATE: f64 = 1.0;
 
-fn tune(files: &[String]) -> Result<(), Box<dyn Error>> {
+/// Fits the values to the positions of `files`, starting from `tables` (and the shared
+/// material and activity values). Xiangqi's own tables and tempo share the material values
+/// and the activity term with Jieqi, so their fit holds those and prints only the tables
+/// and the tempo (a role's tables can still shift as a whole, as its material would).
+fn tune(tables: &tables::Tables, files: &[String]) -> Result<(), Box<dyn Error>> {
+    let xiangqi = std::ptr::eq(tables, &tables::XIANGQI);
     // The last tenth of each file: its last games.
     let (mut samples, mut held_out) = (Vec::new(), Vec::new());
     for file in files {
@@ -434,7 +456,7 @@ fn tune(files: &[String]) -> Result<(), Box<dyn Error>> {
     if samples.is_empty() || held_out.is_empty() {
         return Err("too few positions in the files given".into());
     }
-    let start = current_params();
+    let start = current_params(tables);
     // The linear model of the activity term against the engine's own (which rounds and is
     // clamped): they should agree to within a point or two.
     let with_activity: Vec<(&Sample, i32)> = samples
@@ -494,6 +516,10 @@ fn tune(files: &[String]) -> Result<(), Box<dyn Error>> {
         }
         // The general has no material value: losing it is mate.
         gradient[MATERIAL + Role::General.index()] = 0.0;
+        if xiangqi {
+            gradient[MATERIAL..TABLES].fill(0.0);
+            gradient[ACTIVITY..].fill(0.0);
+        }
         gradient[HORSE_MOVES_FIXED] = 0.0;
         gradient[HORSE_MOVES_FIXED + 1] = 0.0;
         for i in 0..PARAMS {
@@ -512,25 +538,29 @@ fn tune(files: &[String]) -> Result<(), Box<dyn Error>> {
             );
         }
     }
-    print!("{}", as_rust(&params));
+    print!("{}", as_rust(&params, xiangqi));
     Ok(())
 }
 
-/// The fitted values as the constants of `src/eval/tables.rs`.
-fn as_rust(params: &[f64]) -> String {
+/// The fitted values as the constants of `src/eval/tables.rs` and `src/eval/activity.rs`;
+/// for `xiangqi`, only Xiangqi's own tables and tempo (the rest was held).
+fn as_rust(params: &[f64], xiangqi: bool) -> String {
     let mut out = String::new();
-    let material: Vec<String> = (0..7)
-        .map(|r| format!("{}", params[MATERIAL + r].round() as i32))
-        .collect();
-    let _ = writeln!(
-        out,
-        "pub const VALUES: [i32; 7] = [{}];",
-        material.join(", ")
-    );
+    let prefix = if xiangqi { "XIANGQI_" } else { "" };
+    if !xiangqi {
+        let material: Vec<String> = (0..7)
+            .map(|r| format!("{}", params[MATERIAL + r].round() as i32))
+            .collect();
+        let _ = writeln!(
+            out,
+            "pub const VALUES: [i32; 7] = [{}];",
+            material.join(", ")
+        );
+    }
     for role in Role::ALL {
         let _ = writeln!(out, "\n#[rustfmt::skip]");
         let name = role.name().to_uppercase();
-        let _ = writeln!(out, "const {name}: [[i32; 90]; 2] = [[");
+        let _ = writeln!(out, "const {prefix}{name}: [[i32; 90]; 2] = [[");
         for offset in [0, ENDGAME] {
             if offset == ENDGAME {
                 let _ = writeln!(out, "], [");
@@ -551,7 +581,7 @@ fn as_rust(params: &[f64]) -> String {
     }
     let _ = writeln!(
         out,
-        "\npub const TEMPO: i32 = {};",
+        "\npub const {prefix}TEMPO: i32 = {};",
         params[TEMPO].round() as i32
     );
     let pair = |i: usize| {
@@ -561,6 +591,9 @@ fn as_rust(params: &[f64]) -> String {
             params[i + 1].round() as i32
         )
     };
+    if xiangqi {
+        return out;
+    }
     let _ = writeln!(out, "\n// activity.rs");
     let _ = writeln!(
         out,

@@ -1,13 +1,14 @@
 //! Static evaluation of Xiangqi and Jieqi positions: material plus piece-square tables, with
 //! every covered piece valued at the average of its side's unseen pool. Each table has an
 //! opening and an endgame half, blended by how many attackers (chariots, horses, cannons) are
-//! left: a soldier or a general wants other points once the board has emptied. All of it is
-//! fitted to game results (`examples/texel.rs`). Once no covered piece is left, an activity
-//! term adds where the chariots, cannons and horses can go, how much of the enemy palace
-//! they bear on, a cannon facing the enemy general down an empty file, and what the side to
-//! move stands to lose to threats against its officers (`activity`; its weights are set by
-//! hand: the tuner fits them too, but a fit of them with the tables did not gain in
-//! self-play, see `activity`).
+//! left: a soldier or a general wants other points once the board has emptied. Xiangqi has
+//! tables of its own; Jieqi's are fitted to both variants (`tables`). All of it is fitted to
+//! game results and to Fairy-Stockfish's judgement of positions (`examples/texel.rs`). Once
+//! no covered piece is left, an activity term adds where the chariots, cannons and horses
+//! can go, how much of the enemy palace they bear on, a cannon facing the enemy general down
+//! an empty file, and what the side to move stands to lose to threats against its officers
+//! (`activity`; its weights are set by hand: the tuner fits them too, but a fit of them with
+//! the tables did not gain in self-play, see `activity`).
 //!
 //! Valuing covered pieces at the pool's average makes a reveal worth nothing in expectation,
 //! as it should be: turning a piece up does not change what it is, only what is known. The
@@ -23,7 +24,7 @@ use jieqi_rules::{Cell, Side, Square};
 use crate::pool::Pool;
 pub(crate) use activity::{ACTIVITY_BOUND, activity};
 pub(crate) use tables::VALUES;
-use tables::{OPENING_PHASE, PHASE_WEIGHTS, TEMPO, phase, pst};
+use tables::{OPENING_PHASE, PHASE_WEIGHTS, Tables, phase};
 
 /// What a covered piece of each side is worth: the average value of its unseen pool.
 #[inline]
@@ -47,8 +48,10 @@ pub(crate) fn evaluate(pos: &Position, pool: &Pool, corrections: &[i32; Square::
 /// ([`Tally::lift`], [`Tally::set`]) instead of reading all ninety points at every leaf; what
 /// depends on the unseen pool (the covered pieces' worth, the phase) is reckoned when a value
 /// is asked for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tally {
+    /// The position's variant's tables.
+    tables: &'static Tables,
     /// Face-up material, corrections included.
     material: [i32; 2],
     opening: [i32; 2],
@@ -62,7 +65,14 @@ pub(crate) struct Tally {
 impl Tally {
     /// The sums of `pos` read point by point.
     pub(crate) fn of(pos: &Position, corrections: &[i32; Square::COUNT]) -> Tally {
-        let mut tally = Tally::default();
+        let mut tally = Tally {
+            tables: Tables::of(pos.variant()),
+            material: [0; 2],
+            opening: [0; 2],
+            endgame: [0; 2],
+            face_up: 0,
+            covered: [0; 2],
+        };
         for (sq, cell) in pos.occupied_cells() {
             tally.set(sq, cell, corrections[sq.index()]);
         }
@@ -88,7 +98,7 @@ impl Tally {
             Cell::Piece(piece) => {
                 let side = piece.side.index();
                 let role = piece.role.index();
-                let (o, e) = pst(piece, sq);
+                let (o, e) = self.tables.pst(piece, sq);
                 self.material[side] += sign * (VALUES[role] + correction);
                 self.opening[side] += sign * o;
                 self.endgame[side] += sign * e;
@@ -134,7 +144,10 @@ impl Tally {
         let positional = ((self.opening[us] - self.opening[them]) * phase
             + (self.endgame[us] - self.endgame[them]) * (OPENING_PHASE - phase))
             / OPENING_PHASE;
-        (material(us) - material(them) + positional + TEMPO, phase)
+        (
+            material(us) - material(them) + positional + self.tables.tempo,
+            phase,
+        )
     }
 }
 
@@ -154,10 +167,13 @@ mod tests {
     fn start_positions_are_balanced() {
         let none = [0; Square::COUNT];
         let xq = Position::xiangqi_start();
-        assert_eq!(evaluate(&xq, &Pool::default(), &none), TEMPO);
+        assert_eq!(
+            evaluate(&xq, &Pool::default(), &none),
+            tables::XIANGQI.tempo
+        );
         let jq = Position::jieqi_start();
         let pool = Pool::jieqi_start();
-        assert_eq!(evaluate(&jq, &pool, &none), TEMPO);
+        assert_eq!(evaluate(&jq, &pool, &none), tables::JIEQI.tempo);
     }
 
     #[test]
@@ -177,7 +193,9 @@ mod tests {
         let endgame: i32 = pieces
             .iter()
             .map(|(square, piece)| {
-                let value = pst(*piece, square.parse().expect("a square")).1;
+                let value = tables::XIANGQI
+                    .pst(*piece, square.parse().expect("a square"))
+                    .1;
                 if piece.side == Side::Red {
                     value
                 } else {
@@ -189,7 +207,7 @@ mod tests {
         let none = [0; Square::COUNT];
         assert_eq!(
             evaluate(&pos, &Pool::default(), &none),
-            soldier + endgame + TEMPO
+            soldier + endgame + tables::XIANGQI.tempo
         );
     }
 
@@ -204,6 +222,9 @@ mod tests {
         let after = -evaluate(&pos, &Pool::default(), &none);
         pos.undo(undo);
         // Most of a horse's worth (about 370 with its tables) shows.
-        assert!(after + 2 * TEMPO > before + 250, "{before} -> {after}");
+        assert!(
+            after + 2 * tables::XIANGQI.tempo > before + 250,
+            "{before} -> {after}"
+        );
     }
 }

@@ -95,9 +95,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             )
         }
         Some("tune") if args.len() > 2 && args[1] == "--xiangqi" => {
-            tune(tables::Tables::of(Variant::Xiangqi), &args[2..])
+            tune(Variant::Xiangqi, &args[2..])
         }
-        Some("tune") if args.len() > 1 => tune(tables::Tables::of(Variant::Jieqi), &args[1..]),
+        Some("tune") if args.len() > 1 => tune(Variant::Jieqi, &args[1..]),
         _ => Err(
             "usage: texel generate xiangqi|jieqi GAMES NODES SEED | texel tune [--xiangqi] FILES..."
                 .into(),
@@ -439,12 +439,12 @@ const PRIOR: f64 = 2e-9;
 const EPOCHS: usize = 1500;
 const LEARNING_RATE: f64 = 1.0;
 
-/// Fits the values to the positions of `files`, starting from `tables` (and the shared
-/// material and activity values). Xiangqi's own tables and tempo share the material values
-/// and the activity term with Jieqi, so their fit holds those and prints only the tables
-/// and the tempo (a role's tables can still shift as a whole, as its material would).
-fn tune(tables: &tables::Tables, files: &[String]) -> Result<(), Box<dyn Error>> {
-    let xiangqi = std::ptr::eq(tables, &tables::XIANGQI);
+/// Fits the values to the positions of `files`, starting from `variant`'s tables (and the
+/// shared material and activity values). Xiangqi's own tables and tempo share the material
+/// values and the activity term with Jieqi, so their fit holds those and prints only the
+/// tables and the tempo (a role's tables can still shift as a whole, as its material would).
+fn tune(variant: Variant, files: &[String]) -> Result<(), Box<dyn Error>> {
+    let xiangqi = variant == Variant::Xiangqi;
     // The last tenth of each file: its last games.
     let (mut samples, mut held_out) = (Vec::new(), Vec::new());
     for file in files {
@@ -456,7 +456,7 @@ fn tune(tables: &tables::Tables, files: &[String]) -> Result<(), Box<dyn Error>>
     if samples.is_empty() || held_out.is_empty() {
         return Err("too few positions in the files given".into());
     }
-    let start = current_params(tables);
+    let start = current_params(tables::Tables::of(variant));
     // The linear model of the activity term against the engine's own (which rounds and is
     // clamped): they should agree to within a point or two.
     let with_activity: Vec<(&Sample, i32)> = samples

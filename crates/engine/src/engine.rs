@@ -258,14 +258,14 @@ impl Engine {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ fnv1a(&view.fen) ^ u64::from(view.ply));
         let mut control = Control::with_cancel(&self.budget, analysis.cancel.clone());
-        let ((mv, depth, score), helper_nodes) = match view.variant {
+        let (mv, depth, score) = match view.variant {
             Variant::Xiangqi | Variant::Jieqi => {
                 self.choose_board(view, legal, &mut control, &mut rng, &mut analysis)?
             }
-            Variant::Banqi => (self.choose_banqi(view, legal, &mut control, &mut rng)?, 0),
+            Variant::Banqi => self.choose_banqi(view, legal, &mut control, &mut rng)?,
         };
         self.last = Some(SearchInfo {
-            nodes: control.nodes + helper_nodes,
+            nodes: control.nodes,
             depth,
             score,
             elapsed: control.elapsed(),
@@ -280,7 +280,7 @@ impl Engine {
         control: &mut Control,
         rng: &mut ChaCha8Rng,
         analysis: &mut Analysis<'_>,
-    ) -> Result<((GameMove, i32, i32), u64), EngineError> {
+    ) -> Result<(GameMove, i32, i32), EngineError> {
         let wanted: Vec<Move> = legal
             .iter()
             .filter_map(|m| match m {
@@ -294,7 +294,7 @@ impl Engine {
         if root.is_empty() {
             // The game allows moves our position does not (a rule we do not model): any of
             // the game's moves is better than none.
-            return random_move(legal, rng).map(|mv| ((mv, 0, 0), 0));
+            return random_move(legal, rng).map(|mv| (mv, 0, 0));
         }
         let earlier = self.remember(view, pos.zobrist(), pos.is_check());
         let noise = root_noise(rng, root.len(), self.budget.noise);
@@ -347,16 +347,15 @@ impl Engine {
             let helper_nodes: u64 = helpers.into_iter().filter_map(|h| h.join().ok()).sum();
             (result, history, helper_nodes)
         });
+        // The search's node count is every thread's.
+        control.nodes += helper_nodes;
         self.table = Some((tt, pool));
         self.history = Some(history);
         let Some(result) = result else {
-            return random_move(legal, rng).map(|mv| ((mv, 0, 0), helper_nodes));
+            return random_move(legal, rng).map(|mv| (mv, 0, 0));
         };
         self.remember_reply(&pos, result.mv);
-        Ok((
-            (GameMove::Board(result.mv), result.depth, result.score),
-            helper_nodes,
-        ))
+        Ok((GameMove::Board(result.mv), result.depth, result.score))
     }
 
     fn choose_banqi(

@@ -180,7 +180,7 @@ fn uci_option(text: &str) -> Result<(String, String), String> {
 
 /// A contestant during one game. External engines live for the whole match.
 enum Player {
-    Engine(Engine),
+    Engine(Box<Engine>),
     Random(Box<RandomMover>),
     External { index: usize, ranks: Ranks },
 }
@@ -562,7 +562,7 @@ fn make_player(contestant: &Contestant, args: &MatchArgs, game: u32, which: usiz
         Contestant::Random => Player::Random(Box::new(RandomMover::new(seed))),
         Contestant::Engine(level) => {
             let budget = match_budget(level.budget(), args);
-            Player::Engine(Engine::with_budget(*level, budget, seed))
+            Player::Engine(Box::new(Engine::with_budget(*level, budget, seed)))
         }
         Contestant::External { .. } => Player::External {
             index: which,

@@ -19,7 +19,7 @@ mod activity;
 pub(crate) mod tables;
 
 use jieqi_rules::position::Position;
-use jieqi_rules::{Cell, Side, Square};
+use jieqi_rules::{Cell, Role, Side, Square};
 
 use crate::pool::Pool;
 pub(crate) use activity::{ACTIVITY_BOUND, activity};
@@ -60,6 +60,24 @@ pub(crate) struct Tally {
     face_up: i32,
     /// Covered pieces of each side.
     covered: [i32; 2],
+    /// A hash of where the soldiers, advisors, elephants, generals and covered pieces
+    /// stand: the slow-changing part of a position, whose errors in the static value the
+    /// Xiangqi search learns to correct.
+    structure: u64,
+    /// A hash of how many of each piece (by side and role, covered ones as a kind of their
+    /// own) the board holds, the sum of one key a piece.
+    material_key: u64,
+}
+
+/// A well-spread 64-bit key of `n` (SplitMix64's finaliser), for [`Tally::structure`] and
+/// [`Tally::material_key`]: a piece kind's key is `spread(kind)`, a kind on a point's
+/// `spread(point * 16 + kind)`, with the kind a side and role (or covered) code below 16.
+#[inline]
+fn spread(n: usize) -> u64 {
+    let mut z = (n as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 impl Tally {
@@ -72,6 +90,8 @@ impl Tally {
             endgame: [0; 2],
             face_up: 0,
             covered: [0; 2],
+            structure: 0,
+            material_key: 0,
         };
         for (sq, cell) in pos.occupied_cells() {
             tally.set(sq, cell, corrections[sq.index()]);
@@ -93,8 +113,8 @@ impl Tally {
 
     #[inline]
     fn add(&mut self, sq: Square, cell: Cell, correction: i32, sign: i32) {
-        match cell {
-            Cell::Empty | Cell::Covered(None) => {}
+        let (kind, structural) = match cell {
+            Cell::Empty | Cell::Covered(None) => return,
             Cell::Piece(piece) => {
                 let side = piece.side.index();
                 let role = piece.role.index();
@@ -103,8 +123,19 @@ impl Tally {
                 self.opening[side] += sign * o;
                 self.endgame[side] += sign * e;
                 self.face_up += sign * PHASE_WEIGHTS[role];
+                let officer = matches!(piece.role, Role::Chariot | Role::Horse | Role::Cannon);
+                (side * 8 + role, !officer)
             }
-            Cell::Covered(Some(side)) => self.covered[side.index()] += sign,
+            Cell::Covered(Some(side)) => {
+                self.covered[side.index()] += sign;
+                (side.index() * 8 + 7, true)
+            }
+        };
+        self.material_key = self
+            .material_key
+            .wrapping_add((sign as u64).wrapping_mul(spread(kind)));
+        if structural {
+            self.structure ^= spread(sq.index() * 16 + kind);
         }
     }
 
@@ -112,6 +143,16 @@ impl Tally {
     /// have all turned up. Only then does the activity term count (see [`activity`]).
     pub(crate) fn all_face_up(&self) -> bool {
         self.covered == [0, 0]
+    }
+
+    /// The hash of the position's piece counts (see the field).
+    pub(crate) fn material_key(&self) -> u64 {
+        self.material_key
+    }
+
+    /// The hash of the position's structure (see the field).
+    pub(crate) fn structure(&self) -> u64 {
+        self.structure
     }
 
     /// The evaluation of `pos` (whose sums these are) for the side to move, covered pieces
@@ -209,6 +250,37 @@ mod tests {
             evaluate(&pos, &Pool::default(), &none),
             soldier + endgame + tables::XIANGQI.tempo
         );
+    }
+
+    #[test]
+    fn the_structure_key_follows_soldiers_and_defenders_and_the_material_key_counts_pieces() {
+        let none = [0; Square::COUNT];
+        let mut pos = Position::xiangqi_start();
+        let start = Tally::of(&pos, &none);
+        let after = |pos: &mut Position, mv: &str| {
+            let undo = pos.play_unchecked(self::mv(mv), None, None);
+            let tally = Tally::of(pos, &none);
+            pos.undo(undo);
+            tally
+        };
+        // A cannon's move is no change of structure; a soldier's, an advisor's and a
+        // general's are.
+        let cannon = after(&mut pos, "h2e2");
+        assert_eq!(cannon.structure(), start.structure());
+        for mv in ["c3c4", "d0e1", "e0e1"] {
+            assert_ne!(after(&mut pos, mv).structure(), start.structure(), "{mv}");
+        }
+        // No move but a capture changes the counts.
+        assert_eq!(cannon.material_key(), start.material_key());
+        assert_eq!(after(&mut pos, "c3c4").material_key(), start.material_key());
+        assert_ne!(after(&mut pos, "b2b9").material_key(), start.material_key());
+        // Counts, not places: the same pieces elsewhere have the same key.
+        let undo = pos.play_unchecked(mv("h2e2"), None, None);
+        let undo2 = pos.play_unchecked(mv("b9c7"), None, None);
+        let moved = Tally::of(&pos, &none);
+        pos.undo(undo2);
+        pos.undo(undo);
+        assert_eq!(moved.material_key(), start.material_key());
     }
 
     #[test]

@@ -183,8 +183,8 @@ pub struct Engine {
     /// table's values. Kept from move to move and split by side, against one shared history fresh
     /// for each search, at 30,000 nodes a move: +23 Elo (-1, +48) in Xiangqi over 600
     /// self-play games (+31 and +15 on two seeds), -2 (-29, +26) in Jieqi over 600, at no
-    /// cost in speed. It carries the correction history of the static value too, which
-    /// holds for positions, whatever was revealed.
+    /// cost in speed. In Xiangqi it carries the static value's learnt errors too (the
+    /// correction history, see `search`), kept whole from move to move.
     history: Option<History>,
 }
 

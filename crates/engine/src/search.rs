@@ -735,9 +735,11 @@ impl<'a> BoardSearch<'a> {
             }
         }
         // The static value, where the pruning below may use it: off the principal variation
-        // and out of check (a side in check has no quiet alternative to weigh).
+        // and out of check (a side in check has no quiet alternative to weigh); on it too
+        // where its error is learnt.
         let us = self.pos.side_to_move();
-        let raw = (!in_check).then(|| self.static_value());
+        let raw =
+            (!in_check && (!pv_node || self.corrects_static_value)).then(|| self.static_value());
         let eval = raw
             .filter(|_| !pv_node)
             .map(|raw| raw + self.learnt_error());

@@ -69,16 +69,23 @@ pub(crate) struct Tally {
     material_key: u64,
 }
 
-/// A well-spread 64-bit key of `n` (SplitMix64's finaliser), for [`Tally::structure`] and
-/// [`Tally::material_key`]: a piece kind's key is `spread(kind)`, a kind on a point's
-/// `spread(point * 16 + kind)`, with the kind a side and role (or covered) code below 16.
-#[inline]
-fn spread(n: usize) -> u64 {
-    let mut z = (n as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+/// The keys of [`Tally::structure`] and [`Tally::material_key`], built at compile time so
+/// that keeping them up to date costs a move a few loads: a piece kind's key is
+/// `KEYS[kind]`, a kind on a point's `KEYS[point * 16 + kind]`, with the kind a side and
+/// role (or covered) code below 16.
+static KEYS: [u64; Square::COUNT * 16] = {
+    let mut keys = [0u64; Square::COUNT * 16];
+    let mut n = 0;
+    while n < keys.len() {
+        // SplitMix64's finaliser: distinct inputs give well-mixed keys.
+        let mut z = (n as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        keys[n] = z ^ (z >> 31);
+        n += 1;
+    }
+    keys
+};
 
 impl Tally {
     /// The sums of `pos` read point by point.
@@ -133,9 +140,9 @@ impl Tally {
         };
         self.material_key = self
             .material_key
-            .wrapping_add((sign as u64).wrapping_mul(spread(kind)));
+            .wrapping_add((sign as u64).wrapping_mul(KEYS[kind]));
         if structural {
-            self.structure ^= spread(sq.index() * 16 + kind);
+            self.structure ^= KEYS[sq.index() * 16 + kind];
         }
     }
 

@@ -276,16 +276,20 @@ mod tests {
     fn threads_storing_at_once_never_read_a_mixed_entry() {
         let tt = Tt::new(1 << 10);
         // Every key of one slot stores a score equal to its key's high bits: a reader that
-        // took one writer's key with another's entry would see them differ.
+        // took one writer's key with another's entry would see them differ. The keys differ
+        // only in bits 48 and up, which no entry word uses, as real Zobrist keys are random
+        // in every bit: had they shared bits with the score's, one key XOR two entries could
+        // spell a third key (371's key word beside 373's entry reads as key 243's when keys
+        // are `n << 10`), a coincidence of one in 2^64 with real keys.
         std::thread::scope(|scope| {
             for t in 0..2u64 {
                 let tt = &tt;
                 scope.spawn(move || {
                     for i in 0..20_000u64 {
                         let n = (i * 2 + t) % 1000;
-                        tt.store(n << 10, 0, None, n as i32, 1, Bound::Exact);
+                        tt.store(n << 48, 0, None, n as i32, 1, Bound::Exact);
                         for m in [n, (n + 1) % 1000] {
-                            if let Some(e) = tt.probe(m << 10, 0) {
+                            if let Some(e) = tt.probe(m << 48, 0) {
                                 assert_eq!(e.score, m as i32);
                             }
                         }

@@ -17,6 +17,10 @@ import sys
 ANCHOR = "Skill 20"
 
 
+def skill_name(skill):
+    return f"Skill {skill}"
+
+
 def read_rows(lines):
     rows = []
     for number, line in enumerate(lines, 1):
@@ -33,11 +37,16 @@ def read_rows(lines):
             sys.exit(f"line {number}: SKILL and GAMES must be whole numbers, SCORE a number: {line!r}")
         if games <= 0 or not 0 <= score <= games:
             sys.exit(f"line {number}: the score must lie between 0 and the {games} games played")
-        rows.append((level, f"Skill {skill}", score + 0.5, games + 1))
+        rows.append((level, skill, score, games))
     return rows
 
 
 def fit(rows):
+    # One drawn game more a pairing: a 20/20 row gives a large finite gap, not an infinite one.
+    rows = [
+        (level, skill_name(skill), score + 0.5, games + 1)
+        for level, skill, score, games in rows
+    ]
     names = sorted({a for a, _, _, _ in rows} | {b for _, b, _, _ in rows})
     if ANCHOR not in names:
         sys.exit("no row against Skill Level 20, the scale's zero")
@@ -81,7 +90,7 @@ def main():
     rows = read_rows(sys.stdin)
     rating = fit(rows)
     levels = sorted({a for a, _, _, _ in rows}, key=lambda name: rating[name])
-    skills = sorted({b for _, b, _, _ in rows}, key=lambda name: int(name[6:]))
+    skills = [skill_name(skill) for skill in sorted({b for _, b, _, _ in rows})]
     for name in levels + skills:
         print(f"{name:10} {rating[name]:+6.0f}")
 

@@ -13,7 +13,9 @@ fn event(played: u8) -> Swiss {
     let mut rng = ChaCha8Rng::seed_from_u64(500);
     let mut swiss = Swiss::new(9, Colour::White).expect("9 rounds");
     for k in 0..500u16 {
-        swiss.join(&format!("P{k}"), 2700 - k * 3, false).expect("open");
+        swiss
+            .join(&format!("P{k}"), 2700 - k * 3, false)
+            .expect("open");
     }
     for round in 1..=played {
         for b in swiss.pair_next_round().expect("pairable") {

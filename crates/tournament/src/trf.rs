@@ -517,7 +517,16 @@ mod tests {
         lines[k].replace_range(91..95, "   5");
         let err = read(&lines.join("\n")).unwrap_err();
         // Player 1's line (line 5) is the first whose game is not mirrored.
-        assert!(matches!(err.problem, Problem::Asymmetric { round: 1, opponent: 3 }), "{err}");
+        assert!(
+            matches!(
+                err.problem,
+                Problem::Asymmetric {
+                    round: 1,
+                    opponent: 3
+                }
+            ),
+            "{err}"
+        );
         assert_eq!(err.line, 5, "{err}");
     }
 

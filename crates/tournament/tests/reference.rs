@@ -8,7 +8,7 @@
 //! ours that breaks an absolute criterion, on a round refused that the reference pairs
 //! legally, and when agreement falls below the floor measured when this landed.
 //!
-//! `TOURNAMENT_REFERENCE_EVENTS` sets how many events (default 20, a few minutes: the
+//! `TOURNAMENT_REFERENCE_EVENTS` sets how many events (default 5, a few minutes: the
 //! reference takes seconds a round for a hundred players); the note's figure is from 200.
 //! `TOURNAMENT_REFERENCE_KEEP=1` keeps the TRF files.
 

@@ -289,7 +289,7 @@ fn dutch_pairings_agree_with_the_reference_implementation() {
     let events: usize = std::env::var("TOURNAMENT_REFERENCE_EVENTS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(20);
+        .unwrap_or(5);
     let dir =
         std::env::temp_dir().join(format!("jieqi-tournament-reference-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

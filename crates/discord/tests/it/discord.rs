@@ -802,3 +802,29 @@ async fn a_public_answer_discord_took_but_answered_too_late_is_shown_once() {
     );
     bot.stop().await;
 }
+
+/// The other suspect of a board seen twice: an outbox post Discord created whose answer
+/// never came (the bot's own 20 s timeout). The retry carries the same nonce, so Discord
+/// returns the message it made; one post.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_created_but_answered_after_the_bots_timeout_is_not_doubled_when_tried_again() {
+    let bot = start().await;
+    bot.fake
+        .fault_channel(CHANNEL, Fault::AnswerLate(Duration::from_secs(25)));
+    bot.challenge(ALICE, BOB).await;
+    let log = bot.fake.log();
+    let attempts: Vec<&Recorded> = log
+        .iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages"))
+        .collect();
+    assert_eq!(attempts.len(), 2, "tried again after the timeout");
+    assert_eq!(attempts[0].json["nonce"], attempts[1].json["nonce"]);
+    let created = bot.fake.created_in(CHANNEL);
+    assert_eq!(
+        created.len(),
+        1,
+        "one challenge in the channel: {created:?}"
+    );
+    assert_eq!(message_id(attempts[1]), created[0].id);
+    bot.stop().await;
+}

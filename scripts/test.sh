@@ -6,6 +6,7 @@
 # - cargo-nextest (`cargo install`), the runner: each test in a process of its own, the tests
 #   of every binary side by side (`.config/nextest.toml`);
 # - pyffish (pip, for this user), the independent reader of the PGN tests;
+# - caissify-pairings (pip, for this user), the independent Dutch system of the Swiss test;
 # - chromium and chromedriver for the web page's tests, and a PostgreSQL server, from the
 #   system's packages: only as root or with password-less sudo;
 # - TEST_DATABASE_URL, when it is not set: the first of the machine's local servers that
@@ -65,6 +66,19 @@ if ! python3 -c "import pyffish" 2>/dev/null; then
 fi
 python3 -c "import pyffish; print('pyffish', pyffish.version())" 2>/dev/null \
     || not_set_up "pyffish (python3 -m pip install --user pyffish==0.0.90): the PGN tests are skipped"
+
+echo "== caissify-pairings (the independent Dutch system the Swiss pairings are compared with)"
+if ! python3 -c "import caissify_pairings" 2>/dev/null; then
+    if command -v python3 >/dev/null; then
+        note "installing caissify-pairings 0.5.0 with pip"
+        python3 -m pip install --quiet --user caissify-pairings==0.5.0 2>/dev/null \
+            || python3 -m pip install --quiet --user --break-system-packages caissify-pairings==0.5.0 2>/dev/null \
+            || python3 -m pip install --quiet --break-system-packages caissify-pairings==0.5.0 2>/dev/null \
+            || true
+    fi
+fi
+python3 -c "import caissify_pairings; print('caissify-pairings', caissify_pairings.__version__)" 2>/dev/null \
+    || not_set_up "caissify-pairings (python3 -m pip install --user caissify-pairings==0.5.0): the Swiss reference test fails"
 
 echo "== chromium and chromedriver (the web page's tests)"
 if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then

@@ -121,7 +121,7 @@ impl PgStore {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
         if config.get_application_name().is_none() {
-            config.application_name(&fleet::application_name());
+            config.application_name(fleet::application_name());
         }
         if let Some(schema) = schema {
             if schema.is_empty()

@@ -83,4 +83,4 @@ pub use request::{ButtonAction, ButtonDecodeError, Input, Request};
 pub use review_queue::DEFAULT_WORKERS as DEFAULT_REVIEW_WORKERS;
 pub use service::Service;
 pub use store::{GameChange, GameStore, Leadership, SledStore, StoreError};
-pub use web_play::{PageAction, PageActionAnswer, PageActionError};
+pub use web_play::{PageAction, PageActionAnswer, PageActionError, PlayerBoard};

@@ -1,4 +1,5 @@
-//! Pairing one round of a 500-player Swiss by the Dutch system (the goal: under a second).
+//! Pairing one round of a 500-player Swiss by the Dutch system (the goal: under a second;
+//! met by round 1, not yet by later rounds: see docs/tournament.md).
 //!
 //! `cargo bench -p jieqi-tournament --bench swiss`
 

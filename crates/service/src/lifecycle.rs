@@ -249,6 +249,12 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
         };
         if home && loaded.game.outcome().is_none() {
             buttons.extend(play_button(ctx, &settings, &chat, &loaded.record.id));
+            buttons.extend(crate::activity::launch_button(
+                ctx,
+                &settings,
+                &chat,
+                &loaded.record.id,
+            ));
         }
         buttons.extend(page_link(
             ctx,

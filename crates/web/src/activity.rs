@@ -265,7 +265,11 @@ async fn session(
 }
 
 /// The person a pass names, or the 401 to answer.
-fn holder(site: &Site, headers: &HeaderMap, language: Language) -> Result<ActivityPass, Response> {
+fn holder(
+    site: &Site,
+    headers: &HeaderMap,
+    language: Language,
+) -> Result<ActivityPass, Box<Response>> {
     let pass = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -273,12 +277,12 @@ fn holder(site: &Site, headers: &HeaderMap, language: Language) -> Result<Activi
         .unwrap_or_default();
     site.service.read_activity_pass(pass).map_err(|why| {
         tracing::info!("an Activity pass was refused: {why}");
-        refusal(
+        Box::new(refusal(
             site,
             StatusCode::UNAUTHORIZED,
             "unauthorized",
             &site.service.text(language, "activity-sign-in-failed", &[]),
-        )
+        ))
     })
 }
 
@@ -327,18 +331,17 @@ async fn listed(
     let page = &built.page;
     let mut your_turn = false;
     let mut token = None;
-    if let Some(person) = person.filter(|_| !page.finished) {
-        if let Some(mine) = site
+    if let Some(person) = person.filter(|_| !page.finished)
+        && let Some(mine) = site
             .service
             .player_page(game, person, Some(language))
             .await?
-        {
-            your_turn = page.to_move == Some(mine.seat);
-            token = site
-                .service
-                .personal_link(game, person)
-                .and_then(|link| link.split_once("#t=").map(|(_, t)| t.to_owned()));
-        }
+    {
+        your_turn = page.to_move == Some(mine.seat);
+        token = site
+            .service
+            .personal_link(game, person)
+            .and_then(|link| link.split_once("#t=").map(|(_, t)| t.to_owned()));
     }
     let names: Vec<&str> = page.players.iter().map(|p| p.name.as_str()).collect();
     Ok(Some(Listed {
@@ -360,7 +363,7 @@ async fn games(
     let language = language(query.as_deref(), &headers);
     let pass = match holder(&site, &headers, language) {
         Ok(pass) => pass,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let chat = match query_value(query.as_deref(), "channel") {
         Some(text) => match channel(&text) {
@@ -441,7 +444,7 @@ async fn challenge(
     let language = language(query.as_deref(), &headers);
     let pass = match holder(&site, &headers, language) {
         Ok(pass) => pass,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let bad = |why: &str| {
         refusal(

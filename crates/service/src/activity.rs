@@ -1,5 +1,5 @@
 //! The service's side of the bot's Discord Activity (the board inside Discord, `jieqi-web`'s
-//! `/activity`): the "Play in Discord" button under Discord boards, the pass a signed-in
+//! `/activity`; its "Play in Discord" button is `lifecycle::launch_button`): the pass a signed-in
 //! Discord user holds in the Activity, the games it lists, and the challenges it sends.
 //!
 //! Who the person is was settled before anything here runs: the web crate exchanged the
@@ -16,14 +16,13 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::Mac;
 
-use crate::context::{Ctx, Sentence, unix};
+use crate::context::unix;
 use crate::error::ServiceError;
 use crate::ids::{ChatId, GameId, IdempotencyKey, Platform, User, UserId};
-use crate::message::{Button, Destination, MessageKind};
+use crate::message::{Destination, MessageKind};
 use crate::personal_link::TokenError;
-use crate::request::{ButtonAction, Input, Request};
+use crate::request::{Input, Request};
 use crate::service::Service;
-use crate::settings::ChatSettings;
 
 /// How long an Activity pass lets its holder list games and challenge: an hour. The page
 /// signs in again (Discord answers at once for a user who allowed the app) when it lapses.
@@ -229,27 +228,6 @@ impl Service {
         }
         Ok(ActivityAnswer::Done(said))
     }
-}
-
-/// "Play in Discord" under a running game's boards in its Discord channel, when the
-/// Activity is on: the adapter answers the press by launching the Activity there.
-pub(crate) fn launch_button(
-    ctx: &Ctx<'_>,
-    settings: &ChatSettings,
-    chat: &ChatId,
-    id: &GameId,
-) -> Option<Button> {
-    let config = &ctx.inner.config;
-    if chat.platform != Platform::Discord || !config.discord_activity {
-        return None;
-    }
-    config.public_url.as_ref()?;
-    config.web_secret.as_ref()?;
-    Some(Button {
-        label: ctx.say_in(settings.language, &Sentence::new("button-play-in-discord")),
-        action: ButtonAction::PlayInDiscord(id.clone()),
-        deep_link_accept: false,
-    })
 }
 
 #[cfg(test)]

@@ -133,7 +133,7 @@ pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
 </head>
 <body>
 <main id="game"{labels}>
-<p id="back" hidden><a id="back-link" href="/activity"></a></p>
+<p id="back" hidden><a id="back-link"></a></p>
 <header>
 <h1>{title}</h1>
 <p id="terms">{terms}</p>

@@ -56,6 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "spectators",
             "reviews",
             "web_play",
+            "activity",
         ],
     ),
 ];

@@ -301,6 +301,7 @@ fn dutch_pairings_agree_with_the_reference_implementation() {
     let answers = ask_reference(&asked);
     let (mut identical, mut colour_exceptions, mut explained, mut unexplained) = (0, 0, 0, 0);
     let mut refused = 0;
+    let mut bye_rule = 0;
     let mut report = String::new();
     for a in &asked {
         let answer = &answers[&(a.path.clone(), a.round)];
@@ -358,6 +359,26 @@ fn dutch_pairings_agree_with_the_reference_implementation() {
             ));
             continue;
         }
+        // The reference bars from the bye anyone who had any bye, also a zero- or
+        // half-point one; C.2 bars only a win without playing.
+        if a.bye != answer.bye
+            && let Some(ours) = a.bye
+        {
+            let numbers = a.swiss_before.pairing_numbers();
+            let i = numbers.iter().position(|&m| m == ours).unwrap();
+            let had_h_or_z = a.swiss_before.entrants()[i]
+                .entries
+                .iter()
+                .any(|e| matches!(e, Entry::Bye(ByeKind::Half | ByeKind::Zero)));
+            if had_h_or_z {
+                bye_rule += 1;
+                report.push_str(&format!(
+                    "event {} round {}: the bye goes to {ours} (only H/Z byes before, which C.2 allows); the reference bars {ours} and gives it to {:?}\n",
+                    a.event, a.round, answer.bye
+                ));
+                continue;
+            }
+        }
         if !reference_breaks.is_empty() {
             explained += 1;
             report.push_str(&format!(
@@ -386,21 +407,21 @@ fn dutch_pairings_agree_with_the_reference_implementation() {
     println!(
         "{events} events ({} to {} players), {rounds} rounds asked: {identical} identical, \
          {colour_exceptions} with colours the other way by the reference's ranking, \
-         {explained} where the reference breaks an absolute criterion, {refused} refused as impossible, \
-         {unexplained} unexplained differences",
+         {explained} where the reference breaks an absolute criterion, {bye_rule} where it bars a bye C.2 allows, \
+         {refused} refused as impossible, {unexplained} unexplained differences",
         sizes.iter().map(|s| s.0).min().unwrap_or(0),
         sizes.iter().map(|s| s.0).max().unwrap_or(0),
     );
     if std::env::var_os("TOURNAMENT_REFERENCE_KEEP").is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    // The goal is no unexplained difference; today the two differ mostly in which of
-    // several equally good pairings of a bracket they take (the rules' order of
-    // transpositions and exchanges), see docs/tournament.md. Until that is closed this
-    // guards against falling back: agreement below the floor measured when it landed fails.
-    let agreeing = identical + colour_exceptions + explained;
+    // The goal is no unexplained difference; the few left are in which of several equally
+    // good pairings of a bracket is taken where exchanges are needed (docs/tournament.md).
+    // Until they are closed this guards against falling back: agreement below 85% of the
+    // paired rounds fails (about 95% was measured when this landed).
+    let agreeing = identical + colour_exceptions + explained + bye_rule;
     assert!(
-        agreeing * 100 >= rounds.saturating_sub(refused) * 30,
+        agreeing * 100 >= rounds.saturating_sub(refused) * 85,
         "only {agreeing} of {rounds} rounds agree with the reference (differences listed above)"
     );
 }

@@ -684,9 +684,9 @@ async fn the_review_queue_keeps_its_order_across_processes_and_each_entry_is_tak
 }
 
 /// A connection named as a process of `release` names it (`jieqi-bot` for the releases
-/// before the fleet's names), open until dropped.
-async fn process_of_release(store: &TestStore, release: &str) -> tokio::task::JoinHandle<()> {
-    let mut config: tokio_postgres::Config = store.url().parse().expect("the test URL");
+/// before the fleet's names), open until aborted.
+async fn process_of_release(url: &str, release: &str) -> tokio::task::JoinHandle<()> {
+    let mut config: tokio_postgres::Config = url.parse().expect("the test URL");
     config.application_name(release);
     let (client, connection) = config
         .connect(tokio_postgres::NoTls)
@@ -706,17 +706,19 @@ async fn process_of_release(store: &TestStore, release: &str) -> tokio::task::Jo
 /// own release, or a newer, holds nothing back.
 #[tokio::test]
 async fn a_new_process_waits_for_the_older_releases_processes_to_stop() {
-    let store = store_or_skip!();
+    // A database of its own: the processes' releases are seen database-wide, and a
+    // connection of an older release would hold back every other test's processes.
+    let Some(database) = jieqi_store_pg::testing::test_database().await else {
+        return;
+    };
+    let url = database.url();
+    drop(PgStore::connect(url).await.expect("the tables"));
     for same_or_newer in [
         format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION),
         format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION + 1),
     ] {
-        let other = process_of_release(&store, &same_or_newer).await;
-        let started = tokio::time::timeout(
-            Duration::from_secs(10),
-            PgStore::connect_in_schema(store.url(), store.schema()),
-        )
-        .await;
+        let other = process_of_release(url, &same_or_newer).await;
+        let started = tokio::time::timeout(Duration::from_secs(10), PgStore::connect(url)).await;
         assert!(matches!(started, Ok(Ok(_))), "{same_or_newer}: {started:?}");
         other.abort();
     }
@@ -724,10 +726,10 @@ async fn a_new_process_waits_for_the_older_releases_processes_to_stop() {
         "jieqi-bot".to_owned(),
         format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION - 1),
     ] {
-        let old = process_of_release(&store, &older).await;
+        let old = process_of_release(url, &older).await;
         let new = tokio::spawn({
-            let (url, schema) = (store.url().to_owned(), store.schema().to_owned());
-            async move { PgStore::connect_in_schema(&url, &schema).await }
+            let url = url.to_owned();
+            async move { PgStore::connect(&url).await }
         });
         tokio::time::sleep(Duration::from_millis(2500)).await;
         assert!(

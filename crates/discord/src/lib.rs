@@ -59,7 +59,10 @@ use tokio_util::task::TaskTracker;
 pub use config::{DiscordConfig, RESPOND_WITHIN, ShardRange, ShardRangeError, TAKE_OVER_AFTER};
 pub use error::DiscordError;
 pub use interaction::request_from_interaction_json;
-pub use oauth::{ClientSecret, DiscordAccount, DiscordOAuth, SignInError};
+pub use oauth::{
+    ActivityInstance, ClientSecret, DiscordAccount, DiscordOAuth, NotAdmitted, SignInError,
+    is_instance_id,
+};
 pub use sender::{DiscordSender, PostRef};
 
 /// The Discord adapter: one HTTP client (and rate limiter) shared by the answers to

@@ -20,6 +20,9 @@ use tokio::sync::OnceCell;
 use crate::error::CallError;
 use crate::rest::Rest;
 
+/// The longest Activity instance id sent on to Discord: Discord's are like
+/// `i-1234567890123456789-gc-1234567890123456789-1234567890123456789`.
+const INSTANCE_LONGEST: usize = 128;
 /// The longest code sent on to Discord: Discord's are about 30 letters and digits.
 const CODE_LONGEST: usize = 128;
 
@@ -76,6 +79,9 @@ pub enum SignInError {
     /// application), or the token lacks the `identify` scope.
     #[error("Discord refused the sign-in: {0}")]
     Refused(String),
+    /// Not an Activity instance id in shape: Discord is not asked.
+    #[error("that is not an Activity instance id")]
+    NotAnInstance,
     /// The route's rate limit is used up for this long.
     #[error("Discord asks to wait {0:?} before signing in again")]
     Limited(Duration),
@@ -126,6 +132,60 @@ struct Me {
 #[derive(Deserialize)]
 struct Application {
     id: String,
+}
+
+/// An Activity instance as Discord reports it (`GET /applications/{id}/activity-instances/
+/// {instance}`): whose it is, where it runs and who is in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActivityInstance {
+    /// The application it is an instance of.
+    pub application_id: u64,
+    /// The channel it runs in (`None` for a location that names none).
+    pub channel_id: Option<u64>,
+    /// The users in it now.
+    pub users: Vec<u64>,
+}
+
+/// Why an Activity instance does not let a user into a channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotAdmitted {
+    #[error("the Activity instance is another application's")]
+    OtherApplication,
+    #[error("the Activity instance runs in another channel")]
+    OtherChannel,
+    #[error("the user is not in the Activity instance")]
+    NotInIt,
+}
+
+impl ActivityInstance {
+    /// Whether this instance shows `user` in `channel` in application `application`'s
+    /// Activity: only then may the user list and challenge in that channel.
+    pub fn admits(&self, application: u64, user: u64, channel: u64) -> Result<(), NotAdmitted> {
+        if self.application_id != application {
+            return Err(NotAdmitted::OtherApplication);
+        }
+        if self.channel_id != Some(channel) {
+            return Err(NotAdmitted::OtherChannel);
+        }
+        if !self.users.contains(&user) {
+            return Err(NotAdmitted::NotInIt);
+        }
+        Ok(())
+    }
+}
+
+/// Discord's answer about an Activity instance, the fields read.
+#[derive(Deserialize)]
+struct InstanceAnswer {
+    application_id: String,
+    location: InstanceLocation,
+    users: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct InstanceLocation {
+    #[serde(default)]
+    channel_id: Option<String>,
 }
 
 /// The Activity's sign-in, through the adapter's REST client. Cheap to clone.
@@ -184,6 +244,48 @@ impl DiscordOAuth {
             })
             .await
             .copied()
+    }
+
+    /// Asks Discord (with the bot's token) about Activity instance `instance` of this
+    /// application: [`SignInError::Refused`] when Discord knows no such instance of ours.
+    pub async fn activity_instance(&self, instance: &str) -> Result<ActivityInstance, SignInError> {
+        if !is_instance_id(instance) {
+            return Err(SignInError::NotAnInstance);
+        }
+        let application = self.client_id().await?;
+        let url = format!(
+            "{}/api/v10/applications/{application}/activity-instances/{instance}",
+            self.rest.api_base()
+        );
+        let request = self
+            .rest
+            .client()
+            .get(url)
+            .header("authorization", self.rest.http().token())
+            .build()
+            .map_err(|e| SignInError::Unavailable(e.to_string()))?;
+        let body = self
+            .rest
+            .execute(
+                format!("GET /applications/{application}/activity-instances"),
+                request,
+            )
+            .await
+            .map_err(SignInError::from_call)?;
+        let answer: InstanceAnswer = json(&body)?;
+        let id = |text: &str| {
+            text.parse::<u64>()
+                .map_err(|_| SignInError::Unavailable(format!("an id that is not one: {text}")))
+        };
+        Ok(ActivityInstance {
+            application_id: id(&answer.application_id)?,
+            channel_id: answer.location.channel_id.as_deref().map(id).transpose()?,
+            users: answer
+                .users
+                .iter()
+                .map(|u| id(u))
+                .collect::<Result<_, _>>()?,
+        })
     }
 
     /// Exchanges the SDK's `code` for an access token and reads who it belongs to.
@@ -265,6 +367,16 @@ impl DiscordOAuth {
     }
 }
 
+/// An Activity instance id in shape: letters, digits, `-` and `_`, not too long. Nothing else
+/// goes into the address asked.
+pub fn is_instance_id(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= INSTANCE_LONGEST
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,6 +393,43 @@ mod tests {
         };
         assert!(!format!("{account:?}").contains("tok3n"));
         assert!(ClientSecret::new("  ").is_none());
+    }
+
+    #[test]
+    fn an_instance_admits_only_its_users_in_its_channel_of_our_application() {
+        let instance = ActivityInstance {
+            application_id: 7,
+            channel_id: Some(20),
+            users: vec![1, 2],
+        };
+        assert_eq!(instance.admits(7, 1, 20), Ok(()));
+        assert_eq!(instance.admits(7, 3, 20), Err(NotAdmitted::NotInIt));
+        assert_eq!(instance.admits(7, 1, 21), Err(NotAdmitted::OtherChannel));
+        assert_eq!(
+            instance.admits(8, 1, 20),
+            Err(NotAdmitted::OtherApplication)
+        );
+        let nowhere = ActivityInstance {
+            channel_id: None,
+            ..instance
+        };
+        assert_eq!(nowhere.admits(7, 1, 20), Err(NotAdmitted::OtherChannel));
+    }
+
+    #[tokio::test]
+    async fn an_instance_id_that_is_not_one_is_refused_without_asking_discord() {
+        let http = Arc::new(crate::DiscordConfig::new("t").http());
+        let oauth = DiscordOAuth::new(
+            Arc::new(Rest::new(http)),
+            ClientSecret::new("s").expect("not empty"),
+        );
+        for instance in ["", "../../users/@me", "a/b", "i?x=1", &"i".repeat(200)] {
+            assert_eq!(
+                oauth.activity_instance(instance).await,
+                Err(SignInError::NotAnInstance),
+                "{instance}"
+            );
+        }
     }
 
     #[tokio::test]

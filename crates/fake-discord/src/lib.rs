@@ -324,7 +324,15 @@ impl FakeDiscord {
         self.oauth.issue_code(app, user, token_lifetime)
     }
 
-    /// Every request to the OAuth2 routes (token, `/users/@me`, `/applications/@me`) with
+    /// Opens Activity instance `instance` of application `app` in `channel` with `users` in it
+    /// (or adds them, if it is open), as Discord's `activity-instances` route then reports it.
+    pub fn open_activity_instance(&self, instance: &str, app: u64, channel: u64, users: &[Member]) {
+        let ids: Vec<u64> = users.iter().map(|m| m.id).collect();
+        self.oauth.open_instance(instance, app, channel, &ids);
+    }
+
+    /// Every request to the OAuth2 routes (token, `/users/@me`, `/applications/@me`,
+    /// `activity-instances`) with
     /// the status answered, in order.
     pub fn oauth_calls(&self) -> Vec<OAuthCall> {
         self.oauth.calls()

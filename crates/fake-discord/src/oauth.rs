@@ -17,6 +17,12 @@
 //! The token endpoint keeps Discord's rules: a code is good once, for the application it was
 //! issued for, with that application's client secret; anything else is `invalid_grant` (400).
 //! A token is refused (401) by `/users/@me` once expired.
+//!
+//! `GET /applications/{app}/activity-instances/{instance}` answers with the bot's token what
+//! Discord does: the instance's application, location (channel) and users; 404 for an
+//! instance it does not know, or another application's. A host page opens its instance (in
+//! its channel) or joins it before it launches the Activity; tests open others
+//! ([`crate::FakeDiscord::open_activity_instance`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -57,6 +63,15 @@ struct Token {
     until: Instant,
 }
 
+/// An Activity instance: its application, its channel, and its users (hosts open on it, in
+/// the order they came).
+#[derive(Clone, Debug)]
+struct Instance {
+    app: u64,
+    channel: u64,
+    users: Vec<u64>,
+}
+
 /// One request to the OAuth2 routes: (method and path, status answered).
 pub type OAuthCall = (String, u16);
 
@@ -65,8 +80,8 @@ pub(crate) struct OAuth {
     next: Mutex<u64>,
     codes: Mutex<HashMap<String, Code>>,
     tokens: Mutex<HashMap<String, Token>>,
-    /// Users on each Activity instance (hosts open on it), in the order they came.
-    instances: Mutex<HashMap<String, Vec<u64>>>,
+    /// Each Activity instance: opened by a host page's launch or by a test.
+    instances: Mutex<HashMap<String, Instance>>,
     calls: Mutex<Vec<OAuthCall>>,
 }
 
@@ -99,6 +114,21 @@ impl OAuth {
         code
     }
 
+    /// Opens (or joins) Activity instance `id` of `app` in `channel` with `users`.
+    pub(crate) fn open_instance(&self, id: &str, app: u64, channel: u64, users: &[u64]) {
+        let mut instances = lock(&self.instances);
+        let instance = instances.entry(id.to_owned()).or_insert(Instance {
+            app,
+            channel,
+            users: Vec::new(),
+        });
+        for user in users {
+            if !instance.users.contains(user) {
+                instance.users.push(*user);
+            }
+        }
+    }
+
     pub(crate) fn calls(&self) -> Vec<OAuthCall> {
         lock(&self.calls).clone()
     }
@@ -120,6 +150,10 @@ pub(crate) fn routes(oauth: Arc<OAuth>) -> Router {
         .route("/api/v10/oauth2/token", post(token))
         .route("/api/v10/users/@me", get(me))
         .route("/api/v10/applications/@me", get(application))
+        .route(
+            "/api/v10/applications/{app}/activity-instances/{instance}",
+            get(activity_instance),
+        )
         .route("/activity-host", get(host))
         .route("/host/authorize", post(host_authorize))
         .route("/host/authenticate", post(host_authenticate))
@@ -234,6 +268,49 @@ async fn application(State(oauth): State<Arc<OAuth>>, headers: HeaderMap) -> Res
     answer
 }
 
+/// `GET /applications/{app}/activity-instances/{instance}` with the bot's token: the instance,
+/// if it is one of that application's (the bot's token asks only about its own application).
+async fn activity_instance(
+    State(oauth): State<Arc<OAuth>>,
+    axum::extract::Path((app, instance)): axum::extract::Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let bot = headers
+        .get(header::AUTHORIZATION)
+        .is_some_and(|v| v.as_bytes() == format!("Bot {TOKEN}").as_bytes());
+    let found = lock(&oauth.instances)
+        .get(&instance)
+        .filter(|i| app == APP.to_string() && i.app == APP)
+        .cloned();
+    let answer = match (bot, found) {
+        (false, _) => (
+            StatusCode::UNAUTHORIZED,
+            Json(json!({"code": 0, "message": "401: Unauthorized"})),
+        )
+            .into_response(),
+        (true, None) => (
+            StatusCode::NOT_FOUND,
+            Json(json!({"code": 10_090, "message": "Unknown Activity Instance"})),
+        )
+            .into_response(),
+        (true, Some(found)) => Json(json!({
+            "application_id": found.app.to_string(),
+            "instance_id": instance,
+            "launch_id": format!("{}", 1_000_000 + found.channel % 1000),
+            "location": {
+                "id": format!("gc-{}-{}", super::GUILD, found.channel),
+                "kind": "gc",
+                "channel_id": found.channel.to_string(),
+                "guild_id": super::GUILD.to_string(),
+            },
+            "users": found.users.iter().map(u64::to_string).collect::<Vec<_>>(),
+        }))
+        .into_response(),
+    };
+    oauth.record("GET /activity-instances", answer.status());
+    answer
+}
+
 fn application_json(app: u64) -> Value {
     json!({"id": app.to_string(), "name": "jieqi", "description": "Jieqi, Xiangqi and Banqi",
            "icon": null, "bot_public": true, "bot_require_code_grant": false,
@@ -279,18 +356,20 @@ async fn host_authenticate(State(oauth): State<Arc<OAuth>>, Json(asked): Json<Va
 struct Participants {
     instance: String,
     user: u64,
+    channel: u64,
 }
 
-/// The users on an Activity instance: a host joins its instance the first time it asks.
+/// The users on an Activity instance: a host launching the bot's Activity in its channel opens
+/// the instance or joins it the first time it asks.
 async fn host_participants(
     State(oauth): State<Arc<OAuth>>,
     Query(asked): Query<Participants>,
 ) -> Response {
-    let mut instances = lock(&oauth.instances);
-    let users = instances.entry(asked.instance).or_default();
-    if !users.contains(&asked.user) {
-        users.push(asked.user);
-    }
+    oauth.open_instance(&asked.instance, APP, asked.channel, &[asked.user]);
+    let users = lock(&oauth.instances)
+        .get(&asked.instance)
+        .map(|i| i.users.clone())
+        .unwrap_or_default();
     let participants: Vec<Value> = users
         .iter()
         .filter_map(|id| member(*id))
@@ -303,7 +382,7 @@ async fn host_participants(
     Json(json!({ "participants": participants })).into_response()
 }
 
-/// The host page: `?activity=<the Activity's address>&user=<id>&instance=<id>&platform=`.
+/// The host page: `?activity=<the Activity's address>&user=<id>&instance=<id>&platform=&channel=`.
 async fn host() -> Response {
     Html(HOST_PAGE).into_response()
 }

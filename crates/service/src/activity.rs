@@ -31,7 +31,9 @@ pub const ACTIVITY_PASS_LIFETIME: Duration = Duration::from_secs(60 * 60);
 const PASS_LONGEST: usize = 512;
 /// What a pass's payload starts with: never a personal link's (`1\n…`), so one is never
 /// read as the other.
-const PASS_TAG: &str = "activity1";
+/// `activity2`: the pass names the channel it was granted for (`activity1` passes named none
+/// and are refused).
+const PASS_TAG: &str = "activity2";
 /// How many finished games of a channel the Activity lists.
 const RECENT_FINISHED: usize = 5;
 /// The longest key the Activity may give a challenge.
@@ -42,6 +44,9 @@ const KEY_LONGEST: usize = 64;
 pub struct ActivityPass {
     /// The Discord user, as slash commands name them.
     pub user: User,
+    /// The one channel it lists and challenges in: the channel of the Activity instance
+    /// Discord reported the user in at sign-in.
+    pub channel: ChatId,
     /// Unix seconds after which it is refused.
     pub expires: u64,
 }
@@ -76,34 +81,41 @@ pub enum ActivityAnswer {
 }
 
 impl ActivityPass {
-    /// A pass for `user` from `now` (Unix seconds).
-    pub fn new(user: User, now: u64) -> ActivityPass {
+    /// A pass for `user` in `channel` from `now` (Unix seconds).
+    pub fn new(user: User, channel: ChatId, now: u64) -> ActivityPass {
         ActivityPass {
             user,
+            channel,
             expires: now.saturating_add(ACTIVITY_PASS_LIFETIME.as_secs()),
         }
     }
 
     fn payload(&self) -> String {
         format!(
-            "{PASS_TAG}\n{}\n{}\n{}",
-            self.user.id.id, self.expires, self.user.name
+            "{PASS_TAG}\n{}\n{}\n{}\n{}",
+            self.user.id.id, self.channel.id, self.expires, self.user.name
         )
     }
 }
 
 impl Service {
-    /// The signed pass of `user` (a Discord user who signed in to the Activity): `None`
-    /// when personal links are off (`WEB_SECRET`).
-    pub fn activity_pass(&self, user: &User) -> Option<String> {
-        self.activity_pass_issued_at(user, unix(SystemTime::now()))
+    /// The signed pass of `user` (a Discord user who signed in to the Activity, whom Discord
+    /// reported in an Activity instance in `channel`): `None` when personal links are off
+    /// (`WEB_SECRET`).
+    pub fn activity_pass(&self, user: &User, channel: &ChatId) -> Option<String> {
+        self.activity_pass_issued_at(user, channel, unix(SystemTime::now()))
     }
 
     /// [`Service::activity_pass`] as if issued at `now` (Unix seconds): tests make a lapsed
     /// one with it.
-    pub fn activity_pass_issued_at(&self, user: &User, now: u64) -> Option<String> {
+    pub fn activity_pass_issued_at(
+        &self,
+        user: &User,
+        channel: &ChatId,
+        now: u64,
+    ) -> Option<String> {
         let secret = self.inner.config.web_secret.as_ref()?;
-        let payload = ActivityPass::new(user.clone(), now).payload();
+        let payload = ActivityPass::new(user.clone(), channel.clone(), now).payload();
         let mut mac = secret.mac();
         mac.update(payload.as_bytes());
         Some(format!(
@@ -135,10 +147,14 @@ impl Service {
         mac.update(&payload);
         mac.verify_slice(&tag).map_err(|_| TokenError::Forged)?;
         let payload = String::from_utf8(payload).map_err(|_| TokenError::Malformed)?;
-        let mut fields = payload.splitn(4, '\n');
-        let (Some(PASS_TAG), Some(id), Some(expires), Some(name)) =
-            (fields.next(), fields.next(), fields.next(), fields.next())
-        else {
+        let mut fields = payload.splitn(5, '\n');
+        let (Some(PASS_TAG), Some(id), Some(channel), Some(expires), Some(name)) = (
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+        ) else {
             return Err(TokenError::Malformed);
         };
         let expires: u64 = expires.parse().map_err(|_| TokenError::Malformed)?;
@@ -147,6 +163,7 @@ impl Service {
         }
         Ok(ActivityPass {
             user: User::new(UserId::new(Platform::Discord, id), name),
+            channel: ChatId::new(Platform::Discord, channel),
             expires,
         })
     }
@@ -247,6 +264,10 @@ mod tests {
         (service, dir)
     }
 
+    fn here() -> ChatId {
+        ChatId::new(Platform::Discord, "444444")
+    }
+
     fn carol() -> User {
         User::new(
             UserId::new(Platform::Discord, "333333"),
@@ -257,9 +278,12 @@ mod tests {
     #[test]
     fn a_pass_reads_back_as_its_discord_user() {
         let (service, _dir) = service(1);
-        let pass = service.activity_pass(&carol()).expect("passes are on");
+        let pass = service
+            .activity_pass(&carol(), &here())
+            .expect("passes are on");
         let read = service.read_activity_pass(&pass).expect("valid");
         assert_eq!(read.user, carol());
+        assert_eq!(read.channel, here());
         assert!(read.expires > unix(SystemTime::now()));
     }
 
@@ -267,7 +291,9 @@ mod tests {
     fn a_pass_of_another_secret_or_tampered_is_refused() {
         let (ours, _a) = service(1);
         let (theirs, _b) = service(2);
-        let pass = theirs.activity_pass(&carol()).expect("passes are on");
+        let pass = theirs
+            .activity_pass(&carol(), &here())
+            .expect("passes are on");
         assert_eq!(ours.read_activity_pass(&pass), Err(TokenError::Forged));
         let (payload, tag) = pass.split_once('.').expect("two parts");
         let other = URL_SAFE_NO_PAD.encode(
@@ -289,7 +315,7 @@ mod tests {
         let (service, _dir) = service(1);
         let hour_and_more = ACTIVITY_PASS_LIFETIME.as_secs() + 2;
         let pass = service
-            .activity_pass_issued_at(&carol(), unix(SystemTime::now()) - hour_and_more)
+            .activity_pass_issued_at(&carol(), &here(), unix(SystemTime::now()) - hour_and_more)
             .expect("passes are on");
         assert_eq!(service.read_activity_pass(&pass), Err(TokenError::Expired));
     }

@@ -5,12 +5,15 @@
 //! | route | what |
 //! |---|---|
 //! | `GET /activity`, `GET /?frame_id=…` | the Activity's page (the SDK's launch parameters in the query) |
-//! | `POST /activity/session` | `{"code": "…"}` from the SDK's `authorize`: the bot exchanges it with Discord and answers the access token (for the SDK's `authenticate`), the user and their pass |
+//! | `POST /activity/session` | `{"code", "instance", "channel"}` from the SDK (`authorize`'s code, `instanceId`, `channelId`): the bot exchanges the code with Discord, asks Discord about the instance, and answers the access token (for the SDK's `authenticate`), the user and their pass for that channel |
 //! | `GET /activity/games?channel=<id>` | the games the Activity lists: the person's own (each with its personal link's token), the channel's running and finished ones |
 //! | `POST /activity/challenge` | `{"channel", "opponent": "<user id>" or "bot", "name", "variant", "key"}`: the chat's `/challenge` (or `/play bot`) in that channel |
 //!
-//! The pass (`Authorization: Bearer <pass>`) names the person and lapses after an hour; it
-//! acts in no game. Playing is the game's page with the personal link's token, exactly as
+//! The pass (`Authorization: Bearer <pass>`) names the person and the one channel Discord
+//! showed them in (their Activity instance's, asked at sign-in with the bot's token: the
+//! instance must be ours, run in the channel named and have the person among its users, else
+//! 403); it lapses after an hour and acts in no game. Listing or challenging in any other
+//! channel is 403. Playing is the game's page with the personal link's token, exactly as
 //! from a personal link: the same `/me` routes, checks and refusals. A forged, used or
 //! foreign code is refused by Discord, and here with 401; so is a pass that is forged,
 //! expired or not one.
@@ -23,7 +26,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use jieqi_discord::SignInError;
+use jieqi_discord::{DiscordOAuth, SignInError};
 use jieqi_service::activity::{ActivityAnswer, ActivityPass, Opponent};
 use jieqi_service::{ChatId, GameId, Language, Platform, User, UserId};
 use serde::{Deserialize, Serialize};
@@ -152,6 +155,10 @@ async fn page(
 #[serde(deny_unknown_fields)]
 struct SessionBody {
     code: String,
+    /// The SDK's `instanceId`.
+    instance: String,
+    /// The SDK's `channelId`.
+    channel: String,
 }
 
 #[derive(Serialize)]
@@ -162,6 +169,8 @@ struct SignedIn {
     pass: String,
     /// When the pass lapses (Unix seconds).
     expires: u64,
+    /// The channel the pass is for.
+    channel: String,
 }
 
 #[derive(Serialize)]
@@ -190,12 +199,35 @@ async fn session(
         return bad("the body is too long");
     }
     let Ok(asked) = serde_json::from_slice::<SessionBody>(&body) else {
-        return bad("a sign-in is JSON: {\"code\": \"<the code from the SDK's authorize>\"}");
+        return bad(
+            "a sign-in is JSON: {\"code\": \"<the code from the SDK's authorize>\", \"instance\": \"<the SDK's instanceId>\", \"channel\": \"<the SDK's channelId>\"}",
+        );
     };
-    let account = match discord.sign_in(&asked.code).await {
+    let chat = match channel(&asked.channel) {
+        Ok(chat) => chat,
+        Err(why) => return bad(why),
+    };
+    let account = match admitted(discord, &asked).await {
         Ok(account) => account,
-        Err(SignInError::NotACode) => return bad("that is not an authorization code"),
-        Err(SignInError::Refused(why)) => {
+        Err(Refused::NotInChannel(why)) => {
+            tracing::info!(
+                "an Activity sign-in for channel {} was refused: {why}",
+                asked.channel
+            );
+            return refusal(
+                &site,
+                StatusCode::FORBIDDEN,
+                "not-in-channel",
+                &site.service.text(language, "activity-sign-in-failed", &[]),
+            );
+        }
+        Err(Refused::SignIn(SignInError::NotACode)) => {
+            return bad("that is not an authorization code");
+        }
+        Err(Refused::SignIn(SignInError::NotAnInstance)) => {
+            return bad("instance is the SDK's instanceId");
+        }
+        Err(Refused::SignIn(SignInError::Refused(why))) => {
             tracing::info!("an Activity sign-in was refused: {why}");
             return refusal(
                 &site,
@@ -204,7 +236,7 @@ async fn session(
                 &site.service.text(language, "activity-sign-in-failed", &[]),
             );
         }
-        Err(SignInError::Limited(wait)) => {
+        Err(Refused::SignIn(SignInError::Limited(wait))) => {
             let mut response = refusal(
                 &site,
                 StatusCode::TOO_MANY_REQUESTS,
@@ -217,7 +249,7 @@ async fn session(
             }
             return response;
         }
-        Err(e @ SignInError::Unavailable(_)) => {
+        Err(Refused::SignIn(e @ SignInError::Unavailable(_))) => {
             tracing::warn!("an Activity sign-in could not reach Discord: {e}");
             let mut response = refusal(
                 &site,
@@ -235,7 +267,7 @@ async fn session(
         UserId::new(Platform::Discord, account.id.to_string()),
         account.name.clone(),
     );
-    let Some(pass) = site.service.activity_pass(&user) else {
+    let Some(pass) = site.service.activity_pass(&user, &chat) else {
         return refusal(
             &site,
             StatusCode::NOT_FOUND,
@@ -260,7 +292,56 @@ async fn session(
             },
             pass,
             expires,
+            channel: asked.channel,
         },
+    )
+}
+
+/// Why a sign-in gets no pass for the channel it names.
+enum Refused {
+    SignIn(SignInError),
+    /// Discord's answer about the instance does not show the person in the channel.
+    NotInChannel(String),
+}
+
+/// Signs the person in and asks Discord whether their Activity instance is ours, runs in the
+/// channel named and has them in it: only then do they get a pass for that channel.
+async fn admitted(
+    discord: &DiscordOAuth,
+    asked: &SessionBody,
+) -> Result<jieqi_discord::DiscordAccount, Refused> {
+    // The instance's shape first, so a malformed one costs no exchange of the code.
+    if !jieqi_discord::is_instance_id(&asked.instance) {
+        return Err(Refused::SignIn(SignInError::NotAnInstance));
+    }
+    let account = discord
+        .sign_in(&asked.code)
+        .await
+        .map_err(Refused::SignIn)?;
+    let instance = match discord.activity_instance(&asked.instance).await {
+        Ok(instance) => instance,
+        // Discord knows no such instance of ours.
+        Err(SignInError::Refused(why)) => return Err(Refused::NotInChannel(why)),
+        Err(other) => return Err(Refused::SignIn(other)),
+    };
+    let application = discord.client_id().await.map_err(Refused::SignIn)?;
+    let channel: u64 = asked
+        .channel
+        .parse()
+        .map_err(|_| Refused::NotInChannel("a channel that is not an id".into()))?;
+    instance
+        .admits(application, account.id, channel)
+        .map_err(|why| Refused::NotInChannel(why.to_string()))?;
+    Ok(account)
+}
+
+/// A 403: the pass is for another channel.
+fn other_channel(site: &Site) -> Response {
+    refusal(
+        site,
+        StatusCode::FORBIDDEN,
+        "other-channel",
+        "this pass is for another channel: open the Activity in this one",
     )
 }
 
@@ -379,6 +460,9 @@ async fn games(
             );
         }
     };
+    if chat != pass.channel {
+        return other_channel(&site);
+    }
     let found = match site.service.activity_games(&chat, &pass.user.id).await {
         Ok(found) => found,
         Err(e) => {
@@ -468,6 +552,9 @@ async fn challenge(
         Ok(chat) => chat,
         Err(why) => return bad(why),
     };
+    if chat != pass.channel {
+        return other_channel(&site);
+    }
     let Ok(variant) = asked.variant.parse::<jieqi_rules::Variant>() else {
         return bad("variant is jieqi, xiangqi or banqi");
     };

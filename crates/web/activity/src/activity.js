@@ -82,7 +82,10 @@ async function signIn(clientId) {
   if (saved) {
     try {
       const parsed = JSON.parse(saved);
-      if (parsed.expires * 1000 > Date.now() + 60000) return parsed;
+      // A pass is for one channel: the one Discord showed this person in at sign-in.
+      if (parsed.expires * 1000 > Date.now() + 60000 && parsed.channel === sdk.channelId) {
+        return parsed;
+      }
     } catch {
       // Not ours: sign in again.
     }
@@ -97,7 +100,9 @@ async function signIn(clientId) {
   const response = await fetch(`/activity/session?lang=${lang}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code }),
+    // The server asks Discord whether this instance is the bot's, in this channel, with this
+    // person in it, before it grants the channel.
+    body: JSON.stringify({ code, instance: sdk.instanceId, channel: sdk.channelId }),
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(answer.message || String(response.status));

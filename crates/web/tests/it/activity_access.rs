@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::harness::{Table, deal};
 
 /// A JSON body (this workspace's reqwest has no `json` feature).
-trait JsonBody {
+pub(crate) trait JsonBody {
     fn json_body(self, body: &Value) -> Self;
 }
 
@@ -26,11 +26,11 @@ impl JsonBody for reqwest::RequestBuilder {
     }
 }
 
-async fn json_of(answer: reqwest::Response) -> Value {
+pub(crate) async fn json_of(answer: reqwest::Response) -> Value {
     serde_json::from_slice(&answer.bytes().await.expect("a body")).expect("JSON")
 }
 
-const WEEK: Duration = Duration::from_secs(7 * 24 * 3600);
+pub(crate) const WEEK: Duration = Duration::from_secs(7 * 24 * 3600);
 
 pub(crate) fn discord_user(who: Member) -> User {
     User::new(UserId::new(Platform::Discord, who.id.to_string()), who.name)
@@ -58,26 +58,45 @@ pub(crate) async fn activity_table(fake: &FakeDiscord, discord: &Discord, seed: 
     .await;
     table.players = [discord_user(ALICE), discord_user(BOB)];
     table.chat = ChatId::new(Platform::Discord, jieqi_fake_discord::CHANNEL.to_string());
+    fake.open_activity_instance(
+        INSTANCE,
+        APP,
+        jieqi_fake_discord::CHANNEL,
+        &[ALICE, BOB, CAROL],
+    );
     table
 }
 
-async fn sign_in(table: &Table, code: &str) -> reqwest::Response {
+/// The Activity instance alice, bob and carol have open in the fake's channel.
+pub(crate) const INSTANCE: &str = "instance-here";
+
+pub(crate) async fn sign_in(table: &Table, code: &str) -> reqwest::Response {
+    sign_in_to(table, code, INSTANCE, jieqi_fake_discord::CHANNEL).await
+}
+
+/// A sign-in naming Activity instance `instance` in `channel`.
+pub(crate) async fn sign_in_to(
+    table: &Table,
+    code: &str,
+    instance: &str,
+    channel: u64,
+) -> reqwest::Response {
     reqwest::Client::new()
         .post(table.url("/activity/session"))
-        .json_body(&json!({ "code": code }))
+        .json_body(&json!({ "code": code, "instance": instance, "channel": channel.to_string() }))
         .send()
         .await
         .expect("an answer")
 }
 
-async fn pass_of(table: &Table, fake: &FakeDiscord, who: Member) -> String {
+pub(crate) async fn pass_of(table: &Table, fake: &FakeDiscord, who: Member) -> String {
     let answer = sign_in(table, &fake.issue_code(APP, who, WEEK)).await;
     assert_eq!(answer.status(), 200);
     let body: Value = json_of(answer).await;
     body["pass"].as_str().expect("a pass").to_owned()
 }
 
-async fn games(table: &Table, pass: &str) -> reqwest::Response {
+pub(crate) async fn games(table: &Table, pass: &str) -> reqwest::Response {
     reqwest::Client::new()
         .get(table.url(&format!(
             "/activity/games?channel={}",
@@ -133,6 +152,11 @@ async fn a_discord_user_signs_in_as_the_person_slash_commands_know() {
         calls.contains(&("GET /users/@me".to_owned(), 200)),
         "{calls:?}"
     );
+    assert!(
+        calls.contains(&("GET /activity-instances".to_owned(), 200)),
+        "Discord was asked whether she is in the channel's instance: {calls:?}"
+    );
+    assert_eq!(body["channel"], jieqi_fake_discord::CHANNEL.to_string());
 
     // Her game is listed first with her personal link's token, which plays as her.
     let listed: Value = json_of(games(&table, pass).await).await;
@@ -219,7 +243,7 @@ async fn foreign_reused_and_expired_codes_and_bad_passes_get_401_and_change_noth
         .map_or(0, |d| d.as_secs());
     let lapsed = table
         .service
-        .activity_pass_issued_at(&alice, now - 2 * 3600)
+        .activity_pass_issued_at(&alice, &table.chat, now - 2 * 3600)
         .expect("passes are on");
     let personal = table.bearer(&game, 0)["Bearer ".len()..].to_owned();
     for pass in [forged.as_str(), lapsed.as_str(), personal.as_str(), ""] {

@@ -3,6 +3,7 @@
 
 mod activity_access;
 mod activity_browser;
+mod activity_channel;
 mod browser;
 mod harness;
 mod hidden;

@@ -27,6 +27,7 @@
 //! promises), `docs/contributing.md` (adding a command or a language) and `docs/testing.md`.
 
 mod announce;
+pub mod budgets;
 mod commands;
 pub mod config;
 mod context;
@@ -59,12 +60,14 @@ mod reviews;
 mod service;
 pub mod settings;
 mod spectators;
+mod stale_buttons;
 mod state;
 pub mod store;
 mod timers;
 mod web_play;
 
 pub use commands::{LineReading, read_command_line};
+pub use budgets::SendBudgets;
 pub use config::{DealSource, ServiceConfig};
 pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_with};
 pub use error::ServiceError;

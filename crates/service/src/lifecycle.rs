@@ -66,21 +66,49 @@ pub(crate) fn deadline_line(
     )
 }
 
-/// The two board buttons of a running game.
-fn game_buttons(ctx: &Ctx<'_>, settings: &ChatSettings, id: &GameId) -> Vec<Button> {
+/// The two board buttons of a running game, under the board after `ply` plies: a press
+/// under a board that is no longer the newest is answered with the game as it stands
+/// (`commands::refuse_old_board`) instead of acting.
+fn game_buttons(ctx: &Ctx<'_>, settings: &ChatSettings, id: &GameId, ply: usize) -> Vec<Button> {
     let lang = settings.language;
+    let ply = u32::try_from(ply).unwrap_or(u32::MAX);
     vec![
         Button {
             label: ctx.say_in(lang, &Sentence::new("button-draw")),
-            action: ButtonAction::OfferDraw(id.clone()),
+            action: ButtonAction::OfferDrawAt(id.clone(), ply),
             deep_link_accept: false,
         },
         Button {
             label: ctx.say_in(lang, &Sentence::new("button-resign")),
-            action: ButtonAction::Resign(id.clone()),
+            action: ButtonAction::ResignAt(id.clone(), ply),
             deep_link_accept: false,
         },
     ]
+}
+
+/// The game as it stands, in a sentence or two for `lang`: its last move (in the chat's
+/// notation) and who is to move. What a press under an old board is answered with.
+pub(crate) fn current_state(
+    ctx: &Ctx<'_>,
+    settings: &ChatSettings,
+    loaded: &LoadedGame,
+) -> String {
+    let mut lines = Vec::new();
+    if let Some(last) = loaded.game.history_len().checked_sub(1) {
+        lines.push(
+            ctx.say_in(
+                settings.language,
+                &Sentence::new("board-last-move")
+                    .arg("number", move_number(last))
+                    .arg(
+                        "move",
+                        move_text(&loaded.game, last, settings.notation, Viewer::Public),
+                    ),
+            ) + ".",
+        );
+    }
+    lines.extend(to_move_line(ctx, settings, loaded));
+    lines.join(" ")
 }
 
 /// The "Watch live" link to the game's web page (when the web page is on), under every
@@ -243,7 +271,7 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
         };
         let home = chat == loaded.record.chat;
         let mut buttons = if home {
-            game_buttons(ctx, &settings, &loaded.record.id)
+            game_buttons(ctx, &settings, &loaded.record.id, loaded.game.history_len())
         } else {
             Vec::new()
         };
@@ -270,9 +298,19 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
             (BoardMode::Edited, Some(i)) => Some(loaded.record.posts[i].post),
             _ => None,
         };
+        let stale = match (settings.board, earlier) {
+            (BoardMode::PerMove, Some(i)) if home && chat.platform != Platform::Local => {
+                Some(loaded.record.posts[i].post)
+            }
+            _ => None,
+        };
+        let stale_buttons = message.buttons.clone();
         let posted = ctx
             .post_board(message.replacing(replaces), picture, None, covers)
             .await?;
+        if let Some(stale) = stale {
+            grey_out(ctx, &chat, &loaded.record.id, stale, stale_buttons).await?;
+        }
         let entry = BoardPost {
             chat: chat.clone(),
             post: replaces.unwrap_or(posted),
@@ -283,6 +321,34 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
             None => loaded.record.posts.push(entry),
         }
     }
+    Ok(())
+}
+
+/// The board `stale` has a newer board under it: its buttons are greyed out (Discord) or
+/// taken away (Telegram), with an edit in the chat's stale-button lane that goes out only
+/// when the chat has room to spare, so it never holds back a board (a fast game in a
+/// Telegram group may leave older boards as they are until it slows down; a press there
+/// is answered with the game as it stands). `buttons` are the ones the edit shows greyed,
+/// as the board had them; links among them stay usable.
+async fn grey_out(
+    ctx: &mut Ctx<'_>,
+    chat: &ChatId,
+    game: &GameId,
+    stale: crate::message::OutboxId,
+    buttons: Vec<Button>,
+) -> Step {
+    if buttons.is_empty() {
+        return Ok(());
+    }
+    let edit = Message::text(
+        Destination::StaleButtons(chat.clone()),
+        MessageKind::Board,
+        String::new(),
+    )
+    .about(game)
+    .with_buttons(buttons)
+    .replacing(Some(stale));
+    ctx.post(edit, None).await?;
     Ok(())
 }
 

@@ -28,6 +28,12 @@ pub enum Destination {
     /// message (saying so). Its lane is the request's own. Added last: records written
     /// before it read unchanged.
     DeferredReply(DeferredReply),
+    /// A board of this chat whose buttons went stale (a newer board is under it): an edit
+    /// (`Message::replaces`) that greys out or removes the buttons it lists, sent only when
+    /// the chat has room to spare (`Sender::spare`). Its lane is the chat's own stale-button
+    /// lane, beside the chat's lane, so it never holds back a board. Added last: records
+    /// written before it read unchanged.
+    StaleButtons(ChatId),
 }
 
 /// A request whose answer is given later through the outbox (see
@@ -50,6 +56,7 @@ impl Destination {
             Destination::Chat(chat) => Some(chat.platform),
             Destination::Private(user) => Some(user.platform),
             Destination::DeferredReply(reply) => Some(reply.chat.platform),
+            Destination::StaleButtons(chat) => Some(chat.platform),
             Destination::ReplyToRequester { .. } => None,
         }
     }

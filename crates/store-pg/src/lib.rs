@@ -28,6 +28,7 @@
 mod lead;
 mod migrate;
 mod notify;
+mod pace;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -1234,6 +1235,13 @@ impl GameStore for PgStore {
     async fn flush(&self) -> Result<(), StoreError> {
         // Every commit is on disk when it returns (or, for delivery bookkeeping, soon after).
         Ok(())
+    }
+
+    async fn spend(
+        &self,
+        allowances: &[jieqi_service::store::Allowance],
+    ) -> Result<jieqi_service::store::Spend, StoreError> {
+        pace::spend(&self.client().await?, allowances).await
     }
 
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {

@@ -19,7 +19,7 @@ const CALLBACK_DATA_LIMIT: usize = 64;
 pub(crate) fn keyboard(buttons: &[Button], bot_username: Option<&str>) -> InlineKeyboardMarkup {
     let (resign, others): (Vec<&Button>, Vec<&Button>) = buttons
         .iter()
-        .partition(|button| matches!(button.action, ButtonAction::Resign(_)));
+        .partition(|button| button.action.is_resign());
     let rows: Vec<Vec<InlineKeyboardButton>> = [others, resign]
         .into_iter()
         .map(|row| {

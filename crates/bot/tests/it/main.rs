@@ -6,5 +6,6 @@ mod crash;
 mod local;
 mod multi_process;
 mod run;
+mod shared_pace;
 mod uci;
 mod web_processes;

@@ -16,6 +16,7 @@ use super::{
     GameRecord, GameStore, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey,
     ReviewClaim, ReviewRecord, ReviewRequest, StoreError, UnixMillis, UnixTime,
 };
+use super::{Allowance, Spend};
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::OutboxId;
 use crate::metrics::Metrics;
@@ -123,6 +124,9 @@ impl GameStore for MeasuredStore {
     }
     async fn flush(&self) -> Result<(), StoreError> {
         self.timed("flush", self.store.flush()).await
+    }
+    async fn spend(&self, allowances: &[Allowance]) -> Result<Spend, StoreError> {
+        self.timed("spend", self.store.spend(allowances)).await
     }
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
         self.timed("lead", self.store.lead(role)).await

@@ -17,6 +17,7 @@
 pub mod codec;
 mod compact;
 mod measured;
+pub mod pace;
 pub mod records;
 mod sled_folder;
 mod sled_store;
@@ -35,6 +36,7 @@ pub use records::{
     OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord, ReviewRequest, Seat,
     SentRecord, StoredReply, UnixTime, VariantStats,
 };
+pub use pace::{Allowance, Spend, WindowLog};
 pub use sled_store::SledStore;
 pub use verdict::Verdict;
 
@@ -201,6 +203,9 @@ impl Lane {
                 "r:{}",
                 RequestKey::new(reply.chat.platform, &reply.request).0
             ))),
+            // Beside the chat's own lane: greying out old buttons waits for room to spare
+            // and never holds back a board.
+            Destination::StaleButtons(chat) => Some(Lane(format!("s:{chat}"))),
             Destination::ReplyToRequester { .. } => None,
         }
     }
@@ -450,6 +455,11 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
             None => ReviewClaim::Ours,
         })
     }
+    /// Spends one post from every one of `allowances` (the send budgets of a chat and of
+    /// the bot, see [`pace`]) or from none, and says which: budgets are kept here so that
+    /// every process posting to a chat spends from the same one. A store several processes
+    /// share must spend atomically across them, by one clock.
+    async fn spend(&self, allowances: &[Allowance]) -> Result<Spend, StoreError>;
     /// Tries to take `role` for this process; `None` if another process holds it.
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError>;
     /// Follows every game revision committed from now on: by this process, and for a store

@@ -36,6 +36,7 @@ use super::sled_folder::{DataFolder, allocated_bytes};
 use super::{
     Change, Claim, Coalescing, CommitError, Due, GameChange, GameChanges, GameStore, Lane,
     Leadership, PendingMessage, RequestKey, StoreError, UnixMillis,
+    Allowance, Spend, WindowLog,
 };
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::{OutboxEntry, OutboxId};
@@ -329,6 +330,9 @@ pub struct SledStore {
     compacting: Arc<Mutex<()>>,
     /// Told of every committed game revision (one process owns the folder: in memory).
     changes: GameChanges,
+    /// The send budgets (one process owns the folder, so they need not outlive it: a
+    /// restart takes longer than most windows).
+    pace: Arc<WindowLog>,
 }
 
 impl SledStore {
@@ -367,6 +371,7 @@ impl SledStore {
             changed: Arc::new(Mutex::new(None)),
             compacting: Arc::new(Mutex::new(())),
             changes: GameChanges::default(),
+            pace: Arc::new(WindowLog::default()),
         };
         store.migrate()?;
         Ok(store)
@@ -1294,6 +1299,10 @@ impl GameStore for SledStore {
             .take(limit)
             .map(|item| decode(&item.map_err(backend)?.1))
             .collect()
+    }
+
+    async fn spend(&self, allowances: &[Allowance]) -> Result<Spend, StoreError> {
+        Ok(self.pace.spend(allowances, super::pace::now_millis()))
     }
 
     async fn lead(&self, _role: &str) -> Result<Option<Leadership>, StoreError> {

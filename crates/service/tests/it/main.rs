@@ -13,6 +13,7 @@ mod hidden_information;
 mod idempotency;
 mod jieqi;
 mod layers;
+mod old_boards;
 mod learn;
 mod pgn;
 mod play_bot;

@@ -368,6 +368,7 @@ review-failed = Game { $game } could not be reviewed; its record cannot be read.
 refuse-review-nothing-finished = No game has finished in this chat yet: give a game id, for example /review g7k2.
 refuse-review-not-finished = Game { $game } has not finished (or was aborted), so there is nothing to review yet.
 history-pgn = Game { $game } as PGN, for other Xiangqi programs.
+history-pgn-jieqi = Game { $game } as PGN: the Jieqi moves, what each reveal showed and the deal, for programs that know Jieqi (Fairy-Stockfish reads it).
 
 ## Command options and subcommands: descriptions Discord shows beside each option of a slash
 ## command. At most 100 characters.

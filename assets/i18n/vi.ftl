@@ -348,6 +348,7 @@ review-failed = Không thể phân tích ván { $game }: không đọc được 
 refuse-review-nothing-finished = Chưa có ván nào kết thúc trong cuộc trò chuyện này: hãy ghi mã ván, ví dụ /review g7k2.
 refuse-review-not-finished = Ván { $game } chưa kết thúc (hoặc đã bị hủy), nên chưa có gì để phân tích.
 history-pgn = Ván { $game } dạng PGN, để mở bằng các phần mềm cờ tướng khác.
+history-pgn-jieqi = Ván cờ úp { $game } dạng PGN: các nước đi, quân lộ ra sau mỗi lần lật và cách chia quân úp, để mở bằng phần mềm biết cờ úp (như Fairy-Stockfish).
 
 ## Tùy chọn và lệnh con: mô tả Discord hiện bên mỗi tùy chọn của lệnh gạch chéo. Tối đa 100
 ## ký tự.

@@ -348,6 +348,7 @@ review-failed = 对局 { $game } 无法复盘：棋谱无法读取。
 refuse-review-nothing-finished = 这个聊天还没有结束的对局：请给出对局编号，例如 /review g7k2。
 refuse-review-not-finished = 对局 { $game } 尚未结束（或已取消），暂时没有可复盘的内容。
 history-pgn = 对局 { $game } 的 PGN 棋谱，可导入其他象棋软件。
+history-pgn-jieqi = 对局 { $game } 的揭棋 PGN 棋谱：每步着法、每次翻开的棋子和暗子分布，可导入支持揭棋的软件（如 Fairy-Stockfish）。
 
 ## 命令选项和子命令：Discord 在斜杠命令每个选项旁显示的说明。最多 100 个字符。
 

@@ -41,9 +41,9 @@ mod gateway;
 mod interaction;
 mod later;
 mod layout;
+mod pace;
 mod respond;
 mod rest;
-mod pace;
 mod sender;
 
 use std::sync::Arc;

@@ -166,16 +166,31 @@ mod tests {
     #[test]
     fn requests_are_counted_by_channel_and_kind() {
         let of = |m: LightMethod, p: &str| Counted::of_path(&m, p);
-        assert_eq!(of(LightMethod::Post, "/channels/42/messages"), Counted::Post(42));
+        assert_eq!(
+            of(LightMethod::Post, "/channels/42/messages"),
+            Counted::Post(42)
+        );
         assert_eq!(
             of(LightMethod::Patch, "api/v10/channels/42/messages/7"),
             Counted::Edit(42)
         );
         assert_eq!(of(LightMethod::Post, "/users/@me/channels"), Counted::Other);
-        assert_eq!(of(LightMethod::Get, "/channels/42/messages/7"), Counted::Other);
-        assert_eq!(of(LightMethod::Post, "/interactions/1/tok/callback"), Counted::Free);
-        assert_eq!(of(LightMethod::Patch, "/webhooks/1/tok/messages/@original"), Counted::Free);
-        assert_eq!(of(LightMethod::Post, "/channels/x/messages"), Counted::Other);
+        assert_eq!(
+            of(LightMethod::Get, "/channels/42/messages/7"),
+            Counted::Other
+        );
+        assert_eq!(
+            of(LightMethod::Post, "/interactions/1/tok/callback"),
+            Counted::Free
+        );
+        assert_eq!(
+            of(LightMethod::Patch, "/webhooks/1/tok/messages/@original"),
+            Counted::Free
+        );
+        assert_eq!(
+            of(LightMethod::Post, "/channels/x/messages"),
+            Counted::Other
+        );
     }
 
     #[tokio::test]
@@ -194,6 +209,9 @@ mod tests {
             // The first uses the turn the spare edit took.
             pace.take(Counted::Edit(1)).await;
         }
-        assert!(!pace.spare(Counted::Edit(1)).await, "an edit took the last room");
+        assert!(
+            !pace.spare(Counted::Edit(1)).await,
+            "an edit took the last room"
+        );
     }
 }

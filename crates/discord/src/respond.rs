@@ -14,9 +14,13 @@
 //!
 //! The first answer is sent by us (not serenity) so that a 429's `retry_after` can be waited
 //! out within the three seconds; a 5xx is tried again with a short backoff, also within them.
-//! If the window closes first, a public reply still reaches the channel as a post.
+//! If the window closes first, a public reply still reaches the channel as a post, unless
+//! Discord, asked once its window has closed, says an answer whose reply we never saw got
+//! through after all (it would show twice).
 //!
-//! A deferral is recorded in the outbox as it is sent ([`Service::defer_reply`]): once the
+//! A deferral is recorded in the outbox before it is sent ([`Service::defer_reply`]; side by
+//! side only when the store is too slow for the window), so that a placeholder Discord shows
+//! always has its entry, even if this process dies right after deferring: once the
 //! service has answered, this process says so and a delivery loop finishes the interaction
 //! (`later.rs`) from the answer stored under the request's key. Should this process die in
 //! between, any other process finishes it after [`crate::DiscordConfig::take_over_after`]:
@@ -49,6 +53,15 @@ use crate::sender::DiscordSender;
 /// How long after an interaction reaches us its first answer may still be sent: Discord's
 /// three seconds, less a margin for the interaction's trip to us and the answer's to Discord.
 pub(crate) const FIRST_ANSWER_WINDOW: Duration = Duration::from_millis(2700);
+
+/// How long after [`FIRST_ANSWER_WINDOW`] Discord may still take a first answer that was on
+/// its way (its own three seconds): a call that has not answered by then either got through
+/// or never will, and Discord can be asked which.
+const WINDOW_CLOSES_AFTER: Duration = Duration::from_millis(300);
+
+/// The part of the first-answer window kept for the deferral's trip to Discord when it waits
+/// for the store to record it.
+const DEFERRAL_TRIP: Duration = Duration::from_millis(700);
 
 /// The interaction being answered.
 #[derive(Clone, Copy)]
@@ -149,12 +162,23 @@ impl Target<'_> {
         take_over_after: Duration,
     ) -> Result<(), Stop> {
         let reply_token = crate::later::reply_token(self.application, self.token);
-        // Side by side: a slow store (often why the answer is late) must not hold up the
-        // deferral, which has to reach Discord within its three seconds.
-        let (deferred, recorded) = tokio::join!(
-            self.defer(),
-            service.defer_reply(request, reply_token, take_over_after)
-        );
+        // Recorded before Discord shows "thinking…": a process killed right after deferring
+        // then leaves its placeholder to the next one, through the outbox. But a slow store
+        // (often why the answer is late) must not hold the deferral past Discord's window:
+        // past its share of the window, both go side by side, as the only way left.
+        let recording = service.defer_reply(request, reply_token, take_over_after);
+        tokio::pin!(recording);
+        let share = self
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .saturating_sub(DEFERRAL_TRIP);
+        let (deferred, recorded) = match tokio::time::timeout(share, &mut recording).await {
+            Ok(recorded) => (self.defer().await, recorded),
+            Err(_) => {
+                tracing::warn!(interaction = %self.id, "the store is slow to record a deferral; deferring first");
+                tokio::join!(self.defer(), recording)
+            }
+        };
         let recorded = match recorded {
             Ok(id) => Some(id),
             Err(error) => {
@@ -353,12 +377,30 @@ impl Target<'_> {
                 interaction_id: self.id,
                 token: self.token,
             };
+            // No longer than Discord's window: once it has closed, what the call did is
+            // settled, and asked below instead of waited for.
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return if maybe_sent && self.answered_after_all().await {
+                    Ok(())
+                } else {
+                    Err(Stop::Failed)
+                };
+            }
             let result = match with_body(
                 HttpRequest::new(route, LightMethod::Post),
                 response,
                 files.clone(),
             ) {
-                Ok(request) => self.rest.call_unit(request).await,
+                Ok(request) => {
+                    tokio::time::timeout(left + WINDOW_CLOSES_AFTER, self.rest.call_unit(request))
+                        .await
+                        .unwrap_or_else(|_| {
+                            Err(CallError::Transport(
+                                "no answer within the interaction's window".to_owned(),
+                            ))
+                        })
+                }
                 Err(error) => Err(error),
             };
             let error = match result {
@@ -382,6 +424,12 @@ impl Target<'_> {
                     .is_some_and(|(status, _)| status >= 500);
             let wait = error.retry_after().unwrap_or(backoff);
             if Instant::now() + wait >= self.deadline {
+                // A try whose answer never came may have been taken: then the answer shows
+                // already, and posting it to the channel instead would show it twice.
+                if maybe_sent && self.answered_after_all().await {
+                    tracing::info!(%error, "an interaction's answer got through unacknowledged");
+                    return Ok(());
+                }
                 tracing::warn!(
                     %error,
                     ?wait,
@@ -392,6 +440,34 @@ impl Target<'_> {
             tracing::debug!(%error, ?wait, "answering an interaction again");
             tokio::time::sleep(wait).await;
             backoff = (backoff * 2).min(Duration::from_millis(800));
+        }
+    }
+
+    /// Whether the interaction has a first answer although we saw none succeed: Discord
+    /// knows its original response (the message, or the deferral's placeholder) once there
+    /// is one. Only a clear "unknown" counts as no; if Discord cannot be asked, the answer is
+    /// taken as given, since showing it twice is the mistake a player sees.
+    async fn answered_after_all(&self) -> bool {
+        let http = self.rest.http();
+        http.set_application_id(self.application);
+        let asked = (|| http.get_original_interaction_response(self.token))
+            .retry(
+                ExponentialBuilder::default()
+                    .with_min_delay(Duration::from_millis(200))
+                    .with_max_times(4),
+            )
+            .when(|e| CallError::from_serenity(e).is_passing())
+            .await;
+        match asked {
+            Ok(_) => true,
+            Err(error) => {
+                let error = CallError::from_serenity(&error);
+                let unknown = error
+                    .status_and_code()
+                    .is_some_and(|(status, _)| status == 404);
+                tracing::debug!(%error, unknown, "looked up an interaction's answer");
+                !unknown
+            }
         }
     }
 

@@ -251,7 +251,11 @@ impl DiscordSender {
 
     /// An old board's buttons greyed out (`message.buttons`, as the board had them; links
     /// stay usable), its text and picture left as they are: one edit.
-    async fn grey_out(&self, post: PostRef, message: &Message) -> Result<Option<String>, SendError> {
+    async fn grey_out(
+        &self,
+        post: PostRef,
+        message: &Message,
+    ) -> Result<Option<String>, SendError> {
         let edit = EditMessage::new().components(crate::layout::rows(&message.buttons, true));
         self.patch(post, &edit, Vec::new()).await
     }

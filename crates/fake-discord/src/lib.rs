@@ -21,8 +21,9 @@
 //! connections each get the interactions of their shard, `(guild_id >> 22) % shard_count`.
 //!
 //! Faults on demand, per channel or for interaction callbacks: 429 with `retry_after`, 5xx,
-//! "created, then 502" (a proxy timing out after Discord did the work), a delay, or a success
-//! that exhausts the route's rate limit. Start at [`FakeDiscord::start`].
+//! "created, then 502" (a proxy timing out after Discord did the work), "done, then answered
+//! late" (the client gives up before the answer), a delay, or a success that exhausts the
+//! route's rate limit. Start at [`FakeDiscord::start`].
 //!
 //! Discord's per-channel rate limits when a test asks ([`FakeDiscord::enforce_limits`] with
 //! [`Limits::discord`]; off by default, since most tests post far faster): creating messages
@@ -166,6 +167,10 @@ pub enum Fault {
     FailAfterCreate,
     /// Answered as usual, after this delay.
     Delay(Duration),
+    /// The work is done at once (the message created, the callback taken), and the answer
+    /// held back this long: a Discord slow to answer after the fact, whose client gives up
+    /// first and cannot tell whether it happened.
+    AnswerLate(Duration),
     /// Answered as usual, with `X-RateLimit-Remaining: 0` and this `X-RateLimit-Reset-After`.
     Exhausted(Duration),
 }

@@ -136,9 +136,11 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
                 ];
                 done
             }
-            Some(Fault::Delay(_)) | None => within_limits(&fake, &method, &path, |fake| {
-                route(fake, &method, &segments, &json, &files)
-            }),
+            Some(Fault::AnswerLate(_)) | Some(Fault::Delay(_)) | None => {
+                within_limits(&fake, &method, &path, |fake| {
+                    route(fake, &method, &segments, &json, &files)
+                })
+            }
         }
     };
     lock(&fake.log).push(Recorded {
@@ -152,6 +154,10 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
         at,
     });
     fake.touched();
+    if let Some(Fault::AnswerLate(late)) = fault {
+        // Done, visible and recorded; the client may give up before this answer comes.
+        tokio::time::sleep(late).await;
+    }
     reply.into_response()
 }
 
@@ -306,6 +312,20 @@ fn route(
             ok(
                 seen,
                 message_json(fresh(), channel, content, json["components"].clone(), None),
+            )
+        }
+        ("GET", ["webhooks", _, token, "messages", "@original"]) => {
+            let interactions = lock(&fake.interactions);
+            let Some((_, pending)) = interactions.get(*token) else {
+                return fail(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            };
+            // The first answer (a message, or the deferral's placeholder), once there is one.
+            if pending.ephemeral.is_none() {
+                return fail(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            }
+            ok(
+                Seen::Nobody,
+                message_json(fresh(), pending.channel, "", json!([]), None),
             )
         }
         ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {

@@ -189,8 +189,15 @@ pub async fn run_delivery_with(
             let holding = held.hold(pending.entry.id);
             lanes.spawn(async move {
                 if crate::stale_buttons::is_stale_buttons(&pending.entry) {
-                    grey_out(&service, sender.as_ref(), platform, &held, &pending.entry, policy)
-                        .await;
+                    grey_out(
+                        &service,
+                        sender.as_ref(),
+                        platform,
+                        &held,
+                        &pending.entry,
+                        policy,
+                    )
+                    .await;
                     drop(holding);
                     return;
                 }

@@ -7,18 +7,11 @@
 use jieqi_rules::{GameDeal, Variant};
 use rand::rngs::OsRng;
 use rand::{Rng, RngCore};
-use sha2::{Digest, Sha256};
 
 use crate::config::DealSource;
 use crate::ids::{ChallengeId, GameId};
 
-/// The commitment to a deal: lowercase hex of `sha256(deal_letters ‖ salt)`.
-pub fn commitment(deal_letters: &str, salt: &str) -> String {
-    let mut hash = Sha256::new();
-    hash.update(deal_letters.as_bytes());
-    hash.update(salt.as_bytes());
-    hex::encode(hash.finalize())
-}
+pub use jieqi_store::commitment;
 
 /// A freshly drawn secret: the deal and its salt.
 pub(crate) struct Secret {

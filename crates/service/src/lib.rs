@@ -8,12 +8,14 @@
 //!
 //! Where to start: [`Service`] (the API adapters use), `commands/` (one file per chat command,
 //! each with `parse` and `apply`), `lifecycle.rs` (a game's start, moves and end as the chat
-//! sees them), [`store`] (the [`GameStore`] trait and the sled backend).
+//! sees them), [`store`] (the [`GameStore`] trait, the records and the sled backend, from
+//! the `jieqi-store` and `jieqi-store-sled` crates, with the metrics wrapper).
 //!
 //! The modules form layers, each using only its own and the ones below (`tests/layers.rs`
-//! checks it), from the bottom: the model (`ids`, `message`, `request`, `settings`, `i18n`,
-//! `recipe`, `puzzle_set`, ...), the [`store`] and games rebuilt from its records (`replay`,
-//! which the store's upgrades use too), pictures ([`pictures`]), the shared state (`state`), the request context (`context`), presentation
+//! checks it), from the bottom: the model (`request`, `i18n`, `puzzle_set`, ..., and `ids`,
+//! `message`, `settings`, `recipe` from `jieqi-store`, whose records are written in them), the
+//! [`store`] and games rebuilt from its records (`replay`, in `jieqi-store` too, whose
+//! upgrades use it), pictures ([`pictures`]), the shared state (`state`), the request context (`context`), presentation
 //! (`announce`), game logic (`lifecycle`, and `puzzle_play` for puzzles), `commands/`, and on
 //! top the service's API ([`Service`], split by concern over `service.rs`, `outbox.rs`,
 //! `delivery.rs`, `timers.rs`, `engine_play.rs`).
@@ -38,10 +40,8 @@ pub mod error;
 pub mod fairness;
 pub mod game_page;
 pub mod i18n;
-pub mod ids;
 mod lifecycle;
 pub mod menu;
-pub mod message;
 pub mod metrics;
 mod outbox;
 pub mod personal_link;
@@ -51,14 +51,11 @@ pub mod player_page;
 mod puzzle_play;
 mod puzzle_set;
 pub mod ratings;
-pub mod recipe;
-mod replay;
 pub mod request;
 mod review_post;
 mod review_queue;
 mod reviews;
 mod service;
-pub mod settings;
 mod spectators;
 mod stale_buttons;
 mod state;
@@ -66,8 +63,13 @@ pub mod store;
 mod timers;
 mod web_play;
 
-pub use commands::{LineReading, read_command_line};
+// The vocabulary the store's records are written in lives in the store's contract crate;
+// the service uses it under its old paths, and adapters keep importing it from here.
+use jieqi_store::replay;
+pub use jieqi_store::{ids, message, recipe, settings};
+
 pub use budgets::SendBudgets;
+pub use commands::{LineReading, read_command_line};
 pub use config::{DealSource, ServiceConfig};
 pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_with};
 pub use error::ServiceError;
@@ -84,4 +86,4 @@ pub use request::{ButtonAction, ButtonDecodeError, Input, Request};
 pub use review_queue::DEFAULT_WORKERS as DEFAULT_REVIEW_WORKERS;
 pub use service::Service;
 pub use store::{GameChange, GameStore, Leadership, SledStore, StoreError};
-pub use web_play::{PageAction, PageActionAnswer, PageActionError};
+pub use web_play::{PageAction, PageActionAnswer, PageActionError, PlayerBoard};

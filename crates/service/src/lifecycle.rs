@@ -88,11 +88,7 @@ fn game_buttons(ctx: &Ctx<'_>, settings: &ChatSettings, id: &GameId, ply: usize)
 
 /// The game as it stands, in a sentence or two for `lang`: its last move (in the chat's
 /// notation) and who is to move. What a press under an old board is answered with.
-pub(crate) fn current_state(
-    ctx: &Ctx<'_>,
-    settings: &ChatSettings,
-    loaded: &LoadedGame,
-) -> String {
+pub(crate) fn current_state(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> String {
     let mut lines = Vec::new();
     if let Some(last) = loaded.game.history_len().checked_sub(1) {
         lines.push(

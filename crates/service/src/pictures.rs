@@ -15,6 +15,14 @@ use crate::replay::{LoadedGame, apply_ending};
 use crate::settings::{ChatSettings, Orientation, Style};
 use crate::store::{GameRecord, GameStore, ImageRecipe, StoreError};
 
+/// The renderer's piece pictures for a chat's or person's `style` setting.
+fn piece_style(style: Style) -> jieqi_render::PieceStyle {
+    match style {
+        Style::Characters => jieqi_render::PieceStyle::Characters,
+        Style::Symbols => jieqi_render::PieceStyle::Symbols,
+    }
+}
+
 /// A drawn picture and its recipe.
 #[derive(Clone, Debug)]
 pub(crate) struct Picture {
@@ -27,7 +35,7 @@ fn render(game: &Game, spec: &PictureSpec) -> Option<Image> {
     let options = RenderOptions {
         width: spec.width,
         orientation: spec.orientation.side(),
-        style: spec.style.piece_style(),
+        style: piece_style(spec.style),
     };
     match jieqi_render::render(&view, &options) {
         Ok(bytes) => Some(Image {
@@ -85,7 +93,7 @@ pub(crate) fn puzzle_board(
     let options = RenderOptions {
         width,
         orientation: solver,
-        style: style.piece_style(),
+        style: piece_style(style),
     };
     match jieqi_render::render(&game.view(Viewer::Player(solver)), &options) {
         Ok(bytes) => Some(Image { bytes, file_name }),
@@ -139,7 +147,7 @@ pub(crate) fn start_position(
     let options = RenderOptions {
         width,
         orientation: orientation.side(),
-        style: style.piece_style(),
+        style: piece_style(style),
     };
     let bytes = jieqi_render::render(&game.view(Viewer::Public), &options)
         .map_err(|e| tracing::warn!(error = %e, "a start position could not be drawn"))
@@ -175,7 +183,7 @@ pub(crate) fn lesson_picture(
     let options = RenderOptions {
         width,
         orientation: orientation.side(),
-        style: style.piece_style(),
+        style: piece_style(style),
     };
     let bytes = jieqi_render::render(&game.view(viewer), &options)
         .map_err(|e| tracing::warn!(error = %e, "a lesson picture could not be drawn"))
@@ -221,7 +229,7 @@ pub(crate) fn animation(
     let options = RenderOptions {
         width,
         orientation: orientation.side(),
-        style: style.piece_style(),
+        style: piece_style(style),
     };
     match jieqi_render::render_gif(&views, &options) {
         Ok(bytes) => Some(Image {

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::commands::learn::CoursePlace;
 use crate::commands::{self, Parsed};
 use crate::config::ServiceConfig;
 use crate::context::{Ctx, Halt, LoadedGame, rebuild};

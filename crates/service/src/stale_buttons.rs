@@ -88,11 +88,7 @@ impl Service {
             )],
             ..Change::default()
         };
-        self.inner
-            .store
-            .commit(change)
-            .await
-            .map_err(commit_error)
+        self.inner.store.commit(change).await.map_err(commit_error)
     }
 
     /// Message `id` is done with, unsent (a stale-button edit of a board never posted).
@@ -107,10 +103,6 @@ impl Service {
             )],
             ..Change::default()
         };
-        self.inner
-            .store
-            .commit(change)
-            .await
-            .map_err(commit_error)
+        self.inner.store.commit(change).await.map_err(commit_error)
     }
 }

@@ -63,6 +63,17 @@ pub enum PageActionError {
     Service(#[from] ServiceError),
 }
 
+/// A player's own board, as [`Service::player_board`] answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayerBoard {
+    /// The PNG.
+    Drawn(Vec<u8>),
+    /// The asker does not play in this game (or there is no such game).
+    NotAPlayer,
+    /// The game has no such position (past its last move, or its end while it runs).
+    NoSuchPosition,
+}
+
 impl Service {
     /// Reads a personal link's token (`WEB_SECRET`); an error when personal links are off.
     pub fn personal_token(&self, token: &str) -> Result<PersonalToken, TokenError> {
@@ -121,7 +132,9 @@ impl Service {
 
     /// `player`'s own board of game `id` after `ply` moves (with `ended`, the finished game's
     /// last position as its end revealed it) as a PNG `width` pixels wide, drawn from their
-    /// view the way their page shows it; `None` if there is no such game, position or player.
+    /// view the way their page shows it. Someone who does not play in the game (or a game
+    /// that does not exist) is told apart from a position the game does not have, so that
+    /// the page answers them as every other player's route does.
     pub async fn player_board(
         &self,
         id: &GameId,
@@ -129,16 +142,16 @@ impl Service {
         ply: usize,
         ended: bool,
         width: u32,
-    ) -> Result<Option<Vec<u8>>, ServiceError> {
+    ) -> Result<PlayerBoard, ServiceError> {
         let store = &self.inner.store;
         let Some(record) = store.game(id).await? else {
-            return Ok(None);
+            return Ok(PlayerBoard::NotAPlayer);
         };
         let Some(seat) = record.seat_of(player) else {
-            return Ok(None);
+            return Ok(PlayerBoard::NotAPlayer);
         };
         let Some(game) = public_position(&record, ply, ended) else {
-            return Ok(None);
+            return Ok(PlayerBoard::NoSuchPosition);
         };
         let settings = self.chat_settings(&record).await?;
         let personal = self.personal_settings(player).await?;
@@ -159,7 +172,8 @@ impl Service {
                 Style::Symbols => PieceStyle::Symbols,
             },
         };
-        Ok(jieqi_render::render(&game.view(viewer), &options).ok())
+        Ok(jieqi_render::render(&game.view(viewer), &options)
+            .map_or(PlayerBoard::NoSuchPosition, PlayerBoard::Drawn))
     }
 
     /// Carries out `action` of `player` in game `id` as the chat request it stands for, under

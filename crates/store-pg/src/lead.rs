@@ -8,8 +8,7 @@
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use jieqi_service::StoreError;
-use jieqi_service::store::Leadership;
+use jieqi_store::{Leadership, StoreError};
 use tokio_postgres::tls::NoTlsStream;
 use tokio_postgres::{Client, Config, NoTls, Socket};
 use tokio_util::sync::CancellationToken;

@@ -4,7 +4,7 @@
 //! against one database (chosen by `DATABASE_URL`; the embedded sled store stays the default
 //! for a single process).
 //!
-//! - Records are opaque blobs in the service's codec ([`jieqi_service::store::codec`]), with
+//! - Records are opaque blobs in the service's codec ([`jieqi_store::codec`]), with
 //!   the few columns the store looks things up by (revision, deadline, outbox lane).
 //! - A [`Change`] is one transaction: records, outbox entries and the request's answer land
 //!   together or not at all. Each record is written only over the revision it was computed
@@ -38,15 +38,15 @@ use async_trait::async_trait;
 use deadpool_postgres::{
     Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
 };
-use jieqi_service::store::codec::{decode, encode};
-use jieqi_service::store::{
+use jieqi_store::codec::{decode, encode};
+use jieqi_store::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
+use jieqi_store::message::{OutboxEntry, OutboxId};
+use jieqi_store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
     GameChange, GameChanges, GameRecord, Lane, Leadership, OutboxRecord, PendingMessage,
     PlayerRecord, RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, UnixMillis, UnixTime,
 };
-use jieqi_service::{
-    ChallengeId, ChatId, GameId, GameStore, OutboxEntry, OutboxId, Platform, StoreError, UserId,
-};
+use jieqi_store::{GameStore, StoreError};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, NoTls};
@@ -210,7 +210,7 @@ impl PgStore {
     }
 
     /// One record by its key from `sql` (`SELECT record FROM … WHERE id = $1`).
-    async fn read<T: jieqi_service::store::codec::Record>(
+    async fn read<T: jieqi_store::codec::Record>(
         &self,
         sql: &str,
         key: &str,
@@ -1239,8 +1239,8 @@ impl GameStore for PgStore {
 
     async fn spend(
         &self,
-        allowances: &[jieqi_service::store::Allowance],
-    ) -> Result<jieqi_service::store::Spend, StoreError> {
+        allowances: &[jieqi_store::Allowance],
+    ) -> Result<jieqi_store::Spend, StoreError> {
         pace::spend(&self.client().await?, allowances).await
     }
 

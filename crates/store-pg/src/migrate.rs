@@ -4,9 +4,8 @@
 //! ones applied. Processes starting together take turns (a transaction-scoped advisory lock
 //! per schema), so each migration runs once. A schema newer than this binary is refused.
 
-use jieqi_service::StoreError;
-use jieqi_service::store::GameRecord;
-use jieqi_service::store::codec::{self, decode, encode};
+use jieqi_store::codec::{self, decode, encode};
+use jieqi_store::{GameRecord, StoreError};
 use tokio_postgres::{Client, Transaction};
 
 use crate::backend;

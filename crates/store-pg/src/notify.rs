@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use jieqi_service::GameId;
-use jieqi_service::store::{GameChange, GameChanges};
+use jieqi_store::ids::GameId;
+use jieqi_store::{GameChange, GameChanges};
 use tokio_postgres::{AsyncMessage, Config, NoTls};
 
 /// The longest pause before the listening connection is tried again.

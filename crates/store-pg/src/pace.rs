@@ -3,7 +3,7 @@
 //! database spend from one budget per chat, atomically and by the server's clock.
 
 use deadpool_postgres::Object;
-use jieqi_service::store::{Allowance, Spend, StoreError};
+use jieqi_store::{Allowance, Spend, StoreError};
 
 use crate::backend;
 
@@ -23,7 +23,11 @@ pub(crate) async fn spend(client: &Object, allowances: &[Allowance]) -> Result<S
         .collect();
     let every: Vec<i64> = allowances
         .iter()
-        .map(|a| a.every.map_or(0, |e| i64::try_from(e.as_millis()).unwrap_or(i64::MAX).max(1)))
+        .map(|a| {
+            a.every.map_or(0, |e| {
+                i64::try_from(e.as_millis()).unwrap_or(i64::MAX).max(1)
+            })
+        })
         .collect();
     let keep_free: Vec<i32> = allowances
         .iter()

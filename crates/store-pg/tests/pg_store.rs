@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use jieqi_rules::Variant;
 use jieqi_rules::game::Preset;
-use jieqi_service::store::{
+use jieqi_store::ids::{ChatId, Platform, User, UserId};
+use jieqi_store::language::Language;
+use jieqi_store::message::{Destination, Message, MessageKind, OutboxId};
+use jieqi_store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, ColourChoice, CommitError, Deferral,
     Due, GameRecord, Lane, OutboxRecord, SentRecord,
 };
-use jieqi_service::{
-    ChatId, Destination, GameStore, Language, Message, MessageKind, OutboxId, Platform, StoreError,
-    User, UserId,
-};
+use jieqi_store::{GameStore, StoreError};
 use jieqi_store_pg::PgStore;
 use jieqi_store_pg::testing::{TestStore, test_store};
 
@@ -25,7 +25,7 @@ fn room(name: &str) -> ChatId {
 fn chat(revision: u64) -> ChatRecord {
     let mut record = ChatRecord::new(
         room("room"),
-        jieqi_service::settings::ChatSettings::for_language(Language::En),
+        jieqi_store::settings::ChatSettings::for_language(Language::En),
     );
     record.revision = revision;
     record
@@ -100,7 +100,7 @@ fn answer(at: u64) -> AnswerRecord {
 
 fn answered(key: &str) -> Change {
     Change {
-        request: Some((jieqi_service::store::RequestKey(key.to_owned()), answer(5))),
+        request: Some((jieqi_store::RequestKey(key.to_owned()), answer(5))),
         durable: true,
         ..Change::default()
     }
@@ -132,7 +132,7 @@ async fn queue(store: &PgStore, messages: &[(&str, &str)]) -> Vec<OutboxId> {
     ids
 }
 
-fn ids_of(claimed: &[jieqi_service::store::PendingMessage]) -> Vec<OutboxId> {
+fn ids_of(claimed: &[jieqi_store::PendingMessage]) -> Vec<OutboxId> {
     claimed.iter().map(|p| p.entry.id).collect()
 }
 
@@ -177,7 +177,7 @@ async fn a_change_computed_from_a_stale_revision_is_refused_whole() {
     };
     assert_eq!(store.commit(stale).await, Err(CommitError::Conflict));
     assert!(store.pending(10).await.unwrap().is_empty());
-    let key = jieqi_service::store::RequestKey("local:2".into());
+    let key = jieqi_store::RequestKey("local:2".into());
     assert_eq!(store.answer(&key).await.unwrap(), None);
     // Skipping a revision is refused too; the next one lands.
     let skipping = Change {
@@ -203,7 +203,7 @@ async fn a_request_key_answers_once_until_pruned() {
         store.commit(answered("telegram:9")).await,
         Err(CommitError::Duplicate(answer(5)))
     );
-    let key = jieqi_service::store::RequestKey("telegram:9".into());
+    let key = jieqi_store::RequestKey("telegram:9".into());
     assert_eq!(store.answer(&key).await.unwrap(), Some(answer(5)));
     // The first read of every request: the answer and the chat in one round trip.
     assert_eq!(
@@ -217,7 +217,7 @@ async fn a_request_key_answers_once_until_pruned() {
         })
         .await
         .unwrap();
-    let other = jieqi_service::store::RequestKey("telegram:10".into());
+    let other = jieqi_store::RequestKey("telegram:10".into());
     assert_eq!(
         store.answer_and_chat(&other, &room("room")).await.unwrap(),
         (None, Some(chat(1)))
@@ -232,10 +232,8 @@ async fn a_request_key_answers_once_until_pruned() {
 async fn records_read_back_and_deadlines_come_due_oldest_first() {
     let store = store_or_skip!();
     let player = {
-        let mut p = jieqi_service::store::PlayerRecord::new(&User::new(
-            UserId::new(Platform::Discord, "1"),
-            "ann",
-        ));
+        let mut p =
+            jieqi_store::PlayerRecord::new(&User::new(UserId::new(Platform::Discord, "1"), "ann"));
         p.revision = 1;
         p
     };
@@ -653,7 +651,7 @@ async fn one_leader_at_a_time_and_the_role_frees_when_the_leader_dies() {
     let _next = wait_for_leadership(&first).await;
 }
 
-async fn wait_for_leadership(store: &PgStore) -> jieqi_service::store::Leadership {
+async fn wait_for_leadership(store: &PgStore) -> jieqi_store::Leadership {
     for _ in 0..50 {
         if let Some(leader) = store.lead("telegram-polling").await.unwrap() {
             return leader;
@@ -772,8 +770,8 @@ async fn a_wrong_database_url_says_what_is_wrong() {
     assert!(schema.contains("schema name"), "{schema}");
 }
 
-fn review(game: &str) -> jieqi_service::store::ReviewRecord {
-    jieqi_service::store::ReviewRecord {
+fn review(game: &str) -> jieqi_store::ReviewRecord {
+    jieqi_store::ReviewRecord {
         game: game.parse().unwrap(),
         at: 1,
         review: jieqi_review::GameReview {
@@ -786,10 +784,10 @@ fn review(game: &str) -> jieqi_service::store::ReviewRecord {
 
 #[tokio::test]
 async fn of_two_processes_one_computes_a_review_and_it_is_stored_once() {
-    use jieqi_service::store::ReviewClaim;
+    use jieqi_store::ReviewClaim;
     let first = store_or_skip!();
     let second = first.another().await;
-    let id: jieqi_service::GameId = "g7k2".parse().unwrap();
+    let id: jieqi_store::ids::GameId = "g7k2".parse().unwrap();
     assert_eq!(first.review(&id).await.unwrap(), None);
     // p1 claims it; p2 must wait while the claim lives, and may take over once it lapsed.
     assert_eq!(
@@ -841,8 +839,8 @@ async fn of_two_processes_one_computes_a_review_and_it_is_stored_once() {
     );
 }
 
-fn review_request(game: &str, chat: &str) -> jieqi_service::store::ReviewRequest {
-    jieqi_service::store::ReviewRequest {
+fn review_request(game: &str, chat: &str) -> jieqi_store::ReviewRequest {
+    jieqi_store::ReviewRequest {
         game: game.parse().unwrap(),
         chat: room(chat),
         asked_at: 1,

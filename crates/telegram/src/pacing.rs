@@ -93,7 +93,11 @@ impl Pacer {
                 CHAT_BURST,
                 (Duration::from_secs(1) + ARRIVAL_MARGIN) / limits.per_chat_per_second.max(1),
             ),
-            Allowance::new("tg:bot", limits.overall_per_second.max(1), Duration::from_secs(1)),
+            Allowance::new(
+                "tg:bot",
+                limits.overall_per_second.max(1),
+                Duration::from_secs(1),
+            ),
         ];
         let per_minute = if is_supergroup(chat) {
             Some(limits.per_group_per_minute)

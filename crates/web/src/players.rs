@@ -28,7 +28,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use jieqi_service::player_page::PlayerPage;
-use jieqi_service::{GameId, Language, PageAction, PageActionAnswer, PageActionError, UserId};
+use jieqi_service::{
+    GameId, Language, PageAction, PageActionAnswer, PageActionError, PlayerBoard, UserId,
+};
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
@@ -312,7 +314,7 @@ async fn my_board(
         .player_board(&game, &person.user, ply, ended, width)
         .await
     {
-        Ok(Some(png)) => (
+        Ok(PlayerBoard::Drawn(png)) => (
             [
                 (header::CONTENT_TYPE, "image/png"),
                 // Theirs alone: no shared cache keeps it.
@@ -321,7 +323,9 @@ async fn my_board(
             png,
         )
             .into_response(),
-        Ok(None) => refusal(
+        // As on every other player's route: a valid credential of someone else.
+        Ok(PlayerBoard::NotAPlayer) => not_a_player(&site, fallback),
+        Ok(PlayerBoard::NoSuchPosition) => refusal(
             StatusCode::NOT_FOUND,
             "no-board",
             "there is no such position of this game for you",

@@ -688,7 +688,11 @@ async fn history_of_a_finished_game_attaches_its_pgn() {
         .find_map(|(id, _)| {
             // `res_<game>_<ply>`: the game, without the board's ply.
             let rest = id.strip_prefix("res_")?;
-            Some(rest.split_once('_').map_or(rest, |(game, _)| game).to_owned())
+            Some(
+                rest.split_once('_')
+                    .map_or(rest, |(game, _)| game)
+                    .to_owned(),
+            )
         })
         .expect("a Resign button naming the game");
     let game = resign;
@@ -759,5 +763,76 @@ async fn history_of_a_finished_game_attaches_its_pgn() {
     // Alice's covered cannon on h2 turned out a chariot; Bob's piece on i9 a chariot.
     assert!(pgn.contains("1. H2-H9=R I9-H9=r"), "{pgn}");
     assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
+    bot.stop().await;
+}
+
+/// How it broke: the answer to a command (`/rules`: a picture, for everyone) reached Discord, but
+/// Discord's own answer came only after the bot had given up (its timeout outlasted the
+/// interaction's three seconds), so the bot took the answer for lost and posted it to the
+/// channel instead: it was in the channel twice. Now a try whose answer never came
+/// is looked up before anything is posted instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_answer_discord_took_but_answered_too_late_is_shown_once() {
+    let bot = start().await;
+    let before = bot.fake.log().len();
+    // Longer than the bot's timeout of any call (20 s), as when it broke.
+    bot.fake
+        .fault_callbacks(Fault::AnswerLate(Duration::from_secs(25)));
+    let rules = bot.command(ALICE, "rules", json!([]));
+    bot.fake.dispatch(&rules);
+    bot.fake
+        .wait_for("the answer to /rules", |log| {
+            log[before..]
+                .iter()
+                .any(|r| r.path.ends_with("/callback") && r.status == 204)
+        })
+        .await;
+    // Past the bot's 20 s timeout of a call, after which it used to post the answer again:
+    // anything it would post instead is posted by then.
+    tokio::time::sleep(Duration::from_secs(23)).await;
+    bot.delivered().await;
+    let log = bot.fake.log();
+    let shown: Vec<&Recorded> = log[before..]
+        .iter()
+        .filter(|r| r.seen == Seen::Channel(CHANNEL) && (200..300).contains(&r.status))
+        .collect();
+    assert_eq!(
+        shown.len(),
+        1,
+        "shown once, as the command's answer: {shown:#?}"
+    );
+    assert!(shown[0].path.ends_with("/callback"), "{:?}", shown[0].path);
+    assert!(
+        log[before..]
+            .iter()
+            .any(|r| r.method == "GET" && r.path.ends_with("/messages/@original")),
+        "the bot asked Discord whether its answer got through"
+    );
+    bot.stop().await;
+}
+
+/// The other suspect of a board seen twice: an outbox post Discord created whose answer
+/// never came (the bot's own 20 s timeout). The retry carries the same nonce, so Discord
+/// returns the message it made; one post.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_created_but_answered_after_the_bots_timeout_is_not_doubled_when_tried_again() {
+    let bot = start().await;
+    bot.fake
+        .fault_channel(CHANNEL, Fault::AnswerLate(Duration::from_secs(25)));
+    bot.challenge(ALICE, BOB).await;
+    let log = bot.fake.log();
+    let attempts: Vec<&Recorded> = log
+        .iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages"))
+        .collect();
+    assert_eq!(attempts.len(), 2, "tried again after the timeout");
+    assert_eq!(attempts[0].json["nonce"], attempts[1].json["nonce"]);
+    let created = bot.fake.created_in(CHANNEL);
+    assert_eq!(
+        created.len(),
+        1,
+        "one challenge in the channel: {created:?}"
+    );
+    assert_eq!(message_id(attempts[1]), created[0].id);
     bot.stop().await;
 }

@@ -39,7 +39,11 @@ fn game_of(board: &Value) -> String {
         .find_map(|(id, _)| {
             // `res_<game>_<ply>`: the game, without the board's ply.
             let rest = id.strip_prefix("res_")?;
-            Some(rest.split_once('_').map_or(rest, |(game, _)| game).to_owned())
+            Some(
+                rest.split_once('_')
+                    .map_or(rest, |(game, _)| game)
+                    .to_owned(),
+            )
         })
         .expect("a Resign button")
 }

@@ -325,3 +325,47 @@ async fn a_live_process_finishes_its_deferral_once_with_another_running() {
     drop(a);
     drop(a_runtime);
 }
+
+/// How it broke: A deferred the interaction while the store was still recording the
+/// deferral, and was killed right after Discord showed "thinking…": nothing in the outbox
+/// named the placeholder, and it stayed until Discord gave up (15 minutes). Now the deferral
+/// is recorded before Discord is asked to show it, so the next process finishes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_killed_right_after_deferring_leaves_no_placeholder_behind() {
+    let Some(mut two) = two_processes().await else {
+        return;
+    };
+    // The request waits for the store (so it is deferred), and recording the deferral takes
+    // longer than Discord takes to show the placeholder.
+    two.a.store.hold(Duration::from_secs(3600));
+    two.a.store.hold_deferrals(Duration::from_millis(150));
+    let rules = two.fake.command(CAROL, "rules", json!([]), json!({}));
+    let token = token_of(&rules);
+    two.fake.dispatch(&rules);
+    two.fake
+        .wait_for("A's deferral", |log| deferred(log, &token))
+        .await;
+    // Killed the moment the placeholder shows.
+    two.a_runtime.kill();
+    let killed = Instant::now();
+    let log = two
+        .fake
+        .wait_for("the next process to resolve the placeholder", |log| {
+            !resolutions(log, &token).is_empty()
+        })
+        .await;
+    let resolved = resolutions(&log, &token);
+    assert_eq!(resolved.len(), 1, "{resolved:?}");
+    assert_eq!(resolved[0].seen, Seen::Ephemeral(CAROL.id));
+    println!(
+        "the placeholder was resolved {:.1} s after A was killed",
+        resolved[0].at.duration_since(killed).as_secs_f64()
+    );
+    assert!(
+        resolved[0].at.duration_since(killed) < TAKE_OVER_AFTER + Duration::from_secs(10),
+        "well within the interaction token's 15 minutes"
+    );
+    two.outbox_drained().await;
+    let TwoProcesses { b, .. } = two;
+    b.stop().await;
+}

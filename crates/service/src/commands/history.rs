@@ -84,10 +84,15 @@ impl History {
                 };
                 ctx.reply_with_picture(reply(caption), gif, recipe);
             }
-            // The record other Xiangqi programs read.
+            // The record other programs read: a Xiangqi game any Xiangqi program, a Jieqi
+            // game (its variant tag and deal) only those that know Jieqi.
             let pgn = crate::pictures::pgn_file(&loaded.record)?;
             if pgn.is_some() {
-                let caption = ctx.say(&Sentence::new("history-pgn").arg("game", id));
+                let key = match loaded.record.variant {
+                    Variant::Jieqi => "history-pgn-jieqi",
+                    _ => "history-pgn",
+                };
+                let caption = ctx.say(&Sentence::new(key).arg("game", id));
                 let recipe = ImageRecipe::Pgn {
                     game: loaded.record.id.clone(),
                 };

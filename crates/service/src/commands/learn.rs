@@ -13,6 +13,31 @@ use crate::pictures::lesson_picture;
 use crate::settings::Orientation;
 use crate::store::{CourseProgress, ImageRecipe, PlayerRecord};
 
+/// A player record's place in the course in the course crate's own terms (the store's
+/// record knows nothing of the course).
+pub(crate) trait CoursePlace {
+    /// The course's own form of the place.
+    fn place(&self) -> Place;
+    /// Moves to `place`, keeping whether it is open.
+    fn go_to(&mut self, place: &Place);
+}
+
+impl CoursePlace for CourseProgress {
+    fn place(&self) -> Place {
+        Place {
+            lesson: usize::try_from(self.lesson).unwrap_or(usize::MAX),
+            step: usize::try_from(self.step).unwrap_or(usize::MAX),
+            moves: self.moves.clone(),
+        }
+    }
+
+    fn go_to(&mut self, place: &Place) {
+        self.lesson = u32::try_from(place.lesson).unwrap_or(u32::MAX);
+        self.step = u32::try_from(place.step).unwrap_or(u32::MAX);
+        self.moves = place.moves.clone();
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct Learn {
     action: Action,

@@ -13,7 +13,7 @@ mod games;
 mod help;
 mod history;
 mod leaderboard;
-mod learn;
+pub(crate) mod learn;
 mod r#move;
 mod peek;
 mod play;

@@ -11,12 +11,12 @@ use std::time::Instant;
 
 use async_trait::async_trait;
 
+use super::{Allowance, Spend};
 use super::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
     GameRecord, GameStore, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey,
     ReviewClaim, ReviewRecord, ReviewRequest, StoreError, UnixMillis, UnixTime,
 };
-use super::{Allowance, Spend};
 use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::OutboxId;
 use crate::metrics::Metrics;

@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The layers, lowest first. A module may use its own layer and the ones before it.
+/// The layers, lowest first. A module may use its own layer and the ones before it. `ids`,
+/// `message`, `settings`, `recipe` and `replay` are `jieqi-store`'s modules, re-exported at the
+/// crate's root under their old names: references to them are placed by the same rule.
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "model",

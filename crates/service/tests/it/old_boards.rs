@@ -32,7 +32,12 @@ async fn each_new_board_greys_out_the_one_before_and_old_presses_show_the_game()
 
     let mut boards = vec![first.id];
     for (who, mv) in [(&alice, "h2e2"), (&bob, "h9g7")] {
-        assert!(h.say(who, &chat, &format!("/move {mv}")).await.replies.is_empty());
+        assert!(
+            h.say(who, &chat, &format!("/move {mv}"))
+                .await
+                .replies
+                .is_empty()
+        );
         let out = h.deliver().await;
         let board = out
             .iter()
@@ -66,7 +71,10 @@ async fn each_new_board_greys_out_the_one_before_and_old_presses_show_the_game()
         assert!(text.contains("Last move: 1… "), "{text}");
         assert!(text.contains("alice (Red) to move"), "{text}");
     }
-    assert!(h.deliver().await.is_empty(), "an old board's press changed nothing");
+    assert!(
+        h.deliver().await.is_empty(),
+        "an old board's press changed nothing"
+    );
     // Under the newest board the same press acts: a draw is offered.
     let answer = h
         .press(&alice, &chat, ButtonAction::OfferDrawAt(game.clone(), 2))
@@ -78,7 +86,9 @@ async fn each_new_board_greys_out_the_one_before_and_old_presses_show_the_game()
         "{out:#?}"
     );
     // A button from before boards named their ply still acts as it did.
-    let answer = h.press(&bob, &chat, ButtonAction::OfferDraw(game.clone())).await;
+    let answer = h
+        .press(&bob, &chat, ButtonAction::OfferDraw(game.clone()))
+        .await;
     assert!(answer.replies.is_empty(), "{answer:#?}");
 }
 
@@ -88,7 +98,8 @@ async fn old_board_answers_are_in_the_chats_language() {
     let (alice, bob) = (user("alice"), user("bob"));
     for (lang, old) in [("zh", "这是旧棋盘"), ("vi", "Bàn cờ này đã cũ")] {
         let chat = group(&format!("-{lang}"));
-        h.say(&alice, &chat, &format!("/settings language {lang}")).await;
+        h.say(&alice, &chat, &format!("/settings language {lang}"))
+            .await;
         h.start_game(&alice, &bob, &chat, "xiangqi red").await;
         let game = h
             .deliver()

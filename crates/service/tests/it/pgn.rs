@@ -98,14 +98,25 @@ async fn history_pgn(
     who: &jieqi_service::User,
     chat: &jieqi_service::ChatId,
 ) -> Vec<u8> {
+    history_pgn_with_caption(h, who, chat).await.0
+}
+
+/// The `/history` answer's PGN attachment and the caption it goes out with.
+async fn history_pgn_with_caption(
+    h: &mut Harness,
+    who: &jieqi_service::User,
+    chat: &jieqi_service::ChatId,
+) -> (Vec<u8>, String) {
     let answer = h.say(who, chat, "/history").await;
-    let pgn = answer
+    answer
         .replies
         .iter()
         .filter(|m| m.kind == MessageKind::History)
-        .find_map(|m| m.image.as_ref().filter(|i| i.file_name.ends_with(".pgn")))
-        .unwrap_or_else(|| panic!("a PGN attachment: {answer:#?}"));
-    pgn.bytes.clone()
+        .find_map(|m| {
+            let pgn = m.image.as_ref().filter(|i| i.file_name.ends_with(".pgn"))?;
+            Some((pgn.bytes.clone(), m.text.clone()))
+        })
+        .unwrap_or_else(|| panic!("a PGN attachment: {answer:#?}"))
 }
 
 #[tokio::test]
@@ -124,7 +135,8 @@ async fn a_mated_xiangqi_game_reads_back_move_by_move_in_pyffish() {
         let answer = h.say(who, &chat, &format!("/move {mv}")).await;
         assert!(answer.replies.is_empty(), "{answer:#?}");
     }
-    let pgn = history_pgn(&mut h, &alice, &chat).await;
+    let (pgn, caption) = history_pgn_with_caption(&mut h, &alice, &chat).await;
+    assert!(caption.contains("for other Xiangqi programs"), "{caption}");
     let text = String::from_utf8(pgn.clone()).expect("UTF-8");
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
     assert!(
@@ -152,7 +164,10 @@ async fn a_jieqi_game_carries_its_variant_and_deal_and_reads_in_pyffish() {
     }
     h.say(&bob, &chat, "/resign").await;
     h.say(&bob, &chat, "/resign").await;
-    let pgn = history_pgn(&mut h, &alice, &chat).await;
+    let (pgn, caption) = history_pgn_with_caption(&mut h, &alice, &chat).await;
+    // Not "for other Xiangqi programs": a Xiangqi program cannot read a Jieqi game.
+    assert!(!caption.contains("Xiangqi"), "{caption}");
+    assert!(caption.contains("programs that know Jieqi"), "{caption}");
     let text = String::from_utf8(pgn.clone()).expect("UTF-8");
     assert!(text.contains("[Variant \"jieqi\"]"), "{text}");
     assert!(text.contains("[Deal \""), "{text}");

@@ -128,7 +128,8 @@ async fn an_old_boards_buttons_go_and_a_press_there_shows_the_game_as_it_stands(
             fake.calls().iter().any(|c| {
                 c.method == "answerCallbackQuery"
                     && c.str("callback_query_id") == Some(&query)
-                    && c.str("text").is_some_and(|t| t.contains("really want to resign"))
+                    && c.str("text")
+                        .is_some_and(|t| t.contains("really want to resign"))
             })
         })
         .await;

@@ -27,7 +27,11 @@ fn game_of(board: &Post) -> String {
         .and_then(|data| {
             // `res_<game>_<ply>`: the game, without the board's ply.
             let rest = data.strip_prefix("res_")?;
-            Some(rest.split_once('_').map_or(rest, |(game, _)| game).to_owned())
+            Some(
+                rest.split_once('_')
+                    .map_or(rest, |(game, _)| game)
+                    .to_owned(),
+            )
         })
         .unwrap_or_else(|| panic!("a Resign button: {:?}", board.buttons()))
 }

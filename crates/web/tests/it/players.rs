@@ -198,6 +198,12 @@ async fn a_telegram_mini_app_sign_in_plays_as_that_user_and_others_only_watch() 
     let carol = init_data(1003, Some(game.as_str()), now(), BOT_TOKEN);
     let answer = get(&table.url(&format!("/g/{game}/me")), Some(&carol)).await;
     assert_eq!(answer.status(), 403);
+    // Every player's route answers them alike, the player's own board too (not "no such
+    // position": there is one, it is not theirs).
+    for path in ["me/live", "me/board/0.png?w=360"] {
+        let answer = get(&table.url(&format!("/g/{game}/{path}")), Some(&carol)).await;
+        assert_eq!(answer.status(), 403, "{path}");
+    }
     let (status, _) = act(
         &table,
         &game,
@@ -310,6 +316,55 @@ async fn resigning_from_the_board_ends_the_game() {
         .expect("store")
         .expect("game");
     assert!(page.finished);
+}
+
+/// After the end a personal link still shows its player the finished game from their side
+/// (their page shows the end and the deal, which are public by then), until it expires; what
+/// it can no longer do is act: the game's end ends its moves, draws and resignations.
+#[tokio::test]
+async fn after_the_end_a_personal_link_shows_the_finished_game_and_acts_no_more() {
+    let mut table = table().await;
+    let game = table.start("jieqi").await;
+    let (red, black) = (table.bearer(&game, 0), table.bearer(&game, 1));
+    let (_, answer) = act(
+        &table,
+        &game,
+        &black,
+        json!({"action": "resign", "key": "r1"}),
+    )
+    .await;
+    assert_eq!(answer["done"], json!(true), "{answer}");
+    let page = get(&table.url(&format!("/g/{game}/me")), Some(&red)).await;
+    assert_eq!(page.status(), 200);
+    let page = json_of(page).await;
+    assert_eq!(page["seat"], 0);
+    assert_eq!(page["finished"], json!(true), "{page}");
+    assert_eq!(page["legal"].as_array().map(Vec::len), Some(0), "{page}");
+    let board = get(
+        &table.url(&format!("/g/{game}/me/board/0.png?w=360&end=1")),
+        Some(&red),
+    )
+    .await;
+    assert_eq!(board.status(), 200);
+    let before = revision(&table, &game).await;
+    for (n, body) in [
+        json!({"action": "move", "move": "h2e2", "key": "late-move"}),
+        json!({"action": "draw", "key": "late-draw"}),
+        json!({"action": "resign", "key": "late-resign"}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (status, answer) = act(&table, &game, &red, body).await;
+        assert_eq!(
+            (status, &answer["done"]),
+            (200, &json!(false)),
+            "{n}: {answer}"
+        );
+        let reason = answer["refused"].as_str().unwrap_or_default();
+        assert!(!reason.is_empty(), "{n}: a refusal says why: {answer}");
+    }
+    assert_eq!(revision(&table, &game).await, before, "nothing changed");
 }
 
 #[tokio::test]

@@ -2,7 +2,8 @@
 //! earlier answer and its chat) waits that long first, as a busy database would. For answers
 //! that come later than Discord's first-answer window. It can also hang a process right
 //! after a request's commit: the change reaches the store, and the process never hears back,
-//! as one killed at that moment.
+//! as one killed at that moment. And it can be slow to record deferrals only, as a store
+//! slower than Discord's answer to the deferral.
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -24,6 +25,7 @@ use tokio::sync::watch;
 pub struct HeldStore {
     pub inner: Arc<dyn GameStore>,
     hold: Mutex<Duration>,
+    hold_deferrals: Mutex<Duration>,
     hang_after_answer: AtomicBool,
     /// Request keys whose commit went through and then hung.
     hung: watch::Sender<Vec<String>>,
@@ -38,6 +40,7 @@ impl HeldStore {
         HeldStore {
             inner,
             hold: Mutex::new(Duration::ZERO),
+            hold_deferrals: Mutex::new(Duration::ZERO),
             hang_after_answer: AtomicBool::new(false),
             hung: watch::Sender::new(Vec::new()),
         }
@@ -46,6 +49,14 @@ impl HeldStore {
     /// From now on each request waits `hold` at its first read (zero: none).
     pub fn hold(&self, hold: Duration) {
         *self.hold.lock().unwrap_or_else(|p| p.into_inner()) = hold;
+    }
+
+    /// From now on a commit that records a deferred reply waits `hold` first.
+    pub fn hold_deferrals(&self, hold: Duration) {
+        *self
+            .hold_deferrals
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = hold;
     }
 
     /// From now on a commit that answers a request is committed, and then never returns.
@@ -144,6 +155,19 @@ impl GameStore for HeldStore {
     }
     async fn commit(&self, change: Change) -> Result<(), CommitError> {
         let answers = change.request.as_ref().map(|(key, _)| key.0.clone());
+        let defers = change.outbox.iter().any(|(_, entry)| {
+            matches!(
+                entry.message.to,
+                jieqi_service::Destination::DeferredReply(_)
+            )
+        });
+        let hold = *self
+            .hold_deferrals
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if defers && !hold.is_zero() {
+            tokio::time::sleep(hold).await;
+        }
         self.inner.commit(change).await?;
         if let Some(key) = answers
             && self.hang_after_answer.load(Ordering::SeqCst)

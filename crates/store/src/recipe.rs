@@ -21,7 +21,7 @@ pub enum PictureViewer {
 }
 
 impl PictureViewer {
-    pub(crate) fn viewer(self) -> Viewer {
+    pub fn viewer(self) -> Viewer {
         match self {
             PictureViewer::Public => Viewer::Public,
             PictureViewer::Red => Viewer::Player(Side::Red),
@@ -29,7 +29,7 @@ impl PictureViewer {
         }
     }
 
-    pub(crate) fn of(viewer: Viewer) -> PictureViewer {
+    pub fn of(viewer: Viewer) -> PictureViewer {
         match viewer {
             Viewer::Player(Side::Red) => PictureViewer::Red,
             Viewer::Player(Side::Black) => PictureViewer::Black,
@@ -113,7 +113,7 @@ pub enum ImageRecipe {
 }
 
 /// A variant stored by its name (`jieqi`), which outlives any reordering of the enum.
-pub(crate) mod variant_name {
+pub mod variant_name {
     use jieqi_rules::Variant;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
 

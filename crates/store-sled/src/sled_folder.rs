@@ -21,7 +21,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::StoreError;
+use jieqi_store::StoreError;
 
 const CURRENT: &str = "CURRENT";
 const CURRENT_TMP: &str = "CURRENT.tmp";
@@ -222,14 +222,15 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::i18n::Language;
-    use crate::ids::{ChatId, Platform, User, UserId};
-    use crate::message::{Destination, Message, MessageKind};
-    use crate::settings::ChatSettings;
-    use crate::store::sled_store::CompactUntil;
-    use crate::store::{
+    use crate::SledStore;
+    use crate::sled_store::CompactUntil;
+    use jieqi_store::ids::{ChatId, Platform, User, UserId};
+    use jieqi_store::language::Language;
+    use jieqi_store::message::{Destination, Message, MessageKind};
+    use jieqi_store::settings::ChatSettings;
+    use jieqi_store::{
         AnswerRecord, Change, ChatRecord, GameStore, OutboxRecord, PlayerRecord, RequestKey,
-        SentRecord, SledStore,
+        SentRecord,
     };
 
     /// Every record of the store, by key (the bookkeeping keys `m:` left out).

@@ -168,7 +168,7 @@ mod legacy {
     use super::{AnswerRecord, GameRecord, OutboxRecord, StoredReply};
     use crate::ids::{ChatId, GameId, User};
     use crate::message::Message;
-    use crate::store::records::{BoardPost, DrawOffer, Ending, EngineSeat, UnixTime};
+    use crate::records::{BoardPost, DrawOffer, Ending, EngineSeat, UnixTime};
 
     #[derive(Deserialize)]
     pub(super) struct Game {
@@ -433,7 +433,7 @@ mod tests {
         let covering = OutboxRecord {
             covers: Some(BoardMoves {
                 moves: vec!["12. h2e2".to_owned()],
-                language: crate::i18n::Language::Vi,
+                language: crate::language::Language::Vi,
                 rest: "\nbob to move.".to_owned(),
             }),
             ..record
@@ -448,7 +448,7 @@ mod tests {
     fn chats_of_schema_three_read_with_no_puzzle() {
         let chat = ChatRecord::new(
             crate::ids::ChatId::new(crate::ids::Platform::Local, "room"),
-            crate::settings::ChatSettings::for_language(crate::i18n::Language::Zh),
+            crate::settings::ChatSettings::for_language(crate::language::Language::Zh),
         );
         let mut bytes = encode(&chat).unwrap();
         let puzzles = postcard::to_allocvec(&ChatPuzzles::default()).unwrap();

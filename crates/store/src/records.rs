@@ -16,6 +16,17 @@ pub use crate::recipe::ImageRecipe;
 use crate::recipe::variant_name;
 use crate::settings::{ChatSettings, PersonalSettings};
 
+/// The commitment to a deal: lowercase hex of `sha256(deal_letters ‖ salt)`. Shown when a
+/// game starts and checked against the deal when it ends; the compact form recomputes it
+/// instead of storing it.
+pub fn commitment(deal_letters: &str, salt: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(deal_letters.as_bytes());
+    hash.update(salt.as_bytes());
+    hex::encode(hash.finalize())
+}
+
 /// Seconds since the Unix epoch: the store's clock unit.
 pub type UnixTime = u64;
 
@@ -433,24 +444,6 @@ pub struct CourseProgress {
     pub started: bool,
 }
 
-impl CourseProgress {
-    /// The course's own form of the place.
-    pub fn place(&self) -> jieqi_course::Place {
-        jieqi_course::Place {
-            lesson: usize::try_from(self.lesson).unwrap_or(usize::MAX),
-            step: usize::try_from(self.step).unwrap_or(usize::MAX),
-            moves: self.moves.clone(),
-        }
-    }
-
-    /// Moves to `place`, keeping whether it is open.
-    pub fn go_to(&mut self, place: &jieqi_course::Place) {
-        self.lesson = u32::try_from(place.lesson).unwrap_or(u32::MAX);
-        self.step = u32::try_from(place.step).unwrap_or(u32::MAX);
-        self.moves = place.moves.clone();
-    }
-}
-
 /// A person's puzzle rating (Glicko-2, apart from game ratings; `wins` counts puzzles
 /// solved and `losses` puzzles failed), streaks, and the puzzles they saw lately.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -570,7 +563,7 @@ pub struct BoardMoves {
     /// Each move as the chat reads it ("12. C2.5 (h2e2) by alice"), oldest first.
     pub moves: Vec<String>,
     /// The chat's language when the board was queued (it joins the moves).
-    pub language: crate::i18n::Language,
+    pub language: crate::language::Language,
     /// The caption after the line that names the moves (who is to move, the deadline),
     /// with its leading line break; empty if nothing follows.
     pub rest: String,

@@ -27,19 +27,18 @@ use sled::transaction::{
 };
 use tokio::sync::watch;
 
-use super::codec::{Record, SCHEMA_VERSION, decode, encode, version_of};
-use super::records::{
+use crate::sled_folder::{DataFolder, allocated_bytes};
+use jieqi_store::codec::{Record, SCHEMA_VERSION, decode, encode, version_of};
+use jieqi_store::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
+use jieqi_store::message::{OutboxEntry, OutboxId};
+use jieqi_store::records::{
     AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
     ReviewRecord, ReviewRequest, SentRecord, UnixTime,
 };
-use super::sled_folder::{DataFolder, allocated_bytes};
-use super::{
-    Change, Claim, Coalescing, CommitError, Due, GameChange, GameChanges, GameStore, Lane,
-    Leadership, PendingMessage, RequestKey, StoreError, UnixMillis,
-    Allowance, Spend, WindowLog,
+use jieqi_store::{
+    Allowance, Change, Claim, Coalescing, CommitError, Due, GameChange, GameChanges, GameStore,
+    Lane, Leadership, PendingMessage, RequestKey, Spend, StoreError, UnixMillis, WindowLog,
 };
-use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
-use crate::message::{OutboxEntry, OutboxId};
 
 const GAME: u8 = b'g';
 const CHALLENGE: u8 = b'c';
@@ -1302,7 +1301,7 @@ impl GameStore for SledStore {
     }
 
     async fn spend(&self, allowances: &[Allowance]) -> Result<Spend, StoreError> {
-        Ok(self.pace.spend(allowances, super::pace::now_millis()))
+        Ok(self.pace.spend(allowances, jieqi_store::pace::now_millis()))
     }
 
     async fn lead(&self, _role: &str) -> Result<Option<Leadership>, StoreError> {
@@ -1317,16 +1316,16 @@ impl GameStore for SledStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{Platform, User};
-    use crate::message::{Destination, Message, MessageKind};
-    use crate::settings::ChatSettings;
-    use crate::store::OutboxRecord;
+    use jieqi_store::OutboxRecord;
+    use jieqi_store::ids::{Platform, User};
+    use jieqi_store::message::{Destination, Message, MessageKind};
+    use jieqi_store::settings::ChatSettings;
     use std::time::Duration;
 
     fn chat(revision: u64) -> ChatRecord {
         let mut record = ChatRecord::new(
             ChatId::new(Platform::Local, "room"),
-            ChatSettings::for_language(crate::i18n::Language::En),
+            ChatSettings::for_language(jieqi_store::language::Language::En),
         );
         record.revision = revision;
         record
@@ -1501,7 +1500,7 @@ mod tests {
     async fn players_and_deadlines_are_indexed() {
         let store = SledStore::temporary().unwrap();
         let user = User::new(UserId::new(Platform::Discord, "1"), "ann");
-        let mut player = crate::store::PlayerRecord::new(&user);
+        let mut player = jieqi_store::PlayerRecord::new(&user);
         player.revision = 1;
         store
             .commit(Change {
@@ -1552,15 +1551,15 @@ mod tests {
         salt: String,
         commitment: String,
         moves: Vec<String>,
-        ending: Option<crate::store::Ending>,
+        ending: Option<jieqi_store::Ending>,
         move_time: u64,
         deadline: Option<UnixTime>,
-        draw_offer: Option<crate::store::DrawOffer>,
-        posts: Vec<crate::store::BoardPost>,
+        draw_offer: Option<jieqi_store::DrawOffer>,
+        posts: Vec<jieqi_store::BoardPost>,
         watchers: Vec<ChatId>,
         started_at: UnixTime,
         finished_at: Option<UnixTime>,
-        engine: Option<crate::store::EngineSeat>,
+        engine: Option<jieqi_store::EngineSeat>,
     }
 
     #[tokio::test]
@@ -1576,7 +1575,7 @@ mod tests {
             preset: "standard",
             first: User::new(UserId::new(Platform::Telegram, "1"), "ann"),
             second: User::new(UserId::new(Platform::Telegram, "2"), "bob"),
-            commitment: crate::fairness::commitment(&deal, &salt),
+            commitment: jieqi_store::commitment(&deal, &salt),
             deal,
             salt,
             moves: vec!["h2e2".into(), "b9c7c".into(), "e2e6".into()],

@@ -130,7 +130,12 @@ impl WindowLog {
             let log = posts.entry(allowance.key.clone()).or_default();
             match allowance.every_millis() {
                 Some(every) => {
-                    let full_at = log.front().copied().unwrap_or(0).max(now).saturating_add(every);
+                    let full_at = log
+                        .front()
+                        .copied()
+                        .unwrap_or(0)
+                        .max(now)
+                        .saturating_add(every);
                     log.clear();
                     log.push_back(full_at);
                 }
@@ -144,7 +149,10 @@ impl WindowLog {
         *spends += 1;
         if spends.is_multiple_of(CLEAN_UP_EVERY) {
             // A key with no post in the last hour has nothing left in any window we use.
-            posts.retain(|_, log| log.back().is_some_and(|at| now.saturating_sub(*at) < 3_600_000));
+            posts.retain(|_, log| {
+                log.back()
+                    .is_some_and(|at| now.saturating_sub(*at) < 3_600_000)
+            });
         }
         Spend::Spent
     }
@@ -168,7 +176,10 @@ pub fn rate_wait(full_at: UnixMillis, now: UnixMillis, every: u64, allowance: &A
 /// Drops the posts that left the window.
 fn forget_before(log: &mut VecDeque<UnixMillis>, now: UnixMillis, allowance: &Allowance) {
     let within = allowance.within_millis();
-    while log.front().is_some_and(|at| now.saturating_sub(*at) >= within) {
+    while log
+        .front()
+        .is_some_and(|at| now.saturating_sub(*at) >= within)
+    {
         log.pop_front();
     }
 }
@@ -206,7 +217,11 @@ mod tests {
     fn a_budget_takes_its_posts_at_once_then_waits_for_the_oldest_to_leave_the_window() {
         let log = WindowLog::default();
         for i in 0..20 {
-            assert_eq!(log.spend(&[group()], 1_000 + i * 10), Spend::Spent, "post {i}");
+            assert_eq!(
+                log.spend(&[group()], 1_000 + i * 10),
+                Spend::Spent,
+                "post {i}"
+            );
         }
         // The 21st waits until the first (at 1 000) is a minute old.
         assert_eq!(
@@ -229,9 +244,15 @@ mod tests {
         assert_eq!(log.spend(&[a.clone(), bot.clone()], 0), Spend::Spent);
         assert_eq!(log.spend(&[b.clone(), bot.clone()], 0), Spend::Spent);
         // The bot's budget is full: chat 1's is not spent either.
-        assert!(matches!(log.spend(&[a.clone(), bot.clone()], 10), Spend::Wait(_)));
+        assert!(matches!(
+            log.spend(&[a.clone(), bot.clone()], 10),
+            Spend::Wait(_)
+        ));
         let one = Allowance::new("tg:chat:1", 1, Duration::from_secs(60));
-        assert_eq!(log.spend(&[one], 1_000), Spend::Wait(Duration::from_millis(59_000)));
+        assert_eq!(
+            log.spend(&[one], 1_000),
+            Spend::Wait(Duration::from_millis(59_000))
+        );
         assert_eq!(log.spend(&[a, bot], 1_000), Spend::Spent);
     }
 

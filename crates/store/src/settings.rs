@@ -6,12 +6,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use jieqi_render::PieceStyle;
 use jieqi_rules::Side;
 use jieqi_rules::notation::MoveNotation;
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::Language;
+use crate::language::Language;
 
 /// Piece pictures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -100,25 +99,16 @@ pub struct PersonalSettings {
     pub orientation: Option<Orientation>,
 }
 
-impl Style {
-    pub(crate) fn piece_style(self) -> PieceStyle {
-        match self {
-            Style::Characters => PieceStyle::Characters,
-            Style::Symbols => PieceStyle::Symbols,
-        }
-    }
-}
-
 impl Orientation {
     /// With `side` at the bottom.
-    pub(crate) fn of(side: Side) -> Orientation {
+    pub fn of(side: Side) -> Orientation {
         match side {
             Side::Red => Orientation::Red,
             Side::Black => Orientation::Black,
         }
     }
 
-    pub(crate) fn side(self) -> Side {
+    pub fn side(self) -> Side {
         match self {
             Orientation::Red => Side::Red,
             Orientation::Black => Side::Black,
@@ -127,7 +117,7 @@ impl Orientation {
 }
 
 impl Notation {
-    pub(crate) fn move_notation(self) -> MoveNotation {
+    pub fn move_notation(self) -> MoveNotation {
         match self {
             Notation::Coordinates => MoveNotation::Coordinates,
             Notation::Wxf => MoveNotation::Wxf,

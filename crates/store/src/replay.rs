@@ -8,29 +8,25 @@
 use jieqi_rules::game::{RULES_REVISION, Seat as RulesSeat};
 use jieqi_rules::{Game, GameDeal, Outcome, Side};
 
-use crate::store::{Ending, GameRecord, Seat, StoreError, Verdict};
+use crate::{Ending, GameRecord, Seat, StoreError, Verdict};
 
 /// A loaded game: its record and the game rebuilt from it.
 #[derive(Clone, Debug)]
-pub(crate) struct LoadedGame {
+pub struct LoadedGame {
     pub record: GameRecord,
     pub game: Game,
 }
 
 /// Rebuilds a game by replaying its stored moves and ending; a finished game ends with its
 /// stored verdict.
-pub(crate) fn rebuild(record: &GameRecord) -> Result<Game, StoreError> {
+pub fn rebuild(record: &GameRecord) -> Result<Game, StoreError> {
     rebuild_at(record, record.moves.len(), true)
 }
 
 /// The game after its first `plies` moves, ended (with its stored verdict) only if `ended`.
 /// A game with a stored verdict is replayed as recorded and is never refused for its moves
 /// (see [`Game::replay_as_recorded`]); a running one must replay under today's rules.
-pub(crate) fn rebuild_at(
-    record: &GameRecord,
-    plies: usize,
-    ended: bool,
-) -> Result<Game, StoreError> {
+pub fn rebuild_at(record: &GameRecord, plies: usize, ended: bool) -> Result<Game, StoreError> {
     let corrupt = |e: jieqi_rules::GameError| {
         StoreError::Corrupt(format!("game {} cannot be rebuilt: {e}", record.id))
     };
@@ -79,7 +75,7 @@ pub(crate) fn rebuild_at(
 /// decided is judged by replaying them under the rules as they stand at the migration. Where
 /// the moves no longer replay and the game ended by them, nothing tells the result: it is
 /// kept as aborted (unrated), and the migration says so in the log.
-pub(crate) fn settle_old_game(record: &mut GameRecord) {
+pub fn settle_old_game(record: &mut GameRecord) {
     record.rules_revision = RULES_REVISION;
     if record.ending.is_none() || record.verdict.is_some() {
         return;
@@ -109,7 +105,7 @@ pub(crate) fn settle_old_game(record: &mut GameRecord) {
 /// Replays the part of a game's end that its moves do not decide. A game that ends before
 /// both sides have moved is aborted, whatever ended it: it never really began, and one tap
 /// on Resign must not hand the opponent a rated win.
-pub(crate) fn apply_ending(record: &GameRecord, game: &mut Game) {
+pub fn apply_ending(record: &GameRecord, game: &mut Game) {
     if record.ending.is_some_and(|e| e != Ending::ByPlay) && !both_have_moved(game) {
         game.abort();
         return;
@@ -130,7 +126,7 @@ pub(crate) fn apply_ending(record: &GameRecord, game: &mut Game) {
 }
 
 /// The rules crate's seat for ours.
-pub(crate) fn rules_seat(seat: Seat) -> RulesSeat {
+pub fn rules_seat(seat: Seat) -> RulesSeat {
     match seat {
         Seat::First => RulesSeat::First,
         Seat::Second => RulesSeat::Second,
@@ -138,7 +134,7 @@ pub(crate) fn rules_seat(seat: Seat) -> RulesSeat {
 }
 
 /// Our seat for the rules crate's.
-pub(crate) fn our_seat(seat: RulesSeat) -> Seat {
+pub fn our_seat(seat: RulesSeat) -> Seat {
     match seat {
         RulesSeat::First => Seat::First,
         RulesSeat::Second => Seat::Second,
@@ -146,18 +142,18 @@ pub(crate) fn our_seat(seat: RulesSeat) -> Seat {
 }
 
 /// The colour `seat` plays, once known.
-pub(crate) fn side_of(game: &Game, seat: Seat) -> Option<Side> {
+pub fn side_of(game: &Game, seat: Seat) -> Option<Side> {
     game.side_of(rules_seat(seat))
 }
 
 /// The seat playing `side` (Banqi before the first flip: nobody).
-pub(crate) fn seat_of(game: &Game, side: Side) -> Option<Seat> {
+pub fn seat_of(game: &Game, side: Side) -> Option<Seat> {
     [Seat::First, Seat::Second]
         .into_iter()
         .find(|&seat| side_of(game, seat) == Some(side))
 }
 
 /// True once each side has played at least one move.
-pub(crate) fn both_have_moved(game: &Game) -> bool {
+pub fn both_have_moved(game: &Game) -> bool {
     game.history_len() >= 2
 }

@@ -262,7 +262,7 @@ fn index_of<T: PartialEq>(all: &[T], value: &T) -> u8 {
 
 impl From<GameRecord> for StoredGame {
     fn from(game: GameRecord) -> StoredGame {
-        let derived = crate::fairness::commitment(&game.deal, &game.salt);
+        let derived = crate::commitment(&game.deal, &game.salt);
         StoredGame {
             variant: index_of(&jieqi_rules::Variant::ALL, &game.variant),
             preset: index_of(&jieqi_rules::game::Preset::ALL, &game.preset),
@@ -306,7 +306,7 @@ impl TryFrom<StoredGame> for GameRecord {
         let salt = stored.salt.unpack();
         let commitment = stored
             .commitment
-            .unwrap_or_else(|| crate::fairness::commitment(&deal, &salt));
+            .unwrap_or_else(|| crate::commitment(&deal, &salt));
         Ok(GameRecord {
             id: stored.id,
             revision: stored.revision,

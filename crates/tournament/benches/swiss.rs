@@ -1,0 +1,46 @@
+//! Pairing one round of a 500-player Swiss by the Dutch system (the goal: under a second).
+//!
+//! `cargo bench -p jieqi-tournament --bench swiss`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use jieqi_tournament::model::Colour;
+use jieqi_tournament::swiss::{BoardResult, Swiss};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A 500-player event after `played` rounds of seeded random results.
+fn event(played: u8) -> Swiss {
+    let mut rng = ChaCha8Rng::seed_from_u64(500);
+    let mut swiss = Swiss::new(9, Colour::White).expect("9 rounds");
+    for k in 0..500u16 {
+        swiss
+            .join(&format!("P{k}"), 2700 - k * 3, false)
+            .expect("open");
+    }
+    for round in 1..=played {
+        for b in swiss.pair_next_round().expect("pairable") {
+            let result = match rng.gen_range(0..10) {
+                0..=3 => BoardResult::WhiteWins,
+                4..=5 => BoardResult::Draw,
+                _ => BoardResult::BlackWins,
+            };
+            swiss.record(round, b.white, result).expect("a game");
+        }
+    }
+    swiss
+}
+
+fn pairing(c: &mut Criterion) {
+    let mut group = c.benchmark_group("swiss-500");
+    group.sample_size(10);
+    for played in [0u8, 4] {
+        let swiss = event(played);
+        group.bench_function(format!("pair round {}", played + 1), |b| {
+            b.iter(|| swiss.clone().pair_next_round().expect("pairable"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pairing);
+criterion_main!(benches);

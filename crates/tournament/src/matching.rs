@@ -1,0 +1,687 @@
+//! Maximum weight matching in a general graph (Edmonds' blossom algorithm with dual
+//! variables, O(n³)), the engine under the Dutch system: every pairing criterion becomes a
+//! part of an edge's weight, and the heaviest matching is the best pairing.
+//!
+//! Written for this crate after Galil's description ("Efficient algorithms for finding
+//! maximum matching in graphs", 1986) in the shape of Joris van Rantwijk's well-known
+//! formulation: labels S and T, blossoms shrunk and expanded, four kinds of dual change.
+//! Weights are integers; they are doubled inside so that every dual stays an integer.
+
+use crate::weight::Weight;
+
+/// One undirected edge: two vertices and a weight (non-negative; heavier is better).
+pub type Edge = (usize, usize, Weight);
+
+const NONE: isize = -1;
+
+/// The heaviest matching of the graph of `vertex_count` vertices and `edges`: for each
+/// vertex its partner, if any. Among matchings of equal weight any may be returned.
+pub fn max_weight_matching(vertex_count: usize, edges: &[Edge]) -> Vec<Option<usize>> {
+    if edges.is_empty() || vertex_count == 0 {
+        return vec![None; vertex_count];
+    }
+    let mut state = State::new(vertex_count, edges);
+    state.solve();
+    (0..vertex_count)
+        .map(|v| {
+            let p = state.mate[v];
+            (p >= 0).then(|| state.endpoint[p as usize])
+        })
+        .collect()
+}
+
+struct State {
+    n: usize,
+    edges: Vec<(usize, usize, Weight)>,
+    endpoint: Vec<usize>,
+    neighbend: Vec<Vec<usize>>,
+    mate: Vec<isize>,
+    label: Vec<i8>,
+    labelend: Vec<isize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<isize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<isize>,
+    blossomendps: Vec<Vec<usize>>,
+    bestedge: Vec<isize>,
+    blossombestedges: Vec<Option<Vec<usize>>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<Weight>,
+    allowedge: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+/// Python-style index into a cycle: negative counts from the end.
+fn at(len: usize, j: isize) -> usize {
+    j.rem_euclid(len as isize) as usize
+}
+
+impl State {
+    fn new(n: usize, input: &[Edge]) -> State {
+        let edges: Vec<(usize, usize, Weight)> = input
+            .iter()
+            .filter(|(i, j, _)| i != j && *i < n && *j < n)
+            .map(|&(i, j, w)| (i, j, w + w))
+            .collect();
+        let maxweight = edges
+            .iter()
+            .map(|e| e.2)
+            .max()
+            .unwrap_or(Weight::ZERO)
+            .max(Weight::ZERO);
+        let mut endpoint = Vec::with_capacity(2 * edges.len());
+        let mut neighbend = vec![Vec::new(); n];
+        for (k, &(i, j, _)) in edges.iter().enumerate() {
+            endpoint.push(i);
+            endpoint.push(j);
+            neighbend[i].push(2 * k + 1);
+            neighbend[j].push(2 * k);
+        }
+        let mut blossombase: Vec<isize> = (0..n as isize).collect();
+        blossombase.extend(std::iter::repeat_n(NONE, n));
+        let mut dualvar = vec![maxweight; n];
+        dualvar.extend(std::iter::repeat_n(Weight::ZERO, n));
+        let edge_count = edges.len();
+        State {
+            n,
+            edges,
+            endpoint,
+            neighbend,
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase,
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).rev().collect(),
+            dualvar,
+            allowedge: vec![false; edge_count],
+            queue: Vec::new(),
+        }
+    }
+
+    fn slack(&self, k: usize) -> Weight {
+        let (i, j, w) = self.edges[k];
+        self.dualvar[i] + self.dualvar[j] - w - w
+    }
+
+    fn leaves(&self, b: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![b];
+        while let Some(t) = stack.pop() {
+            if t < self.n {
+                out.push(t);
+            } else {
+                stack.extend(self.blossomchilds[t].iter().rev().copied());
+            }
+        }
+        out
+    }
+
+    fn assign_label(&mut self, w: usize, t: i8, p: isize) {
+        let mut w = w;
+        let mut t = t;
+        let mut p = p;
+        loop {
+            let b = self.inblossom[w];
+            self.label[w] = t;
+            self.label[b] = t;
+            self.labelend[w] = p;
+            self.labelend[b] = p;
+            self.bestedge[w] = NONE;
+            self.bestedge[b] = NONE;
+            if t == 1 {
+                let leaves = self.leaves(b);
+                self.queue.extend(leaves);
+                return;
+            }
+            let base = self.blossombase[b] as usize;
+            let m = self.mate[base];
+            w = self.endpoint[m as usize];
+            t = 1;
+            p = m ^ 1;
+        }
+    }
+
+    fn scan_blossom(&mut self, v: usize, w: usize) -> isize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        let mut v = v as isize;
+        let mut w = w as isize;
+        while v != NONE || w != NONE {
+            let mut b = self.inblossom[v as usize];
+            if self.label[b] & 4 != 0 {
+                base = self.blossombase[b];
+                break;
+            }
+            path.push(b);
+            self.label[b] = 5;
+            if self.labelend[b] == NONE {
+                v = NONE;
+            } else {
+                v = self.endpoint[self.labelend[b] as usize] as isize;
+                b = self.inblossom[v as usize];
+                v = self.endpoint[self.labelend[b] as usize] as isize;
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    fn add_blossom(&mut self, base: usize, k: usize) {
+        let (mut v, mut w, _) = self.edges[k];
+        let bb = self.inblossom[base];
+        let mut bv = self.inblossom[v];
+        let mut bw = self.inblossom[w];
+        let Some(b) = self.unusedblossoms.pop() else {
+            return;
+        };
+        self.blossombase[b] = base as isize;
+        self.blossomparent[b] = NONE;
+        self.blossomparent[bb] = b as isize;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.blossomparent[bv] = b as isize;
+            path.push(bv);
+            endps.push(self.labelend[bv] as usize);
+            v = self.endpoint[self.labelend[bv] as usize];
+            bv = self.inblossom[v];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        endps.push(2 * k);
+        while bw != bb {
+            self.blossomparent[bw] = b as isize;
+            path.push(bw);
+            endps.push((self.labelend[bw] ^ 1) as usize);
+            w = self.endpoint[self.labelend[bw] as usize];
+            bw = self.inblossom[w];
+        }
+        self.label[b] = 1;
+        self.labelend[b] = self.labelend[bb];
+        self.dualvar[b] = Weight::ZERO;
+        for leaf in self.leaves_of_path(&path) {
+            if self.label[self.inblossom[leaf]] == 2 {
+                self.queue.push(leaf);
+            }
+            self.inblossom[leaf] = b;
+        }
+        let mut bestedgeto = vec![NONE; 2 * self.n];
+        for &sub in &path {
+            let lists: Vec<Vec<usize>> = match self.blossombestedges[sub].take() {
+                Some(list) => vec![list],
+                None => self
+                    .leaves(sub)
+                    .into_iter()
+                    .map(|leaf| self.neighbend[leaf].iter().map(|p| p / 2).collect())
+                    .collect(),
+            };
+            for list in lists {
+                for k in list {
+                    let (mut i, mut j, _) = self.edges[k];
+                    if self.inblossom[j] == b {
+                        std::mem::swap(&mut i, &mut j);
+                    }
+                    let _ = i;
+                    let bj = self.inblossom[j];
+                    if bj != b
+                        && self.label[bj] == 1
+                        && (bestedgeto[bj] == NONE
+                            || self.slack(k) < self.slack(bestedgeto[bj] as usize))
+                    {
+                        bestedgeto[bj] = k as isize;
+                    }
+                }
+            }
+            self.bestedge[sub] = NONE;
+        }
+        let best: Vec<usize> = bestedgeto
+            .into_iter()
+            .filter(|&k| k != NONE)
+            .map(|k| k as usize)
+            .collect();
+        self.bestedge[b] = NONE;
+        for &k in &best {
+            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b] as usize) {
+                self.bestedge[b] = k as isize;
+            }
+        }
+        self.blossombestedges[b] = Some(best);
+        self.blossomchilds[b] = path;
+        self.blossomendps[b] = endps;
+    }
+
+    fn leaves_of_path(&self, path: &[usize]) -> Vec<usize> {
+        path.iter().flat_map(|&s| self.leaves(s)).collect()
+    }
+
+    fn expand_blossom(&mut self, b: usize, endstage: bool) {
+        let childs = self.blossomchilds[b].clone();
+        for &s in &childs {
+            self.blossomparent[s] = NONE;
+            if s < self.n {
+                self.inblossom[s] = s;
+            } else if endstage && self.dualvar[s] == Weight::ZERO {
+                self.expand_blossom(s, endstage);
+            } else {
+                for leaf in self.leaves(s) {
+                    self.inblossom[leaf] = s;
+                }
+            }
+        }
+        if !endstage && self.label[b] == 2 {
+            let len = childs.len();
+            let endps = self.blossomendps[b].clone();
+            let entrychild = self.inblossom[self.endpoint[(self.labelend[b] ^ 1) as usize]];
+            let mut j = childs.iter().position(|&c| c == entrychild).unwrap_or(0) as isize;
+            let (jstep, endptrick): (isize, usize) = if j & 1 == 1 {
+                j -= len as isize;
+                (1, 0)
+            } else {
+                (-1, 1)
+            };
+            let mut p = self.labelend[b];
+            while j != 0 {
+                let pu = p as usize;
+                self.label[self.endpoint[pu ^ 1]] = 0;
+                let q = endps[at(len, j - endptrick as isize)];
+                self.label[self.endpoint[q ^ endptrick ^ 1]] = 0;
+                self.assign_label(self.endpoint[pu ^ 1], 2, p);
+                self.allowedge[q / 2] = true;
+                j += jstep;
+                p = (endps[at(len, j - endptrick as isize)] ^ endptrick) as isize;
+                self.allowedge[p as usize / 2] = true;
+                j += jstep;
+            }
+            let bv = childs[at(len, j)];
+            let pu = p as usize;
+            self.label[self.endpoint[pu ^ 1]] = 2;
+            self.label[bv] = 2;
+            self.labelend[self.endpoint[pu ^ 1]] = p;
+            self.labelend[bv] = p;
+            self.bestedge[bv] = NONE;
+            j += jstep;
+            while childs[at(len, j)] != entrychild {
+                let bv = childs[at(len, j)];
+                if self.label[bv] == 1 {
+                    j += jstep;
+                    continue;
+                }
+                if let Some(v) = self.leaves(bv).into_iter().find(|&v| self.label[v] != 0) {
+                    self.label[v] = 0;
+                    let base = self.blossombase[bv] as usize;
+                    let partner = self.endpoint[self.mate[base] as usize];
+                    self.label[partner] = 0;
+                    self.assign_label(v, 2, self.labelend[v]);
+                }
+                j += jstep;
+            }
+        }
+        self.label[b] = -1;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b] = Vec::new();
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.unusedblossoms.push(b);
+    }
+
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.blossomparent[t] != b as isize {
+            t = self.blossomparent[t] as usize;
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let childs = self.blossomchilds[b].clone();
+        let endps = self.blossomendps[b].clone();
+        let len = childs.len();
+        let i = childs.iter().position(|&c| c == t).unwrap_or(0);
+        let mut j = i as isize;
+        let (jstep, endptrick): (isize, usize) = if i & 1 == 1 {
+            j -= len as isize;
+            (1, 0)
+        } else {
+            (-1, 1)
+        };
+        while j != 0 {
+            j += jstep;
+            let t = childs[at(len, j)];
+            let p = endps[at(len, j - endptrick as isize)] ^ endptrick;
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p]);
+            }
+            j += jstep;
+            let t = childs[at(len, j)];
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p ^ 1]);
+            }
+            self.mate[self.endpoint[p]] = (p ^ 1) as isize;
+            self.mate[self.endpoint[p ^ 1]] = p as isize;
+        }
+        let mut new_childs = childs[i..].to_vec();
+        new_childs.extend_from_slice(&childs[..i]);
+        let mut new_endps = endps[i..].to_vec();
+        new_endps.extend_from_slice(&endps[..i]);
+        self.blossombase[b] = self.blossombase[new_childs[0]];
+        self.blossomchilds[b] = new_childs;
+        self.blossomendps[b] = new_endps;
+    }
+
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w, _) = self.edges[k];
+        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
+            loop {
+                let bs = self.inblossom[s];
+                if bs >= self.n {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = p as isize;
+                if self.labelend[bs] == NONE {
+                    break;
+                }
+                let t = self.endpoint[self.labelend[bs] as usize];
+                let bt = self.inblossom[t];
+                s = self.endpoint[self.labelend[bt] as usize];
+                let j = self.endpoint[(self.labelend[bt] ^ 1) as usize];
+                if bt >= self.n {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = self.labelend[bt];
+                p = (self.labelend[bt] ^ 1) as usize;
+            }
+        }
+    }
+
+    fn solve(&mut self) {
+        let n = self.n;
+        for _ in 0..n {
+            self.label.iter_mut().for_each(|l| *l = 0);
+            self.bestedge.iter_mut().for_each(|e| *e = NONE);
+            for b in n..2 * n {
+                self.blossombestedges[b] = None;
+            }
+            self.allowedge.iter_mut().for_each(|a| *a = false);
+            self.queue.clear();
+            for v in 0..n {
+                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                    self.assign_label(v, 1, NONE);
+                }
+            }
+            let mut augmented = false;
+            loop {
+                while !augmented {
+                    let Some(v) = self.queue.pop() else { break };
+                    for idx in 0..self.neighbend[v].len() {
+                        let p = self.neighbend[v][idx];
+                        let k = p / 2;
+                        let w = self.endpoint[p];
+                        if self.inblossom[v] == self.inblossom[w] {
+                            continue;
+                        }
+                        let mut kslack = Weight::ZERO;
+                        if !self.allowedge[k] {
+                            kslack = self.slack(k);
+                            if kslack <= Weight::ZERO {
+                                self.allowedge[k] = true;
+                            }
+                        }
+                        if self.allowedge[k] {
+                            if self.label[self.inblossom[w]] == 0 {
+                                self.assign_label(w, 2, (p ^ 1) as isize);
+                            } else if self.label[self.inblossom[w]] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base >= 0 {
+                                    self.add_blossom(base as usize, k);
+                                } else {
+                                    self.augment_matching(k);
+                                    augmented = true;
+                                    break;
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.labelend[w] = (p ^ 1) as isize;
+                            }
+                        } else if self.label[self.inblossom[w]] == 1 {
+                            let b = self.inblossom[v];
+                            if self.bestedge[b] == NONE
+                                || kslack < self.slack(self.bestedge[b] as usize)
+                            {
+                                self.bestedge[b] = k as isize;
+                            }
+                        } else if self.label[w] == 0
+                            && (self.bestedge[w] == NONE
+                                || kslack < self.slack(self.bestedge[w] as usize))
+                        {
+                            self.bestedge[w] = k as isize;
+                        }
+                    }
+                }
+                if augmented {
+                    break;
+                }
+                // The dual change: type 1 ends the stage, 2 and 3 make an edge usable,
+                // 4 expands a T-blossom whose dual reached zero.
+                let mut deltatype = 1;
+                let mut delta = self.dualvar[..n]
+                    .iter()
+                    .copied()
+                    .min()
+                    .unwrap_or(Weight::ZERO);
+                let mut deltaedge = 0usize;
+                let mut deltablossom = 0usize;
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                        let d = self.slack(self.bestedge[v] as usize);
+                        if d < delta {
+                            delta = d;
+                            deltatype = 2;
+                            deltaedge = self.bestedge[v] as usize;
+                        }
+                    }
+                }
+                for b in 0..2 * n {
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
+                    {
+                        let d = self.slack(self.bestedge[b] as usize).half();
+                        if d < delta {
+                            delta = d;
+                            deltatype = 3;
+                            deltaedge = self.bestedge[b] as usize;
+                        }
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] >= 0
+                        && self.blossomparent[b] == NONE
+                        && self.label[b] == 2
+                        && self.dualvar[b] < delta
+                    {
+                        delta = self.dualvar[b];
+                        deltatype = 4;
+                        deltablossom = b;
+                    }
+                }
+                for v in 0..n {
+                    match self.label[self.inblossom[v]] {
+                        1 => self.dualvar[v] -= delta,
+                        2 => self.dualvar[v] += delta,
+                        _ => {}
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] >= 0 && self.blossomparent[b] == NONE {
+                        match self.label[b] {
+                            1 => self.dualvar[b] += delta,
+                            2 => self.dualvar[b] -= delta,
+                            _ => {}
+                        }
+                    }
+                }
+                match deltatype {
+                    1 => break,
+                    2 => {
+                        self.allowedge[deltaedge] = true;
+                        let (mut i, j, _) = self.edges[deltaedge];
+                        if self.label[self.inblossom[i]] == 0 {
+                            i = j;
+                        }
+                        self.queue.push(i);
+                    }
+                    3 => {
+                        self.allowedge[deltaedge] = true;
+                        let (i, _, _) = self.edges[deltaedge];
+                        self.queue.push(i);
+                    }
+                    _ => self.expand_blossom(deltablossom, false),
+                }
+            }
+            if !augmented {
+                break;
+            }
+            for b in n..2 * n {
+                if self.blossomparent[b] == NONE
+                    && self.blossombase[b] >= 0
+                    && self.label[b] == 1
+                    && self.dualvar[b] == Weight::ZERO
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn graph(edges: &[(usize, usize, i128)]) -> Vec<Edge> {
+        edges
+            .iter()
+            .map(|&(i, j, w)| (i, j, Weight::from_u64(w as u64)))
+            .collect()
+    }
+
+    /// The heaviest matching's weight by trying every matching (small graphs only).
+    fn brute_force(n: usize, edges: &[(usize, usize, i128)]) -> i128 {
+        fn go(v: usize, n: usize, used: &mut Vec<bool>, adj: &Vec<Vec<(usize, i128)>>) -> i128 {
+            let Some(v) = (v..n).find(|&v| !used[v]) else {
+                return 0;
+            };
+            used[v] = true;
+            let mut best = go(v + 1, n, used, adj);
+            for &(w, wt) in &adj[v] {
+                if !used[w] {
+                    used[w] = true;
+                    best = best.max(wt + go(v + 1, n, used, adj));
+                    used[w] = false;
+                }
+            }
+            used[v] = false;
+            best
+        }
+        let mut adj = vec![Vec::new(); n];
+        for &(i, j, w) in edges {
+            adj[i].push((j, w));
+            adj[j].push((i, w));
+        }
+        go(0, n, &mut vec![false; n], &adj)
+    }
+
+    fn weight_of(mate: &[Option<usize>], edges: &[(usize, usize, i128)]) -> i128 {
+        edges
+            .iter()
+            .filter(|(i, j, _)| mate[*i] == Some(*j))
+            .map(|e| e.2)
+            .sum()
+    }
+
+    #[test]
+    fn a_blossom_is_shrunk_and_expanded() {
+        // The classic test of van Rantwijk's suite: an S-blossom relabelled as T.
+        let edges = [
+            (1, 2, 9),
+            (1, 3, 8),
+            (2, 3, 10),
+            (1, 4, 5),
+            (4, 5, 4),
+            (1, 6, 3),
+        ];
+        let mate = max_weight_matching(7, &graph(&edges));
+        assert_eq!(
+            mate,
+            vec![None, Some(6), Some(3), Some(2), Some(5), Some(4), Some(1)]
+        );
+    }
+
+    #[test]
+    fn nested_blossoms_are_augmented_through() {
+        let edges = [
+            (1, 2, 19),
+            (1, 3, 20),
+            (1, 8, 8),
+            (2, 3, 25),
+            (2, 4, 18),
+            (3, 5, 18),
+            (4, 5, 13),
+            (4, 7, 7),
+            (5, 6, 7),
+        ];
+        let mate = max_weight_matching(9, &graph(&edges));
+        assert_eq!(
+            mate,
+            vec![
+                None,
+                Some(8),
+                Some(3),
+                Some(2),
+                Some(7),
+                Some(6),
+                Some(5),
+                Some(4),
+                Some(1)
+            ]
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn matches_the_brute_force_optimum(
+            n in 2usize..11,
+            raw in proptest::collection::vec((0usize..11, 0usize..11, 1i128..40), 0..30),
+        ) {
+            let mut seen = std::collections::HashSet::new();
+            let edges: Vec<(usize, usize, i128)> = raw
+                .into_iter()
+                .filter(|(i, j, _)| i < j && *j < n)
+                .filter(|(i, j, _)| seen.insert((*i, *j)))
+                .collect();
+            let mate = max_weight_matching(n, &graph(&edges));
+            for v in 0..n {
+                if let Some(w) = mate[v] {
+                    prop_assert_eq!(mate[w], Some(v));
+                    prop_assert!(edges.iter().any(|e| (e.0, e.1) == (v.min(w), v.max(w))));
+                }
+            }
+            prop_assert_eq!(weight_of(&mate, &edges), brute_force(n, &edges));
+        }
+    }
+}

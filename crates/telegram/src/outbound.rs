@@ -205,7 +205,7 @@ impl Poster {
                     if let Some(markup) = markup {
                         request = request.reply_markup(markup);
                     }
-                    request.await?
+                    request.await.map_err(|e| self.noted(address.chat, e))?
                 }};
             }
             let sent = if is_animation(image) {
@@ -247,7 +247,7 @@ impl Poster {
                 request = request.reply_markup(markup.clone());
             }
             self.client.pacer.wait(address.chat).await;
-            let sent = request.await?;
+            let sent = request.await.map_err(|e| self.noted(address.chat, e))?;
             posted = Some(PostRef {
                 chat: sent.chat.id,
                 message: sent.id,
@@ -315,8 +315,17 @@ impl Poster {
         };
         match result {
             Ok(()) | Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(earlier),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(self.noted(earlier.chat, error).into()),
         }
+    }
+
+    /// A 429 holds back every post to its chat, whichever lane or reply makes it, for as
+    /// long as Telegram said.
+    fn noted(&self, chat: TgChatId, error: RequestError) -> RequestError {
+        if let RequestError::RetryAfter(after) = &error {
+            self.client.pacer.hold(chat, after.duration());
+        }
+        error
     }
 
     /// Text-mention entities for the people a message pings who have no `@username` (those

@@ -34,6 +34,9 @@ const RESERVED_FOR: Duration = Duration::from_secs(3);
 /// A chat's burst before its steady pace (Telegram: "short bursts, then about one a
 /// second").
 const CHAT_BURST: u32 = 3;
+/// A group's posts that go at once when it has had none for a while: a game's start (the
+/// challenge, its answer, the first board) and the boards of two quick moves.
+const GROUP_BURST: u32 = 5;
 /// Added to a chat's interval and a group's window: a post is counted when its turn is
 /// taken and arrives a moment later (an upload), so two posts counted that far apart here
 /// must not arrive closer.
@@ -45,8 +48,11 @@ pub(crate) struct Pacer {
     /// The store's budgets, once the service is known; until then, budgets of this process.
     shared: OnceLock<SendBudgets>,
     local: SendBudgets,
-    /// Turns taken ahead of their send ([`Pacer::reserve`]), by chat, with when.
-    reserved: Mutex<HashMap<i64, Instant>>,
+    /// Turns taken ahead of their sends ([`Pacer::reserve`], [`Pacer::spare`]), by chat,
+    /// with when (a board's lane and the chat's stale-button lane may each hold one).
+    reserved: Mutex<HashMap<i64, Vec<Instant>>>,
+    /// Chats Telegram answered 429: nothing goes there before this.
+    held: Mutex<HashMap<i64, Instant>>,
 }
 
 impl fmt::Debug for Pacer {
@@ -70,6 +76,37 @@ impl Pacer {
             shared: OnceLock::new(),
             local: SendBudgets::local(),
             reserved: Mutex::new(HashMap::new()),
+            held: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Telegram said (429) to wait `after` before posting to `chat` again: every post there
+    /// waits, whatever lane makes it.
+    pub(crate) fn hold(&self, chat: ChatId, after: Duration) {
+        let mut held = self
+            .held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = Instant::now();
+        held.retain(|_, until| *until > now);
+        let until = now + after;
+        let entry = held.entry(chat.0).or_insert(until);
+        *entry = (*entry).max(until);
+    }
+
+    /// How long `chat` is still held back by a 429.
+    fn held_for(&self, chat: ChatId) -> Option<Duration> {
+        let held = self
+            .held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let left = held.get(&chat.0)?.saturating_duration_since(Instant::now());
+        (!left.is_zero()).then_some(left)
+    }
+
+    async fn after_hold(&self, chat: ChatId) {
+        while let Some(left) = self.held_for(chat) {
+            tokio::time::sleep(left).await;
         }
     }
 
@@ -105,12 +142,18 @@ impl Pacer {
             chat.is_group().then_some(limits.per_chat_per_minute)
         };
         if let Some(per_minute) = per_minute {
-            // One short of the limit: a post counted here may arrive a moment later.
-            allowances.push(Allowance::new(
-                format!("tg:group:{}", chat.0),
-                per_minute.saturating_sub(1).max(1),
-                Duration::from_secs(60) + ARRIVAL_MARGIN * 3,
-            ));
+            // One short of the limit in any minute: a post counted here may arrive a moment
+            // later.
+            let most = per_minute.saturating_sub(1).max(1);
+            let minute = Duration::from_secs(60) + ARRIVAL_MARGIN * 3;
+            allowances.push(Allowance::new(format!("tg:group:{}", chat.0), most, minute));
+            // A group with room posts at once (a burst of a few: a game's start and its first
+            // boards); a game faster than the minute allows is paced evenly with the rest, so
+            // that its boards come at a steady beat rather than a minute's worth at once and
+            // then a silence. The burst and the beat together keep any minute within `most`.
+            let burst = GROUP_BURST.min(most);
+            let beat = minute / most.saturating_sub(burst).max(1);
+            allowances.push(Allowance::rate(format!("tg:beat:{}", chat.0), burst, beat));
         }
         allowances
     }
@@ -118,39 +161,63 @@ impl Pacer {
     /// Waits until one more message may go to `chat`. Only the caller waits. A turn taken
     /// by [`Pacer::reserve`] just before is used instead.
     pub(crate) async fn wait(&self, chat: ChatId) {
-        let reserved = self
-            .reserved
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&chat.0);
-        if reserved.is_some_and(|at| at.elapsed() < RESERVED_FOR) {
+        let reserved = {
+            let mut reserved = self
+                .reserved
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let turns = reserved.entry(chat.0).or_default();
+            turns.retain(|at| at.elapsed() < RESERVED_FOR);
+            let turn = turns.pop();
+            if turns.is_empty() {
+                reserved.remove(&chat.0);
+            }
+            turn
+        };
+        if reserved.is_some() {
+            self.after_hold(chat).await;
             return;
         }
+        self.after_hold(chat).await;
         self.budgets().take(&self.allowances(chat)).await;
     }
 
     /// Waits for `chat`'s turn now, for a message about to be chosen and sent: the next
     /// [`Pacer::wait`] for `chat`, if it comes within [`RESERVED_FOR`], goes at once.
     pub(crate) async fn reserve(&self, chat: ChatId) {
+        self.after_hold(chat).await;
         self.budgets().take(&self.allowances(chat)).await;
+        self.reserved_turn(chat);
+    }
+
+    fn reserved_turn(&self, chat: ChatId) {
         let mut reserved = self
             .reserved
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        reserved.retain(|_, at| at.elapsed() < RESERVED_FOR);
-        reserved.insert(chat.0, Instant::now());
+        reserved.retain(|_, turns| {
+            turns.retain(|at| at.elapsed() < RESERVED_FOR);
+            !turns.is_empty()
+        });
+        reserved.entry(chat.0).or_default().push(Instant::now());
     }
 
-    /// Takes a turn for `chat` if it has room to spare (half of a group's minute, one post
-    /// of the chat's burst and of the bot's second left free after it), for a message that
-    /// may wait; false, taking nothing, if not. The next [`Pacer::wait`] uses the turn.
+    /// Takes a turn for `chat` if it has room to spare (half of a group's minute, two of its
+    /// burst, one post of the chat's burst and of the bot's second left free after it), for
+    /// a message that may wait; false, taking nothing, if not: a fast game's boards have
+    /// none to spare. The next [`Pacer::wait`] uses the turn.
     pub(crate) async fn spare(&self, chat: ChatId) -> bool {
+        if self.held_for(chat).is_some() {
+            return false;
+        }
         let allowances: Vec<Allowance> = self
             .allowances(chat)
             .into_iter()
             .map(|allowance| {
                 let keep = if allowance.key.starts_with("tg:group:") {
                     allowance.most / 2
+                } else if allowance.key.starts_with("tg:beat:") {
+                    2
                 } else {
                     1
                 };
@@ -160,10 +227,7 @@ impl Pacer {
         if self.budgets().spend(&allowances).await != Spend::Spent {
             return false;
         }
-        self.reserved
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(chat.0, Instant::now());
+        self.reserved_turn(chat);
         true
     }
 }
@@ -195,20 +259,31 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_quiet_group_posts_at_once_and_a_full_minute_waits() {
+    async fn a_quiet_group_posts_a_burst_at_once_then_a_fast_game_gets_a_steady_beat() {
         let pacer = Pacer::new(SendLimits {
             per_chat_per_second: 100,
             ..telegram()
         });
         let group = ChatId(-1_001_234_567_890);
         let started = Instant::now();
-        // 19 posts (one short of Telegram's 20) go at once: no spacing in a group with room.
-        for _ in 0..19 {
+        // A game's start and two quick boards go at once: no spacing in a group with room.
+        for _ in 0..GROUP_BURST {
             pacer.wait(group).await;
         }
         assert!(started.elapsed() < Duration::from_millis(500));
-        let twentieth = tokio::time::timeout(Duration::from_millis(500), pacer.wait(group)).await;
-        assert!(twentieth.is_err(), "a twentieth post in the minute went");
+        // Then one every 60.3 s / 14 (4.3 s): 5 + 14 in any minute, one short of 20.
+        let next = tokio::time::timeout(Duration::from_millis(500), pacer.wait(group)).await;
+        assert!(
+            next.is_err(),
+            "a sixth post went without waiting for the beat"
+        );
+        let beat = pacer
+            .allowances(group)
+            .into_iter()
+            .find(|a| a.key.starts_with("tg:beat:"))
+            .and_then(|a| a.every)
+            .expect("a group's beat");
+        assert_eq!(beat, Duration::from_millis(60_300) / 14);
     }
 
     #[tokio::test]
@@ -228,7 +303,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn room_to_spare_is_half_a_groups_minute() {
+    async fn room_to_spare_leaves_the_groups_next_boards_theirs() {
         let pacer = Pacer::new(SendLimits {
             per_chat_per_second: 100,
             ..telegram()
@@ -236,18 +311,22 @@ mod tests {
         let group = ChatId(-1_001_234_567_890);
         // A try every 30 ms: the chat's own rate (one every 11 ms here) never stands in the way.
         let mut spared = 0;
-        for _ in 0..20 {
+        for _ in 0..10 {
             if pacer.spare(group).await {
                 spared += 1;
             }
             tokio::time::sleep(Duration::from_millis(30)).await;
         }
-        // 19 a minute, 9 kept free for boards: 10 spare posts, then none.
-        assert_eq!(spared, 10);
-        for _ in 0..9 {
+        // Three of the group's burst of five spent on edits that may wait; two kept for boards.
+        assert_eq!(spared, 3);
+        for _ in 0..2 {
             let board = tokio::time::timeout(Duration::from_millis(300), pacer.wait(group)).await;
             assert!(board.is_ok(), "a board found no room");
         }
+        assert!(
+            !pacer.spare(group).await,
+            "a fast game's boards left room to spare"
+        );
     }
 
     #[tokio::test]

@@ -261,10 +261,13 @@ mod tests {
         let log = WindowLog::default();
         let spare = group().keeping_free(10);
         for i in 0..10 {
-            assert_eq!(log.spend(&[spare.clone()], i), Spend::Spent);
+            assert_eq!(log.spend(std::slice::from_ref(&spare), i), Spend::Spent);
         }
         // Ten posts in the window: one more would leave fewer than ten free.
-        assert!(matches!(log.spend(&[spare.clone()], 20), Spend::Wait(_)));
+        assert!(matches!(
+            log.spend(std::slice::from_ref(&spare), 20),
+            Spend::Wait(_)
+        ));
         // A post that goes as soon as there is room still goes.
         assert_eq!(log.spend(&[group()], 20), Spend::Spent);
         let never = Allowance::new("k", 1, Duration::from_secs(1)).keeping_free(1);
@@ -276,18 +279,21 @@ mod tests {
         let log = WindowLog::default();
         let chat = Allowance::rate("tg:chat:1", 3, Duration::from_secs(1));
         for _ in 0..3 {
-            assert_eq!(log.spend(&[chat.clone()], 10_000), Spend::Spent);
+            assert_eq!(log.spend(std::slice::from_ref(&chat), 10_000), Spend::Spent);
         }
         // The bucket is full again at 13 000; the fourth may go a second after the burst.
         assert_eq!(
-            log.spend(&[chat.clone()], 10_000),
+            log.spend(std::slice::from_ref(&chat), 10_000),
             Spend::Wait(Duration::from_millis(1_000))
         );
-        assert_eq!(log.spend(&[chat.clone()], 11_000), Spend::Spent);
-        assert!(matches!(log.spend(&[chat.clone()], 11_500), Spend::Wait(_)));
+        assert_eq!(log.spend(std::slice::from_ref(&chat), 11_000), Spend::Spent);
+        assert!(matches!(
+            log.spend(std::slice::from_ref(&chat), 11_500),
+            Spend::Wait(_)
+        ));
         // After a quiet while the whole burst is back.
         for _ in 0..3 {
-            assert_eq!(log.spend(&[chat.clone()], 30_000), Spend::Spent);
+            assert_eq!(log.spend(std::slice::from_ref(&chat), 30_000), Spend::Spent);
         }
         let spare = chat.keeping_free(1);
         assert!(matches!(log.spend(&[spare], 31_000), Spend::Wait(_)));

@@ -5,7 +5,7 @@
 # Findings are left in fuzz/artifacts/<target>/; libFuzzer's whole output in
 # fuzz/target/fuzz-logs/<target>.log.
 #
-#   scripts/fuzz.sh                      # the doors: updates, interactions, command lines, UCI, records
+#   scripts/fuzz.sh                      # the doors: updates, interactions, command lines, UCI, time controls, records
 #   scripts/fuzz.sh fen move_text        # chosen targets
 #   FUZZ_SECONDS=60 scripts/fuzz.sh      # a quick pass
 #
@@ -13,7 +13,7 @@
 set -u
 cd "$(dirname "$0")/../fuzz" || exit 1
 seconds=${FUZZ_SECONDS:-600}
-targets=${*:-telegram_update discord_interaction command_line uci_line store_records}
+targets=${*:-telegram_update discord_interaction command_line uci_line time_control store_records}
 logs=target/fuzz-logs
 mkdir -p "$logs"
 RUSTC_BOOTSTRAP=1 nice -n 15 cargo fuzz build -O || exit 1

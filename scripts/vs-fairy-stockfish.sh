@@ -13,6 +13,11 @@
 # thinking only on its own turn. THREADS=N and FSF_THREADS=N in the environment set each
 # side's UCI `Threads` (then run one match at a time: each move may use every core).
 #
+# CLOCK=1+0 (or 3+2, 10m|30s) in the environment plays on a game clock kept by the match
+# instead of a fixed time a move (MOVETIME_MS is then unused): both engines are told their
+# clocks (`go wtime … btime …`), and an engine whose time runs out loses on time; the summary
+# says how often that happened and the least time left after a move.
+#
 # Adjudication (that of `jieqi-bot match`): the rules end a game (mate, stalemate, the
 # repetition rulings, the preset's no-progress draw); a game still running after 300 plies is
 # a draw; an engine answering an illegal move, or none within a minute, loses.
@@ -26,8 +31,13 @@ SEED=${6:-23}
 THREADS=${THREADS:-1}
 FSF_THREADS=${FSF_THREADS:-1}
 FSF=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
+if [ -n "${CLOCK:-}" ]; then
+    set -- --clock "$CLOCK"
+else
+    set -- --movetime-ms "$MS"
+fi
 exec "$BIN" match --variant xiangqi \
     --red "uci:$BIN uci" --red-option "Skill Level=$SKILL" --red-option "Threads=$THREADS" \
     --black "uci:$FSF" --black-option "UCI_Variant=xiangqi" --black-option "Threads=$FSF_THREADS" \
     --black-option "Hash=16" --black-option "Skill Level=$FSF_SKILL" --black-ranks 1-10 \
-    --movetime-ms "$MS" --games "$GAMES" --opening-plies 6 --max-plies 300 --seed "$SEED" --verbose
+    "$@" --games "$GAMES" --opening-plies 6 --max-plies 300 --seed "$SEED" --verbose

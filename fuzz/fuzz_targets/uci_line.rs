@@ -41,7 +41,7 @@ fuzz_target!(|line: &str| {
         Command::Go(go) => {
             for level in Level::ALL {
                 for side in [jieqi_rules::Side::Red, jieqi_rules::Side::Black] {
-                    let _ = budget(&go, level, side);
+                    let _ = budget(&go, level, side, std::time::Duration::from_millis(100));
                 }
             }
         }

@@ -41,7 +41,8 @@ enum Command {
     /// Draw one position as a PNG picture.
     Render(render_cmd::RenderArgs),
     /// Play the engine against itself, a random mover or an external UCI engine.
-    Match(match_cmd::MatchArgs),
+    // Boxed: its many options make it far larger than the other commands.
+    Match(Box<match_cmd::MatchArgs>),
     /// Speak UCI on standard input and output, for Xiangqi and Jieqi GUIs.
     Uci(uci_cmd::UciArgs),
     /// Play the chat surface in this terminal, with no account.
@@ -69,7 +70,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => analysis::moves(args),
         Command::Fen(args) => analysis::fen(args),
         Command::Render(args) => render_cmd::run(args),
-        Command::Match(args) => match_cmd::run(args),
+        Command::Match(args) => match_cmd::run(*args),
         Command::Local(args) => local_cmd::run(args),
         Command::Uci(args) => uci_cmd::run(args),
         Command::Run(args) => run_cmd::run(args),

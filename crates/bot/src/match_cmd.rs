@@ -15,7 +15,11 @@
 //! in the dialect's FEN with the pool of pieces hidden to it; for Xiangqi (which hides nothing)
 //! the start and every move since, so it sees repetitions coming. Moves are written and read in
 //! its rank numbering (`--red-ranks 1-10` for Fairy-Stockfish).
+//!
+//! `--clock 3+2` plays on a game clock instead of a time per move (`clocks`): a contestant
+//! whose time runs out before its answer loses on time.
 
+mod clocks;
 mod sprt;
 
 use std::fmt;
@@ -27,6 +31,8 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use clocks::MatchClock;
+use jieqi_clock::TimeControl;
 use jieqi_engine::{Budget, Engine, Level, RandomMover};
 use jieqi_rules::{
     Game, GameDeal, GameMove, Move, Preset, Rules, Seat, Side, Variant, View, Viewer,
@@ -48,8 +54,8 @@ use sprt::{Pairs, Sprt, Verdict};
 /// its UCI options with `--black-option "Hash=64"` (repeat for more). It thinks `go nodes N`
 /// with `--uci-nodes N`, else `go movetime` with `--movetime-ms` (1000 if not given), or
 /// exactly what `--uci-go` says (`--uci-go ""` is a bare `go`: our own engine then plays its
-/// `Skill Level`'s budget).
-/// Xiangqi and Jieqi only.
+/// `Skill Level`'s budget), or on a game clock with `--clock 3+2` (`go wtime … btime …`, and
+/// our levels manage the same clock). External engines play Xiangqi and Jieqi only.
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
     /// Which game: xiangqi, jieqi or banqi.
@@ -85,6 +91,12 @@ pub struct MatchArgs {
     /// What external engines get after `go`, replacing --uci-nodes and --movetime-ms for them.
     #[arg(long, value_name = "LIMITS")]
     uci_go: Option<String>,
+    /// Play on a game clock, minutes + increment (`1+0`, `3+2`) or game time then byo-yomi
+    /// (`10m|30s`), kept by the match for both contestants: a contestant whose time runs out
+    /// loses on time. Replaces --movetime-ms, --uci-nodes and --uci-go.
+    #[arg(long, value_name = "CONTROL", value_parser = clocks::live_control,
+          conflicts_with_all = ["uci_go", "uci_nodes", "movetime_ms"])]
+    clock: Option<TimeControl>,
     /// Write each game's record (tags, result and moves) to this folder, one file a game.
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
@@ -207,6 +219,9 @@ struct Effort {
     depth: u64,
     total: Duration,
     longest: Duration,
+    /// On a clock: the least time it had left after a move, and the games it lost on time.
+    least_left: Option<Duration>,
+    flags: u32,
 }
 
 impl Player {
@@ -353,6 +368,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             external.new_game()?;
         }
         let mut forfeit: Option<String> = None;
+        let mut clock = args.clock.map(MatchClock::start);
         while game.outcome().is_none() && game.ply() < args.max_plies {
             let seat = game.seat_to_move();
             let i = if seat == first_seat { 0 } else { 1 };
@@ -366,13 +382,19 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                 start_fen: &start_fen,
                 moves: &moves,
             });
+            // On a clock, the engine's limits are what its clock says now.
+            let clock_limits = clock.as_ref().map(MatchClock::uci_limits);
+            if let (Some(clock), Player::Engine(engine)) = (&clock, &mut players[i]) {
+                let base = match_budget(engine.level().budget(), &args);
+                engine.set_budget(base.on_clock(&clock.reading(seat)));
+            }
             let turn = players[i]
                 .choose(
                     &view,
                     &legal,
                     &mut externals,
                     told.as_ref(),
-                    &limits,
+                    clock_limits.as_deref().unwrap_or(&limits),
                     &mut efforts[i],
                 )
                 .with_context(|| {
@@ -387,6 +409,21 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                     break;
                 }
             };
+            if let Some(clock) = &mut clock {
+                match clock.press(seat) {
+                    Ok(left) => {
+                        let least = efforts[i].least_left.get_or_insert(left);
+                        *least = (*least).min(left);
+                    }
+                    Err(_) => {
+                        let loser = game.side_to_move().unwrap_or(Side::Red);
+                        forfeit = Some(format!("{} ({loser}) lost on time", contestants[i]));
+                        efforts[i].flags += 1;
+                        game.resign(loser);
+                        break;
+                    }
+                }
+            }
             if let GameMove::Board(mv) = mv {
                 moves.push(mv);
             }
@@ -509,6 +546,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                 effort.nodes / effort.moves,
                 effort.depth as f64 / effort.moves as f64,
             )?;
+            if let Some(least) = effort.least_left {
+                writeln!(
+                    out,
+                    "    on the clock: lost on time {} time(s), least time left after a move {} ms",
+                    effort.flags,
+                    least.as_millis()
+                )?;
+            }
         }
     }
     writeln!(out, "  took {:.0} s", started.elapsed().as_secs_f64())?;

@@ -25,6 +25,7 @@
 //! outbox, leases and leadership this backend implements; `docs/testing.md` how its tests find
 //! a server (`TEST_DATABASE_URL`).
 
+mod fleet;
 mod lead;
 mod migrate;
 mod notify;
@@ -121,7 +122,7 @@ impl PgStore {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
         if config.get_application_name().is_none() {
-            config.application_name("jieqi-bot");
+            config.application_name(fleet::application_name());
         }
         if let Some(schema) = schema {
             if schema.is_empty()
@@ -184,6 +185,8 @@ impl PgStore {
                     .to_owned(),
             ));
         };
+        // Nothing is migrated or written while a process of an older release is connected.
+        fleet::wait_for_older_processes(&client).await?;
         migrate::run(&mut client).await?;
         // The renewals' connection is opened now, not at the first heartbeat: a process that
         // starts on a busy server would otherwise spend part of its first claims' lease

@@ -904,6 +904,7 @@ async fn the_review_queue_keeps_its_order_across_processes_and_each_entry_is_tak
     );
 }
 
+<<<<<<< HEAD
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_spend_from_one_budget_and_never_past_it_together() {
     use jieqi_store::{Allowance, Spend};
@@ -957,4 +958,64 @@ async fn two_processes_spend_from_one_budget_and_never_past_it_together() {
         Spend::Spent
     );
     assert!(matches!(one.spend(&[spare]).await.unwrap(), Spend::Wait(_)));
+=======
+/// A connection named as a process of `release` names it (`jieqi-bot` for the releases
+/// before the fleet's names), open until dropped.
+async fn process_of_release(store: &TestStore, release: &str) -> tokio::task::JoinHandle<()> {
+    let mut config: tokio_postgres::Config = store.url().parse().expect("the test URL");
+    config.application_name(release);
+    let (client, connection) = config
+        .connect(tokio_postgres::NoTls)
+        .await
+        .expect("a connection");
+    tokio::spawn(async move {
+        let _client = client;
+        let _ = connection.await;
+    })
+}
+
+/// How it broke: a new release started beside the previous one (f61d864, codec schema 4)
+/// migrated the schema and wrote records in its newer codec at once, and the old process
+/// refused every move of its games from then on. Now a process does not migrate or write
+/// while a process of an older release (the previous releases' name `jieqi-bot`, or an
+/// older codec in the name) is connected, and takes over as soon as it is gone; one of its
+/// own release, or a newer, holds nothing back.
+#[tokio::test]
+async fn a_new_process_waits_for_the_older_releases_processes_to_stop() {
+    let store = store_or_skip!();
+    for same_or_newer in [
+        format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION),
+        format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION + 1),
+    ] {
+        let other = process_of_release(&store, &same_or_newer).await;
+        let started = tokio::time::timeout(
+            Duration::from_secs(10),
+            PgStore::connect_in_schema(store.url(), store.schema()),
+        )
+        .await;
+        assert!(matches!(started, Ok(Ok(_))), "{same_or_newer}: {started:?}");
+        other.abort();
+    }
+    for older in [
+        "jieqi-bot".to_owned(),
+        format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION - 1),
+    ] {
+        let old = process_of_release(&store, &older).await;
+        let new = tokio::spawn({
+            let (url, schema) = (store.url().to_owned(), store.schema().to_owned());
+            async move { PgStore::connect_in_schema(&url, &schema).await }
+        });
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        assert!(
+            !new.is_finished(),
+            "{older}: started beside an older release"
+        );
+        old.abort();
+        let taken_over = tokio::time::timeout(Duration::from_secs(10), new).await;
+        assert!(
+            matches!(taken_over, Ok(Ok(Ok(_)))),
+            "{older}: took over once it was gone: {taken_over:?}"
+        );
+    }
+>>>>>>> main
 }

@@ -174,26 +174,36 @@ fn ask_reference(asked: &[Asked]) -> HashMap<(String, u8), Answer> {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/reference/pair_rounds.py"
     );
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs (CI installs caissify-pairings)");
-    let mut input = String::new();
-    for a in asked {
-        input.push_str(&format!("{} {}\n", a.path, a.round));
+    // Two reference processes, each with every other round: it is the slow part.
+    let workers: Vec<_> = (0..2)
+        .map(|k| {
+            let mut child = Command::new("python3")
+                .arg(script)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("python3 runs (CI installs caissify-pairings)");
+            let mut input = String::new();
+            for a in asked.iter().skip(k).step_by(2) {
+                input.push_str(&format!("{} {}\n", a.path, a.round));
+            }
+            let mut stdin = child.stdin.take().unwrap();
+            let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+            (child, writer)
+        })
+        .collect();
+    let mut text = String::new();
+    for (child, writer) in workers {
+        let output = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        assert!(
+            output.status.success(),
+            "the reference failed (is caissify-pairings installed?)"
+        );
+        text.push_str(&String::from_utf8(output.stdout).unwrap());
     }
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(
-        output.status.success(),
-        "the reference failed (is caissify-pairings installed?)"
-    );
     let mut answers = HashMap::new();
-    for line in String::from_utf8(output.stdout).unwrap().lines() {
+    for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let num = |x: &serde_json::Value| x.as_u64().unwrap() as u16;
         let games = v["games"]
@@ -293,85 +303,110 @@ fn dutch_pairings_agree_with_the_reference_implementation() {
     let dir =
         std::env::temp_dir().join(format!("jieqi-tournament-reference-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut asked = Vec::new();
     let mut sizes = Vec::new();
-    for event in 0..events {
-        sizes.push(simulate(event, &dir, &mut asked));
-    }
-    let answers = ask_reference(&asked);
     let (mut identical, mut colour_exceptions, mut explained, mut unexplained) = (0, 0, 0, 0);
     let mut refused = 0;
+    let mut bye_rule = 0;
+    let mut rounds = 0;
     let mut report = String::new();
-    for a in &asked {
-        let answer = &answers[&(a.path.clone(), a.round)];
-        let reference_breaks = broken_rules(&a.swiss_before, &answer.games, answer.bye);
-        if a.refused {
-            refused += 1;
-            assert!(
-                !reference_breaks.is_empty(),
-                "event {} round {}: we refused a round the reference paired legally: {:?}",
-                a.event,
-                a.round,
-                answer.games
-            );
-            report.push_str(&format!(
+    // Ten events at a time, with the running figures after each ten.
+    for first in (0..events).step_by(10) {
+        let mut asked = Vec::new();
+        for event in first..(first + 10).min(events) {
+            sizes.push(simulate(event, &dir, &mut asked));
+        }
+        let answers = ask_reference(&asked);
+        rounds += asked.len();
+        for a in &asked {
+            let answer = &answers[&(a.path.clone(), a.round)];
+            let reference_breaks = broken_rules(&a.swiss_before, &answer.games, answer.bye);
+            if a.refused {
+                refused += 1;
+                assert!(
+                    !reference_breaks.is_empty(),
+                    "event {} round {}: we refused a round the reference paired legally: {:?}",
+                    a.event,
+                    a.round,
+                    answer.games
+                );
+                report.push_str(&format!(
                 "event {} round {}: refused as impossible; the reference pairs it anyway, breaking {}\n",
                 a.event, a.round, reference_breaks.join("; ")
             ));
-            continue;
-        }
-        let ours_break = broken_rules(&a.swiss_before, &a.games, a.bye);
-        assert!(
-            ours_break.is_empty(),
-            "event {} round {}: our pairing breaks {:?}",
-            a.event,
-            a.round,
-            ours_break
-        );
-        let same_games = unordered(&a.games) == unordered(&answer.games) && a.bye == answer.bye;
-        if same_games {
-            let theirs: BTreeSet<(u16, u16)> = answer.games.iter().copied().collect();
-            let flipped: Vec<(u16, u16)> = a
-                .games
-                .iter()
-                .copied()
-                .filter(|g| !theirs.contains(g))
-                .collect();
-            if flipped.is_empty() {
-                identical += 1;
                 continue;
             }
-            // The reference ranks a pair by pairing number alone where A.2 ranks by score
-            // first: E.4/E.5 then favour a different player.
-            let rank_differs = |&(w, b): &(u16, u16)| {
-                let (sw, sb) = (a.scores[&w], a.scores[&b]);
-                sw != sb && ((sw > sb) != (w < b))
-            };
-            if flipped.iter().all(rank_differs) {
-                colour_exceptions += 1;
+            let ours_break = broken_rules(&a.swiss_before, &a.games, a.bye);
+            assert!(
+                ours_break.is_empty(),
+                "event {} round {}: our pairing breaks {:?}",
+                a.event,
+                a.round,
+                ours_break
+            );
+            let same_games = unordered(&a.games) == unordered(&answer.games) && a.bye == answer.bye;
+            if same_games {
+                let theirs: BTreeSet<(u16, u16)> = answer.games.iter().copied().collect();
+                let flipped: Vec<(u16, u16)> = a
+                    .games
+                    .iter()
+                    .copied()
+                    .filter(|g| !theirs.contains(g))
+                    .collect();
+                if flipped.is_empty() {
+                    identical += 1;
+                    continue;
+                }
+                // The reference ranks a pair by pairing number alone where A.2 ranks by score
+                // first: E.4/E.5 then favour a different player.
+                let rank_differs = |&(w, b): &(u16, u16)| {
+                    let (sw, sb) = (a.scores[&w], a.scores[&b]);
+                    sw != sb && ((sw > sb) != (w < b))
+                };
+                if flipped.iter().all(rank_differs) {
+                    colour_exceptions += 1;
+                    continue;
+                }
+                unexplained += 1;
+                report.push_str(&format!(
+                    "event {} round {}: colours differ on {:?} (ours white first)\n",
+                    a.event, a.round, flipped
+                ));
+                continue;
+            }
+            // The reference bars from the bye anyone who had any bye, also a zero- or
+            // half-point one; C.2 bars only a win without playing.
+            if a.bye != answer.bye
+                && let Some(ours) = a.bye
+            {
+                let numbers = a.swiss_before.pairing_numbers();
+                let i = numbers.iter().position(|&m| m == ours).unwrap();
+                let had_h_or_z = a.swiss_before.entrants()[i]
+                    .entries
+                    .iter()
+                    .any(|e| matches!(e, Entry::Bye(ByeKind::Half | ByeKind::Zero)));
+                if had_h_or_z {
+                    bye_rule += 1;
+                    report.push_str(&format!(
+                    "event {} round {}: the bye goes to {ours} (only H/Z byes before, which C.2 allows); the reference bars {ours} and gives it to {:?}\n",
+                    a.event, a.round, answer.bye
+                ));
+                    continue;
+                }
+            }
+            if !reference_breaks.is_empty() {
+                explained += 1;
+                report.push_str(&format!(
+                    "event {} round {}: the reference's pairing breaks {}\n",
+                    a.event,
+                    a.round,
+                    reference_breaks.join("; ")
+                ));
                 continue;
             }
             unexplained += 1;
+            let ours = unordered(&a.games);
+            let theirs = unordered(&answer.games);
             report.push_str(&format!(
-                "event {} round {}: colours differ on {:?} (ours white first)\n",
-                a.event, a.round, flipped
-            ));
-            continue;
-        }
-        if !reference_breaks.is_empty() {
-            explained += 1;
-            report.push_str(&format!(
-                "event {} round {}: the reference's pairing breaks {}\n",
-                a.event,
-                a.round,
-                reference_breaks.join("; ")
-            ));
-            continue;
-        }
-        unexplained += 1;
-        let ours = unordered(&a.games);
-        let theirs = unordered(&answer.games);
-        report.push_str(&format!(
             "event {} round {}: games differ. ours only {:?} bye {:?}; reference only {:?} bye {:?}\n",
             a.event,
             a.round,
@@ -380,27 +415,32 @@ fn dutch_pairings_agree_with_the_reference_implementation() {
             theirs.difference(&ours).collect::<Vec<_>>(),
             answer.bye
         ));
+        }
+        println!(
+            "after {} events: {rounds} rounds, {identical} identical, {colour_exceptions} colour exceptions, \
+         {bye_rule} bye rule, {explained} reference illegal, {refused} refused, {unexplained} unexplained",
+            sizes.len()
+        );
     }
-    let rounds = asked.len();
     println!("{report}");
     println!(
         "{events} events ({} to {} players), {rounds} rounds asked: {identical} identical, \
          {colour_exceptions} with colours the other way by the reference's ranking, \
-         {explained} where the reference breaks an absolute criterion, {refused} refused as impossible, \
-         {unexplained} unexplained differences",
+         {explained} where the reference breaks an absolute criterion, {bye_rule} where it bars a bye C.2 allows, \
+         {refused} refused as impossible, {unexplained} unexplained differences",
         sizes.iter().map(|s| s.0).min().unwrap_or(0),
         sizes.iter().map(|s| s.0).max().unwrap_or(0),
     );
     if std::env::var_os("TOURNAMENT_REFERENCE_KEEP").is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    // The goal is no unexplained difference; today the two differ mostly in which of
-    // several equally good pairings of a bracket they take (the rules' order of
-    // transpositions and exchanges), see docs/tournament.md. Until that is closed this
-    // guards against falling back: agreement below the floor measured when it landed fails.
-    let agreeing = identical + colour_exceptions + explained;
+    // The goal is no unexplained difference; the few left are in which of several equally
+    // good pairings of a bracket is taken where exchanges are needed (docs/tournament.md).
+    // Until they are closed this guards against falling back: agreement below 85% of the
+    // paired rounds fails (about 95% was measured when this landed).
+    let agreeing = identical + colour_exceptions + explained + bye_rule;
     assert!(
-        agreeing * 100 >= rounds.saturating_sub(refused) * 30,
+        agreeing * 100 >= rounds.saturating_sub(refused) * 85,
         "only {agreeing} of {rounds} rounds agree with the reference (differences listed above)"
     );
 }

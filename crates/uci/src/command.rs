@@ -75,6 +75,9 @@ pub struct Go {
     pub binc: Option<Duration>,
     /// `movestogo`: moves to the next time control.
     pub movestogo: Option<u32>,
+    /// `byoyomi`: once the game time is spent, the time each move may take (both sides), as
+    /// Fairy-Stockfish and USI read it.
+    pub byoyomi: Option<Duration>,
     /// `infinite`: search until `stop`.
     pub infinite: bool,
     /// Words the engine does not act on (`ponder`, `searchmoves ...`, `mate n`), to tell the
@@ -223,6 +226,7 @@ fn parse_go(words: &[&str]) -> Result<Go, CommandError> {
             "btime" => go.btime = Some(millis(word, words.next())?),
             "winc" => go.winc = Some(millis(word, words.next())?),
             "binc" => go.binc = Some(millis(word, words.next())?),
+            "byoyomi" => go.byoyomi = Some(millis(word, words.next())?),
             "depth" => go.depth = Some(count(word, words.next())?),
             "movestogo" => go.movestogo = Some(count(word, words.next())?),
             "nodes" => go.nodes = Some(count(word, words.next())?),

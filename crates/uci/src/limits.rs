@@ -7,13 +7,15 @@
 //!   `Skill Level` keeps the levels apart under a fixed time (a club engine given a second
 //!   still plays as a club player); master has no node cap and uses the time it is given;
 //! - `infinite`: nothing stops it but `stop`;
-//! - a clock (`wtime`/`btime`, increments, `movestogo`): a share of the remaining time, and
-//!   the level's node budget, so a level plays as strong with a clock as in the bot;
+//! - a clock (`wtime`/`btime`, increments, `byoyomi`, `movestogo`): the engine's time
+//!   management ([`ClockReading`]) shares the time left, less the move overhead (UCI
+//!   `Move Overhead`), and the level's node budget stays, so a level plays as strong with a
+//!   clock as in the bot and never loses on time;
 //! - a bare `go`: the level's own budget, as in the bot.
 
 use std::time::Duration;
 
-use jieqi_engine::{Budget, Level};
+use jieqi_engine::{Budget, ClockReading, Level};
 use jieqi_rules::Side;
 
 use crate::command::Go;
@@ -35,7 +37,11 @@ pub fn level_of_skill(skill: u32) -> Level {
     }
 }
 
-/// The budget of one `go` by `side` at `level`.
+/// The move overhead a session assumes until the GUI sets `Move Overhead`: time lost around
+/// each move outside the search (the GUI, pipes, a loaded machine).
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(100);
+
+/// The budget of one `go` by `side` at `level`, losing `overhead` around each move.
 ///
 /// ```
 /// use std::time::Duration;
@@ -45,12 +51,13 @@ pub fn level_of_skill(skill: u32) -> Level {
 /// use jieqi_uci::limits::budget;
 ///
 /// let go = Go { nodes: Some(5_000), ..Go::default() };
-/// let b = budget(&go, Level::Master, Side::Red);
+/// let overhead = Duration::from_millis(100);
+/// let b = budget(&go, Level::Master, Side::Red, overhead);
 /// assert_eq!(b.nodes, 5_000);
 /// let clock = Go { wtime: Some(Duration::from_secs(60)), ..Go::default() };
-/// assert!(budget(&clock, Level::Master, Side::Red).movetime < Duration::from_secs(5));
+/// assert!(budget(&clock, Level::Master, Side::Red, overhead).movetime < Duration::from_secs(5));
 /// ```
-pub fn budget(go: &Go, level: Level, side: Side) -> Budget {
+pub fn budget(go: &Go, level: Level, side: Side, overhead: Duration) -> Budget {
     let base = level.budget();
     let exact = go.infinite || go.nodes.is_some() || go.depth.is_some() || go.movetime.is_some();
     // A movetime alone keeps the node budget that makes a level what it is; master's is
@@ -81,27 +88,32 @@ pub fn budget(go: &Go, level: Level, side: Side) -> Budget {
         // The engine keeps 15 % of its time as a margin; a GUI's movetime is the whole time.
         budget.movetime = movetime.div_f64(0.85).max(Duration::from_millis(1));
     } else if !exact {
-        budget.movetime = clock_share(go, side).unwrap_or(base.movetime);
+        budget.movetime =
+            clock_reading(go, side, overhead).map_or(base.movetime, |c| c.move_time());
     }
     budget
 }
 
-/// The time to spend from a clock: an even share of what is left for the moves to the next
-/// control (30 if the GUI does not say), plus most of the increment, and never more than
-/// half of what is left. `None` if the GUI gave no clock for `side`.
-fn clock_share(go: &Go, side: Side) -> Option<Duration> {
-    let (left, inc) = match side {
+/// What a `go` says of `side`'s clock, or `None` if it gives no time for `side`.
+fn clock_reading(go: &Go, side: Side, overhead: Duration) -> Option<ClockReading> {
+    let (left, increment) = match side {
         Side::Red => (go.wtime?, go.winc.unwrap_or_default()),
         Side::Black => (go.btime?, go.binc.unwrap_or_default()),
     };
-    let moves = go.movestogo.unwrap_or(30).clamp(1, 60);
-    let share = left / moves + inc.mul_f64(0.75);
-    Some(share.min(left / 2).max(Duration::from_millis(5)))
+    Some(ClockReading {
+        left,
+        increment,
+        byoyomi: go.byoyomi.unwrap_or_default(),
+        moves_to_go: go.movestogo,
+        overhead,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const OVERHEAD: Duration = DEFAULT_MOVE_OVERHEAD;
 
     #[test]
     fn skill_levels_cover_all_four_levels() {
@@ -116,7 +128,10 @@ mod tests {
     #[test]
     fn a_bare_go_is_the_levels_own_budget() {
         for level in Level::ALL {
-            assert_eq!(budget(&Go::default(), level, Side::Red), level.budget());
+            assert_eq!(
+                budget(&Go::default(), level, Side::Red, OVERHEAD),
+                level.budget()
+            );
         }
     }
 
@@ -126,7 +141,7 @@ mod tests {
             depth: Some(5),
             ..Go::default()
         };
-        let b = budget(&go, Level::Club, Side::Black);
+        let b = budget(&go, Level::Club, Side::Black, OVERHEAD);
         assert_eq!(
             (b.max_depth, b.nodes, b.movetime),
             (5, u64::MAX, UNLIMITED_TIME)
@@ -135,14 +150,14 @@ mod tests {
             infinite: true,
             ..Go::default()
         };
-        let b = budget(&go, Level::Master, Side::Red);
+        let b = budget(&go, Level::Master, Side::Red, OVERHEAD);
         assert_eq!((b.max_depth, b.nodes), (MAX_DEPTH, u64::MAX));
         let go = Go {
             movetime: Some(Duration::from_millis(850)),
             ..Go::default()
         };
         assert_eq!(
-            budget(&go, Level::Master, Side::Red).movetime,
+            budget(&go, Level::Master, Side::Red, OVERHEAD).movetime,
             Duration::from_millis(1000)
         );
     }
@@ -155,7 +170,7 @@ mod tests {
         };
         let nodes: Vec<u64> = Level::ALL
             .iter()
-            .map(|&level| budget(&go, level, Side::Red).nodes)
+            .map(|&level| budget(&go, level, Side::Red, OVERHEAD).nodes)
             .collect();
         assert_eq!(
             nodes,
@@ -166,13 +181,16 @@ mod tests {
                 u64::MAX
             ]
         );
-        assert_eq!(budget(&go, Level::Casual, Side::Red).max_depth, 3);
+        assert_eq!(budget(&go, Level::Casual, Side::Red, OVERHEAD).max_depth, 3);
         let with_nodes = Go {
             nodes: Some(50_000),
             movetime: Some(Duration::from_millis(200)),
             ..Go::default()
         };
-        assert_eq!(budget(&with_nodes, Level::Novice, Side::Red).nodes, 50_000);
+        assert_eq!(
+            budget(&with_nodes, Level::Novice, Side::Red, OVERHEAD).nodes,
+            50_000
+        );
     }
 
     #[test]
@@ -182,6 +200,42 @@ mod tests {
             binc: Some(Duration::from_secs(10)),
             ..Go::default()
         };
-        assert!(budget(&go, Level::Master, Side::Black).movetime <= Duration::from_millis(50));
+        assert!(
+            budget(&go, Level::Master, Side::Black, Duration::ZERO).movetime
+                <= Duration::from_millis(50)
+        );
+    }
+
+    #[test]
+    fn a_clock_is_read_for_the_side_to_move_less_the_overhead() {
+        let go = Go {
+            wtime: Some(Duration::from_secs(60)),
+            btime: Some(Duration::from_secs(30)),
+            ..Go::default()
+        };
+        let red = budget(&go, Level::Club, Side::Red, Duration::ZERO).movetime;
+        let black = budget(&go, Level::Club, Side::Black, Duration::ZERO).movetime;
+        assert_eq!(
+            (red, black),
+            (Duration::from_secs(2), Duration::from_secs(1))
+        );
+        let loaded = budget(&go, Level::Club, Side::Red, Duration::from_secs(3)).movetime;
+        assert_eq!(loaded, Duration::from_secs(57) / 30);
+        assert_eq!(
+            budget(&go, Level::Club, Side::Red, OVERHEAD).nodes,
+            Level::Club.budget().nodes
+        );
+    }
+
+    #[test]
+    fn byo_yomi_time_is_spent_once_the_game_time_is_gone() {
+        let go = Go {
+            wtime: Some(Duration::ZERO),
+            btime: Some(Duration::ZERO),
+            byoyomi: Some(Duration::from_millis(5_100)),
+            ..Go::default()
+        };
+        let movetime = budget(&go, Level::Master, Side::Black, OVERHEAD).movetime;
+        assert_eq!(movetime, Duration::from_millis(4_500));
     }
 }

@@ -12,13 +12,14 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
+use std::time::Duration;
 
 use jieqi_engine::{Analysis, Engine, Line, Progress, Score};
 use jieqi_rules::{GameMove, Move, Variant};
 
 use crate::command::{Command, Go, PositionCommand, Start};
 use crate::dialect::GuiPosition;
-use crate::limits::{budget, level_of_skill};
+use crate::limits::{DEFAULT_MOVE_OVERHEAD, budget, level_of_skill};
 
 /// Where the session writes its answers: one line at a time, flushed, shared with the search
 /// thread.
@@ -84,12 +85,16 @@ struct Options {
     hash_mib: usize,
     threads: usize,
     variant: Variant,
+    /// Time lost around each move outside the search, kept off the clock's share.
+    move_overhead: Duration,
 }
 
 const MAX_LINES: usize = 16;
 const MAX_HASH_MIB: usize = 128;
 /// Search threads a GUI may ask for: more than the machine's cores only slows each down.
 const MAX_THREADS: usize = 8;
+/// The largest `Move Overhead`, in milliseconds.
+const MAX_MOVE_OVERHEAD_MS: usize = 5_000;
 
 /// A search in progress.
 struct Running {
@@ -131,6 +136,7 @@ impl Session {
                 hash_mib: 0,
                 threads: 1,
                 variant: settings.variant,
+                move_overhead: DEFAULT_MOVE_OVERHEAD,
             },
             position: Ok(GuiPosition::start(settings.variant)),
             engine: None,
@@ -212,6 +218,10 @@ impl Session {
             "option name UCI_Variant type combo default {} var xiangqi var jieqi",
             self.settings.variant.to_string().to_ascii_lowercase()
         ));
+        self.sink.say(&format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
+            DEFAULT_MOVE_OVERHEAD.as_millis()
+        ));
         self.sink.say("option name Clear Hash type button");
         self.sink.say("uciok");
     }
@@ -233,6 +243,8 @@ impl Session {
             "threads" => number(MAX_THREADS).map(|n| self.options.threads = n.max(1)),
             "multipv" => number(MAX_LINES).map(|n| self.options.lines = n.max(1)),
             "skill level" => number(20).map(|n| self.options.skill = n as u32),
+            "move overhead" => number(MAX_MOVE_OVERHEAD_MS)
+                .map(|n| self.options.move_overhead = Duration::from_millis(n as u64)),
             "uci_variant" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
                 Some("xiangqi") => {
                     self.options.variant = Variant::Xiangqi;
@@ -259,7 +271,7 @@ impl Session {
                 }
             }
             _ => Err(format!(
-                "no option named `{}`: the options are Hash, Threads, MultiPV, Skill Level, UCI_Variant and Clear Hash",
+                "no option named `{}`: the options are Hash, Threads, MultiPV, Skill Level, UCI_Variant, Move Overhead and Clear Hash",
                 crate::command::shorten(name)
             )),
         };
@@ -329,7 +341,12 @@ impl Session {
             return;
         }
         let level = level_of_skill(self.options.skill);
-        let budget = budget(&go, level, position.side_to_move());
+        let budget = budget(
+            &go,
+            level,
+            position.side_to_move(),
+            self.options.move_overhead,
+        );
         let mut engine = match self.engine.take() {
             Some(engine) if engine.level() == level => engine,
             _ => Engine::new(level, self.settings.seed),

@@ -398,3 +398,43 @@ proptest! {
         gui.until("readyok");
     }
 }
+
+#[test]
+fn a_byo_yomi_clock_and_a_move_overhead_are_understood() {
+    let mut gui = Gui::new(Variant::Xiangqi);
+    gui.send("uci");
+    let hello = gui.until("uciok");
+    assert!(
+        hello.iter().any(
+            |l| l.starts_with("option name Move Overhead type spin default 100 min 0 max 5000")
+        ),
+        "{hello:?}"
+    );
+    gui.send("setoption name Move Overhead value 30");
+    gui.send("setoption name Move Overhead value 5001");
+    gui.send("isready");
+    let answers = gui.until("readyok");
+    assert_eq!(
+        answers,
+        [
+            "info string option Move Overhead: `5001` is not a whole number up to 5000",
+            "readyok"
+        ]
+    );
+    gui.send("position startpos");
+    gui.send("go wtime 0 btime 0 byoyomi 300");
+    let lines = gui.until("bestmove");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let best = bestmove(&lines);
+    assert!(
+        GuiPosition::start(Variant::Xiangqi)
+            .legal_moves()
+            .iter()
+            .any(|m| m.to_string() == best),
+        "{best}"
+    );
+    gui.send("quit");
+}

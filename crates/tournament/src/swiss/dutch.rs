@@ -22,9 +22,10 @@
 //! | closeness to the bracket's natural S1–S2 pairing | only steers the search |
 //!
 //! Among the pairings that score best, the rules take the first in their order of
-//! transpositions and exchanges; [`Dutch::settle`] picks it by fixing one pair at a time,
+//! transpositions and exchanges; `Dutch::settle` picks it by fixing one pair at a time,
 //! each the first candidate (S2 in order, then exchanged S1 players) with which a best
-//! pairing still exists. C.16–C.19 (the score differences of repeated floats) are not
+//! pairing still exists, and keeps to transpositions (every remainder pair across S1 and
+//! S2) whenever one of them is best. C.16–C.19 (the score differences of repeated floats) are not
 //! weighed: they change a pairing only where repeated floats of different sizes compete.
 
 use crate::matching::{Edge, max_weight_matching};
@@ -284,9 +285,51 @@ impl<'a> Dutch<'a> {
             .copied()
             .filter(|&i| weights.is_mover(self, i))
             .collect();
+        // The rules try every transposition of the remainder before any exchange: once the
+        // movers are settled, if some best pairing keeps every remainder pair across S1
+        // and S2, only such pairings are tried.
+        let mut across_only: Option<(Vec<bool>, Vec<bool>)> = None;
+        let no_limit = |_: usize, _: usize| false;
         for &x in bracket {
             if decided[x] {
                 continue;
+            }
+            if across_only.is_none() && !weights.is_mover(self, x) {
+                let remainder: Vec<usize> = bracket
+                    .iter()
+                    .copied()
+                    .filter(|&y| !weights.is_mover(self, y) && !decided[y])
+                    .collect();
+                let mut in_remainder = vec![false; self.vertices];
+                for &y in &remainder {
+                    in_remainder[y] = true;
+                }
+                let paired = remainder
+                    .iter()
+                    .filter(|&&y| mate[y].is_some_and(|m| in_remainder[m]))
+                    .count();
+                let mut upper = vec![false; self.vertices];
+                for &y in remainder.iter().take(paired / 2) {
+                    upper[y] = true;
+                }
+                let same_side =
+                    |a: usize, b: usize| in_remainder[a] && in_remainder[b] && upper[a] == upper[b];
+                let trial = constrained(
+                    self.vertices,
+                    free,
+                    edges,
+                    &fixed,
+                    &floating,
+                    &in_bracket,
+                    &same_side,
+                );
+                match trial {
+                    Some(t) if quality(&t) == best => {
+                        mate = t;
+                        across_only = Some((in_remainder, upper));
+                    }
+                    _ => across_only = Some((Vec::new(), Vec::new())),
+                }
             }
             let candidates = weights.candidates(self, x, bracket, &decided, &mate, &movers);
             for choice in candidates {
@@ -309,6 +352,12 @@ impl<'a> Dutch<'a> {
                     Choice::With(y) => trial_fixed.push((x, y)),
                     Choice::Float => trial_floating.push(x),
                 }
+                let same_side = |a: usize, b: usize| match &across_only {
+                    Some((in_remainder, upper)) if !in_remainder.is_empty() => {
+                        in_remainder[a] && in_remainder[b] && upper[a] == upper[b]
+                    }
+                    _ => no_limit(a, b),
+                };
                 let trial = constrained(
                     self.vertices,
                     free,
@@ -316,6 +365,7 @@ impl<'a> Dutch<'a> {
                     &trial_fixed,
                     &trial_floating,
                     &in_bracket,
+                    &same_side,
                 );
                 if let Some(trial) = trial
                     && quality(&trial) == best
@@ -365,6 +415,7 @@ fn constrained(
     fixed: &[(usize, usize)],
     floating: &[usize],
     in_bracket: &dyn Fn(usize) -> bool,
+    forbidden: &dyn Fn(usize, usize) -> bool,
 ) -> Option<Vec<Option<usize>>> {
     let mut taken = vec![false; vertices];
     for &(a, b) in fixed {
@@ -380,6 +431,7 @@ fn constrained(
         .copied()
         .filter(|&(a, b, _)| !taken[a] && !taken[b])
         .filter(|&(a, b, _)| !(out[a] && in_bracket(b) || out[b] && in_bracket(a)))
+        .filter(|&(a, b, _)| !forbidden(a, b))
         .collect();
     let mut mate = max_weight_matching(vertices, &kept);
     for &(a, b) in fixed {

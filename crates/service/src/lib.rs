@@ -29,6 +29,7 @@
 //! promises), `docs/contributing.md` (adding a command or a language) and `docs/testing.md`.
 
 mod announce;
+mod board_buttons;
 pub mod budgets;
 mod commands;
 pub mod config;

@@ -904,7 +904,6 @@ async fn the_review_queue_keeps_its_order_across_processes_and_each_entry_is_tak
     );
 }
 
-<<<<<<< HEAD
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_spend_from_one_budget_and_never_past_it_together() {
     use jieqi_store::{Allowance, Spend};
@@ -958,7 +957,8 @@ async fn two_processes_spend_from_one_budget_and_never_past_it_together() {
         Spend::Spent
     );
     assert!(matches!(one.spend(&[spare]).await.unwrap(), Spend::Wait(_)));
-=======
+}
+
 /// A connection named as a process of `release` names it (`jieqi-bot` for the releases
 /// before the fleet's names), open until dropped.
 async fn process_of_release(store: &TestStore, release: &str) -> tokio::task::JoinHandle<()> {
@@ -1017,5 +1017,4 @@ async fn a_new_process_waits_for_the_older_releases_processes_to_stop() {
             "{older}: took over once it was gone: {taken_over:?}"
         );
     }
->>>>>>> main
 }

@@ -38,6 +38,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "game logic",
         &[
             "lifecycle",
+            "board_buttons",
             "puzzle_play",
             "game_page",
             "player_page",

@@ -1,4 +1,5 @@
-//! Pairing one round of a 500-player Swiss by the Dutch system (the goal: under a second).
+//! Pairing one round of a 500-player Swiss by the Dutch system (the goal: under a second;
+//! met by round 1, not yet by later rounds: see docs/tournament.md).
 //!
 //! `cargo bench -p jieqi-tournament --bench swiss`
 
@@ -8,11 +9,11 @@ use jieqi_tournament::swiss::{BoardResult, Swiss};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// A 500-player event after `played` rounds of seeded random results.
-fn event(played: u8) -> Swiss {
+/// A `players`-player event after `played` rounds of seeded random results.
+fn event(players: u16, played: u8) -> Swiss {
     let mut rng = ChaCha8Rng::seed_from_u64(500);
     let mut swiss = Swiss::new(9, Colour::White).expect("9 rounds");
-    for k in 0..500u16 {
+    for k in 0..players {
         swiss
             .join(&format!("P{k}"), 2700 - k * 3, false)
             .expect("open");
@@ -31,11 +32,13 @@ fn event(played: u8) -> Swiss {
 }
 
 fn pairing(c: &mut Criterion) {
-    let mut group = c.benchmark_group("swiss-500");
+    let mut group = c.benchmark_group("swiss");
     group.sample_size(10);
-    for played in [0u8, 4] {
-        let swiss = event(played);
-        group.bench_function(format!("pair round {}", played + 1), |b| {
+    // A later round of 500 players takes minutes today (docs/tournament.md): measured
+    // here at 100 players until the pairing is made fast.
+    for (players, played) in [(500u16, 0u8), (100, 4)] {
+        let swiss = event(players, played);
+        group.bench_function(format!("{players} players, round {}", played + 1), |b| {
             b.iter(|| swiss.clone().pair_next_round().expect("pairable"))
         });
     }

@@ -40,7 +40,7 @@ pub(crate) const SECRET: &str = "multi-process-secret_42";
 pub(crate) const HANG: Duration = Duration::from_secs(300);
 
 /// A legal Xiangqi opening (coordinates, Red first): no capture, no check.
-const OPENING: [&str; 16] = [
+pub(crate) const OPENING: [&str; 16] = [
     "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "a9b9", "a0b0", "g6g5", "g3g4", "c6c5",
     "c3c4", "b7a7", "b2a2", "h7i7",
 ];
@@ -189,7 +189,7 @@ impl TgGame {
     }
 
     /// The update of ply `ply` of [`OPENING`], by the player whose turn it is.
-    fn move_update(&self, fake: &FakeBotApi, ply: usize) -> Value {
+    pub(crate) fn move_update(&self, fake: &FakeBotApi, ply: usize) -> Value {
         let who = if ply.is_multiple_of(2) {
             self.red
         } else {

@@ -60,6 +60,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "spectators",
             "reviews",
             "web_play",
+            "activity",
         ],
     ),
 ];

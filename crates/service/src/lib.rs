@@ -58,6 +58,7 @@ mod service;
 mod spectators;
 mod state;
 pub mod store;
+mod sync;
 mod timers;
 mod web_play;
 

@@ -59,6 +59,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "spectators",
             "reviews",
             "web_play",
+            "activity",
         ],
     ),
 ];

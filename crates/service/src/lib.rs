@@ -62,6 +62,7 @@ mod spectators;
 mod stale_buttons;
 mod state;
 pub mod store;
+mod sync;
 mod timers;
 mod web_play;
 

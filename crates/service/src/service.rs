@@ -217,7 +217,7 @@ impl Service {
         let review_asked = !change.queued_reviews.is_empty();
         let engine_turns: Vec<GameId> = loaded
             .iter()
-            .filter(|l| crate::engine_play::engine_to_move(l))
+            .filter(|l| crate::context::engine_to_move(l))
             .map(|l| l.record.id.clone())
             .collect();
         self.inner.store.commit(change).await?;
@@ -374,6 +374,12 @@ impl Service {
     /// answers, such as Discord's command descriptions).
     pub fn translations(&self) -> &Translations {
         &self.inner.translations
+    }
+
+    /// The send budgets kept in the store, shared by every process using it: adapters pace
+    /// their posts to a chat, and the bot's overall, by these.
+    pub fn send_budgets(&self) -> crate::SendBudgets {
+        crate::SendBudgets::in_store(self.inner.store.clone())
     }
 
     /// Counters since start.

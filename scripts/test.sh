@@ -11,7 +11,9 @@
 #   system's packages: only as root or with password-less sudo;
 # - TEST_DATABASE_URL, when it is not set: the first of the machine's local servers that
 #   answers (127.0.0.1 as `postgres`, then the socket as this user), its database `test`
-#   created if missing.
+#   created if missing;
+# - the previous release's binary for the rolling-upgrade test (scripts/previous-release.sh,
+#   built once from this clone's history and cached under $HOME/.cache).
 #
 # Then `cargo nextest run --workspace --locked` and the documentation's examples
 # (`cargo test --doc`, which nextest does not run). A test whose part is missing says it is
@@ -143,6 +145,18 @@ if [[ -n ${TEST_DATABASE_URL:-} ]]; then
     fi
 else
     not_set_up "PostgreSQL (a server this user may create schemas on, named by TEST_DATABASE_URL; as root: apt-get install postgresql): the PostgreSQL tests are skipped"
+fi
+
+echo "== the previous release, for the rolling-upgrade test"
+if [[ -z ${JIEQI_PREVIOUS_BOT:-} ]]; then
+    if previous=$(scripts/previous-release.sh); then
+        export JIEQI_PREVIOUS_BOT="$previous"
+    fi
+fi
+if [[ -n ${JIEQI_PREVIOUS_BOT:-} ]]; then
+    note "JIEQI_PREVIOUS_BOT=$JIEQI_PREVIOUS_BOT"
+else
+    not_set_up "the previous release's binary (scripts/previous-release.sh needs this clone's history): the rolling-upgrade test is skipped"
 fi
 
 summary() {

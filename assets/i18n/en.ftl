@@ -451,3 +451,27 @@ web-signed-out = This board link is not valid any more (it expired, or it is for
 web-not-playing = You do not play in this game: you are watching it.
 web-unauthorized = Your board link or Telegram sign-in is not valid here. Open the board again from the chat.
 web-bad-action = The board sent something the bot does not understand: { $reason }
+
+## The Discord Activity (the board inside Discord)
+button-play-in-discord = Play in Discord
+activity-title = Jieqi in Discord
+activity-signing-in = Signing in with Discord…
+activity-sign-in-failed = Discord did not sign you in. Close the Activity and open it again.
+activity-outside = This is the bot's Discord Activity: open it from Discord (the app launcher, /launch, or "Play in Discord" under a board).
+activity-signed-in-as = Signed in as
+activity-your-games = Your games
+activity-channel-games = Games in this channel
+activity-finished-games = Finished here
+activity-no-games = No games here yet: start one with New game.
+activity-play = Play
+activity-watch = Watch
+activity-replay = Replay
+activity-your-turn = your move
+activity-new-game = New game
+activity-opponent = Opponent
+activity-the-bot = The bot
+activity-variant = Variant
+activity-send = Challenge
+activity-sent = The challenge is in the channel, with Accept and Decline. Your board opens here once it is accepted.
+activity-back = ← Games
+activity-command = Open the board inside Discord: this channel's games, yours first

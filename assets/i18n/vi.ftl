@@ -431,3 +431,27 @@ web-signed-out = Liên kết bàn cờ này không còn hiệu lực (đã hết
 web-not-playing = Bạn không chơi trong ván này: bạn đang xem.
 web-unauthorized = Liên kết bàn cờ hoặc đăng nhập Telegram của bạn không hợp lệ ở đây. Hãy mở lại bàn cờ từ cuộc trò chuyện.
 web-bad-action = Bàn cờ đã gửi điều bot không hiểu: { $reason }
+
+## The Discord Activity (the board inside Discord)
+button-play-in-discord = Chơi trong Discord
+activity-title = Cờ úp trong Discord
+activity-signing-in = Đang đăng nhập bằng Discord…
+activity-sign-in-failed = Discord không cho bạn đăng nhập. Hãy đóng Activity rồi mở lại.
+activity-outside = Đây là Activity Discord của bot: hãy mở nó từ Discord (trình khởi chạy ứng dụng, /launch, hoặc nút "Chơi trong Discord" dưới bàn cờ).
+activity-signed-in-as = Đã đăng nhập:
+activity-your-games = Ván của bạn
+activity-channel-games = Các ván trong kênh này
+activity-finished-games = Đã kết thúc ở đây
+activity-no-games = Chưa có ván nào ở đây: bấm Ván mới để bắt đầu.
+activity-play = Chơi
+activity-watch = Xem
+activity-replay = Xem lại
+activity-your-turn = đến lượt bạn
+activity-new-game = Ván mới
+activity-opponent = Đối thủ
+activity-the-bot = Bot
+activity-variant = Biến thể
+activity-send = Thách đấu
+activity-sent = Lời thách đấu đã ở trong kênh, kèm nút Chấp nhận và Từ chối. Bàn cờ của bạn sẽ mở ở đây khi có người chấp nhận.
+activity-back = ← Các ván
+activity-command = Mở bàn cờ ngay trong Discord: các ván của kênh này, ván của bạn trước

@@ -430,3 +430,27 @@ web-signed-out = 这个棋盘链接已失效（已过期，或属于其他对局
 web-not-playing = 你不是这盘棋的棋手：你正在观战。
 web-unauthorized = 你的棋盘链接或 Telegram 登录在这里无效。请从聊天中重新打开棋盘。
 web-bad-action = 棋盘发送了机器人无法理解的内容：{ $reason }
+
+## The Discord Activity (the board inside Discord)
+button-play-in-discord = 在 Discord 里下棋
+activity-title = 在 Discord 里下揭棋
+activity-signing-in = 正在用 Discord 登录……
+activity-sign-in-failed = Discord 没有让你登录。请关闭活动后重新打开。
+activity-outside = 这是机器人的 Discord 活动：请在 Discord 里打开（应用启动器、/launch，或棋盘下方的“在 Discord 里下棋”）。
+activity-signed-in-as = 已登录：
+activity-your-games = 你的对局
+activity-channel-games = 本频道的对局
+activity-finished-games = 本频道已结束的对局
+activity-no-games = 这里还没有对局：点“新对局”开始一局。
+activity-play = 下棋
+activity-watch = 观战
+activity-replay = 回放
+activity-your-turn = 轮到你走
+activity-new-game = 新对局
+activity-opponent = 对手
+activity-the-bot = 机器人
+activity-variant = 棋种
+activity-send = 发起挑战
+activity-sent = 挑战已发到频道里，附有“接受”和“拒绝”按钮。对方接受后，你的棋盘会在这里打开。
+activity-back = ← 对局列表
+activity-command = 在 Discord 里打开棋盘：本频道的对局，你的排在最前

@@ -640,6 +640,12 @@ function setUp() {
     }
   });
   setUpPlay();
+  // Opened from the Discord Activity's list: a way back to it (it signs in again by itself).
+  if (new URLSearchParams(location.search).get("from") === "activity") {
+    $("back-link").textContent = label("activity-back");
+    $("back-link").href = "/activity";
+    $("back").hidden = false;
+  }
   auth = readCredential();
   render();
   if (auth) joinAsPlayer();

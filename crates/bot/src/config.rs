@@ -49,6 +49,7 @@ pub const KEYS: &[&str] = &[
     "WEB_STREAMS_PER_ADDRESS",
     "WEB_SECRET",
     "TELEGRAM_MINI_APP",
+    "DISCORD_CLIENT_SECRET",
     "RUST_LOG",
     "CHALLENGE_EXPIRY",
     "DEFAULT_MOVE_TIME",
@@ -111,6 +112,9 @@ pub struct Config {
     pub web_secret: Option<WebSecret>,
     /// `TELEGRAM_MINI_APP`: the short name of the bot's Mini App (BotFather's `/newapp`).
     pub telegram_mini_app: Option<String>,
+    /// `DISCORD_CLIENT_SECRET`: the application's OAuth2 client secret, which signs Discord
+    /// users in to the bot's Activity (`None`: no Activity). Its `Debug` hides it.
+    pub discord_client_secret: Option<Token>,
     /// `RUST_LOG`, already checked to be a valid filter.
     pub log_filter: Option<String>,
     pub challenge_expiry: Duration,
@@ -180,6 +184,7 @@ struct RawConfig {
     web_streams_per_address: Option<Text>,
     web_secret: Option<Text>,
     telegram_mini_app: Option<Text>,
+    discord_client_secret: Option<Text>,
     rust_log: Option<Text>,
     challenge_expiry: Option<Text>,
     default_move_time: Option<Text>,
@@ -331,6 +336,7 @@ impl Checker<'_> {
             web_streams_per_address: self.streams_per_address(raw.web_streams_per_address)?,
             web_secret: self.web_secret(raw.web_secret)?,
             telegram_mini_app,
+            discord_client_secret: token(raw.discord_client_secret),
             log_filter: self.log_filter(raw.rust_log)?,
             challenge_expiry: self.duration("CHALLENGE_EXPIRY", raw.challenge_expiry, "1h")?,
             default_move_time: self.duration("DEFAULT_MOVE_TIME", raw.default_move_time, "24h")?,

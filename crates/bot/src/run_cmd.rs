@@ -48,6 +48,10 @@ pub trait Adapter: Send + Sync {
     async fn bot_username(&self) -> anyhow::Result<Option<String>> {
         Ok(None)
     }
+    /// The Discord Activity's sign-in, when this adapter runs the Activity.
+    fn activity_sign_in(&self) -> Option<jieqi_discord::DiscordOAuth> {
+        None
+    }
     /// Turns the platform's events into requests for `service` until `shutdown` is
     /// cancelled, then returns after finishing the request at hand. Returning earlier is
     /// a failure: `run` then stops everything.
@@ -181,12 +185,20 @@ async fn start(config: Config, adapters: Vec<Box<dyn Adapter>>) -> anyhow::Resul
              `openssl rand -hex 32`, the same in every process)"
         );
     }
+    if config.discord_client_secret.is_some() && !activity_on(&config) {
+        tracing::info!(
+            "DISCORD_CLIENT_SECRET is set, but the Discord Activity also needs DISCORD_TOKEN, \
+             PUBLIC_URL and WEB_SECRET: it stays off"
+        );
+    }
     let shutdown = CancellationToken::new();
+    let activity = adapters.iter().find_map(|a| a.activity_sign_in());
     let web = match web_config(&config) {
         Some(web_config) => Some(
             start_web(
                 service.clone(),
                 web_config,
+                activity,
                 config.web_addr,
                 "WEB_ADDR",
                 shutdown.clone(),
@@ -220,8 +232,18 @@ fn service_config(config: &Config, bot_username: Option<String>) -> ServiceConfi
         public_url: config.public_url.as_ref().map(public_base),
         web_secret: config.web_secret.clone(),
         telegram_mini_app: config.telegram_mini_app.clone(),
+        discord_activity: activity_on(config),
         ..ServiceConfig::default()
     }
+}
+
+/// Whether the Discord Activity runs: it needs the client secret, the Discord adapter, and
+/// the web page with personal links (the Activity is that page, and plays with their tokens).
+pub(crate) fn activity_on(config: &Config) -> bool {
+    config.discord_client_secret.is_some()
+        && config.discord_token.is_some()
+        && config.public_url.is_some()
+        && config.web_secret.is_some()
 }
 
 /// The web page's settings, when `PUBLIC_URL` asks for the page. With Telegram running, its
@@ -247,6 +269,7 @@ pub(crate) fn public_base(url: &url::Url) -> String {
 pub(crate) async fn start_web(
     service: Service,
     config: WebConfig,
+    activity: Option<jieqi_discord::DiscordOAuth>,
     addr: std::net::SocketAddr,
     key: &str,
     shutdown: CancellationToken,
@@ -259,9 +282,14 @@ pub(crate) async fn start_web(
         url = %config.public_url,
         "the games' web page is on"
     );
-    Ok(tokio::spawn(
-        Web::new(service, config).serve(listener, shutdown),
-    ))
+    let web = match activity {
+        Some(discord) => {
+            tracing::info!("the Discord Activity is on (PUBLIC_URL/activity)");
+            Web::with_activity(service, config, discord)
+        }
+        None => Web::new(service, config),
+    };
+    Ok(tokio::spawn(web.serve(listener, shutdown)))
 }
 
 /// The game store the configuration names: PostgreSQL with `DATABASE_URL` (shared by

@@ -36,6 +36,9 @@ pub struct DiscordConfig {
     /// that several processes share the bot's guilds; `None`: all of them, as many as Discord
     /// recommends. The outbox is delivered by every process whatever its shards.
     pub shards: Option<ShardRange>,
+    /// Whether the bot's Activity is on (`DISCORD_CLIENT_SECRET` set, with the web page):
+    /// its entry point command is registered, and "Play in Discord" and `/launch` open it.
+    pub activity: bool,
 }
 
 /// A range of gateway shards out of a shard count: `2-3` of 8 runs shards 2 and 3. Discord
@@ -148,6 +151,7 @@ impl DiscordConfig {
             respond_within: RESPOND_WITHIN,
             take_over_after: TAKE_OVER_AFTER,
             shards: None,
+            activity: false,
         }
     }
 
@@ -175,6 +179,7 @@ impl fmt::Debug for DiscordConfig {
             .field("respond_within", &self.respond_within)
             .field("take_over_after", &self.take_over_after)
             .field("shards", &self.shards)
+            .field("activity", &self.activity)
             .finish()
     }
 }

@@ -63,7 +63,10 @@ impl EventHandler for Handler {
 
 impl Handler {
     async fn register(&self) {
-        let definitions = commands::definitions(self.service.translations());
+        let mut definitions = commands::definitions(self.service.translations());
+        if self.config.activity {
+            definitions.push(crate::activity::entry_point(self.service.translations()));
+        }
         let count = definitions.len();
         let result = match self.config.guild_id {
             Some(guild) => GuildId::from(guild)
@@ -108,7 +111,6 @@ impl Handler {
     async fn command(&self, command: &CommandInteraction, received: Instant) {
         self.http.set_application_id(command.application_id);
         tracing::debug!(interaction = %command.id, command = %command.data.name, "command");
-        let request = interaction::command_request(command);
         let target = self.target(
             command.application_id,
             command.id,
@@ -117,6 +119,12 @@ impl Handler {
             false,
             received,
         );
+        if self.config.activity
+            && command.data.kind == serenity::all::CommandType::PrimaryEntryPoint
+        {
+            return crate::activity::launch(target).await;
+        }
+        let request = interaction::command_request(command);
         respond::answer(target, &self.service, &self.sender, request, self.timing()).await;
     }
 
@@ -173,6 +181,9 @@ impl Handler {
             true,
             received,
         );
+        if self.config.activity && crate::activity::launches(&component.data.custom_id) {
+            return crate::activity::launch(target).await;
+        }
         let request = match interaction::button_request(component) {
             Ok(request) => request,
             Err(refusal) => {

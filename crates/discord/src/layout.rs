@@ -209,7 +209,9 @@ fn style(action: &ButtonAction) -> ButtonStyle {
         ButtonAction::OfferDraw(_) | ButtonAction::Link(_) | ButtonAction::App(_) => {
             ButtonStyle::Secondary
         }
-        ButtonAction::Review(_) | ButtonAction::PlayOnBoard(_) => ButtonStyle::Primary,
+        ButtonAction::Review(_) | ButtonAction::PlayOnBoard(_) | ButtonAction::PlayInDiscord(_) => {
+            ButtonStyle::Primary
+        }
     }
 }
 

@@ -34,6 +34,7 @@
 //! # }
 //! ```
 
+mod activity;
 mod commands;
 mod config;
 mod error;
@@ -41,6 +42,7 @@ mod gateway;
 mod interaction;
 mod later;
 mod layout;
+mod oauth;
 mod respond;
 mod rest;
 mod sender;
@@ -57,6 +59,7 @@ use tokio_util::task::TaskTracker;
 pub use config::{DiscordConfig, RESPOND_WITHIN, ShardRange, ShardRangeError, TAKE_OVER_AFTER};
 pub use error::DiscordError;
 pub use interaction::request_from_interaction_json;
+pub use oauth::{ClientSecret, DiscordAccount, DiscordOAuth, SignInError};
 pub use sender::{DiscordSender, PostRef};
 
 /// The Discord adapter: one HTTP client (and rate limiter) shared by the answers to
@@ -86,6 +89,12 @@ impl Discord {
     /// Delivers the service's Discord messages (for [`jieqi_service::run_delivery`]).
     pub fn sender(&self) -> Arc<DiscordSender> {
         Arc::clone(&self.sender)
+    }
+
+    /// The Activity's sign-in with `secret` (`DISCORD_CLIENT_SECRET`), through this adapter's
+    /// REST client and its rate limits.
+    pub fn oauth(&self, secret: ClientSecret) -> DiscordOAuth {
+        DiscordOAuth::new(Arc::clone(&self.rest), secret)
     }
 
     /// Connects to the gateway (the configured [`ShardRange`], else as many shards as Discord

@@ -364,7 +364,7 @@ impl Target<'_> {
 
     /// Sends the first answer, waiting out rate limits and passing failures while Discord's
     /// window is open.
-    async fn callback(
+    pub(crate) async fn callback(
         &self,
         response: &CreateInteractionResponse,
         files: Vec<CreateAttachment>,

@@ -103,6 +103,30 @@ impl Rest {
             .map_err(|e| CallError::Request(e.to_string()))?
             .build()
             .map_err(|e| CallError::Request(e.to_string()))?;
+        self.execute(route, built).await
+    }
+
+    /// Where Discord's API is: `https://discord.com`, or the proxy (`DISCORD_API_URL`).
+    pub(crate) fn api_base(&self) -> &str {
+        self.http.proxy.as_deref().unwrap_or("https://discord.com")
+    }
+
+    /// The client that sends every call (its timeout: [`CALL_TIMEOUT`]).
+    pub(crate) fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// Sends a request built by hand (one serenity has no route for, such as the OAuth2
+    /// token exchange) under the rate limit of `route`, and reads Discord's answer as for
+    /// every other call.
+    pub(crate) async fn execute(
+        &self,
+        route: String,
+        built: reqwest::Request,
+    ) -> Result<Vec<u8>, CallError> {
+        if let Some(wait) = self.limited(&route) {
+            return Err(CallError::Limited(wait));
+        }
         let response = self
             .client
             .execute(built)

@@ -51,10 +51,12 @@ use tokio::sync::{mpsc, watch};
 
 mod gateway;
 mod limits;
+mod oauth;
 mod records;
 mod rest;
 
 pub use limits::{Bucket, Limits, Route, Throttled};
+pub use oauth::{CLIENT_SECRET, OAuthCall, OTHER_APP, OTHER_SECRET};
 pub use records::*;
 
 /// The bot token the fake accepts.
@@ -254,6 +256,7 @@ impl Inner {
 /// The fake, running until dropped.
 pub struct FakeDiscord {
     inner: Arc<Inner>,
+    oauth: Arc<oauth::OAuth>,
     /// Its base URL (`DISCORD_API_URL`).
     pub http_url: String,
     server: tokio::task::JoinHandle<()>,
@@ -297,18 +300,72 @@ impl FakeDiscord {
             seq: AtomicU64::new(1),
             heartbeats: AtomicU32::new(0),
         });
+        let oauth = Arc::new(oauth::OAuth::default());
         let app = Router::new()
             .route("/", get(gateway::upgrade))
             .fallback(rest::api)
-            .with_state(Arc::clone(&inner));
+            .with_state(Arc::clone(&inner))
+            .merge(oauth::routes(Arc::clone(&oauth)));
         let server = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
         FakeDiscord {
             inner,
+            oauth,
             http_url: format!("http://{addr}"),
             server,
         }
+    }
+
+    /// A code as Discord's `AUTHORIZE` gives it: for application `app` (use [`OTHER_APP`] for
+    /// a code the bot must not be able to use), signing in `user`, exchanged for a token
+    /// valid for `token_lifetime` (zero: expired at once).
+    pub fn issue_code(&self, app: u64, user: Member, token_lifetime: Duration) -> String {
+        self.oauth.issue_code(app, user, token_lifetime)
+    }
+
+    /// Every request to the OAuth2 routes (token, `/users/@me`, `/applications/@me`) with
+    /// the status answered, in order.
+    pub fn oauth_calls(&self) -> Vec<OAuthCall> {
+        self.oauth.calls()
+    }
+
+    /// The address of a host page playing Discord's client for `user` around the Activity at
+    /// `activity`, on Activity instance `instance` in the game channel, on `platform`
+    /// (`desktop` or `mobile`).
+    pub fn activity_host(
+        &self,
+        activity: &str,
+        user: Member,
+        instance: &str,
+        platform: &str,
+    ) -> String {
+        let query: String = [
+            ("activity", activity.to_owned()),
+            ("user", user.id.to_string()),
+            ("instance", instance.to_owned()),
+            ("platform", platform.to_owned()),
+            ("guild", GUILD.to_string()),
+            ("channel", CHANNEL.to_string()),
+            ("client_id", APP.to_string()),
+        ]
+        .iter()
+        .map(|(k, v)| format!("{k}={}", percent(v)))
+        .collect::<Vec<_>>()
+        .join("&");
+        format!("{}/activity-host?{query}", self.http_url)
+    }
+
+    /// The entry point command (`/launch`, `PRIMARY_ENTRY_POINT`) invoked by `who` in the game
+    /// channel.
+    pub fn entry_point(&self, who: Member) -> Value {
+        self.interaction(
+            GUILD,
+            who,
+            2,
+            json!({"id": "556", "name": "launch", "type": 4}),
+            None,
+        )
     }
 
     /// Every REST request recorded so far.
@@ -581,6 +638,18 @@ impl FakeDiscord {
             .filter(|r| r.path.contains(&token) || r.path.contains(&format!("/interactions/{id}/")))
             .collect()
     }
+}
+
+/// `text` made safe for a query string.
+fn percent(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// A user object.

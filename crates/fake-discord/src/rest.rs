@@ -273,6 +273,19 @@ fn route(
                     "Interaction has already been acknowledged.",
                 );
             }
+            // LAUNCH_ACTIVITY (type 12) carries nothing but its type.
+            if json["type"] == json!(12)
+                && (json
+                    .as_object()
+                    .is_some_and(|o| o.keys().any(|k| k != "type" && k != "data"))
+                    || !json["data"].is_null())
+            {
+                return fail(
+                    StatusCode::BAD_REQUEST,
+                    50035,
+                    "Invalid Form Body: LAUNCH_ACTIVITY takes no data",
+                );
+            }
             pending.answered = true;
             let data = &json["data"];
             check_attachments(data, files);

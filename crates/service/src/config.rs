@@ -34,6 +34,9 @@ pub struct ServiceConfig {
     /// `/newapp`, its URL `<PUBLIC_URL>/app`): boards in Telegram groups link to
     /// `t.me/<bot>/<app>?startapp=<game>`. `None`: no "Open the board" button in groups.
     pub telegram_mini_app: Option<String>,
+    /// Whether the bot's Discord Activity is on (`DISCORD_CLIENT_SECRET` set, with
+    /// `PUBLIC_URL` and `WEB_SECRET`): Discord boards then carry "Play in Discord".
+    pub discord_activity: bool,
 }
 
 impl Default for ServiceConfig {
@@ -49,6 +52,7 @@ impl Default for ServiceConfig {
             public_url: None,
             web_secret: None,
             telegram_mini_app: None,
+            discord_activity: false,
         }
     }
 }

@@ -28,6 +28,7 @@
 //! several processes), `docs/chat-surface.md` (the commands and the hidden-information
 //! promises), `docs/contributing.md` (adding a command or a language) and `docs/testing.md`.
 
+pub mod activity;
 mod announce;
 mod commands;
 pub mod config;

@@ -138,6 +138,27 @@ pub(crate) fn play_button(
     })
 }
 
+/// "Play in Discord" under a running game's boards in its Discord channel, when the
+/// Activity is on: the adapter answers the press by launching the Activity there.
+pub(crate) fn launch_button(
+    ctx: &Ctx<'_>,
+    settings: &ChatSettings,
+    chat: &ChatId,
+    id: &GameId,
+) -> Option<Button> {
+    let config = &ctx.inner.config;
+    if chat.platform != Platform::Discord || !config.discord_activity {
+        return None;
+    }
+    config.public_url.as_ref()?;
+    config.web_secret.as_ref()?;
+    Some(Button {
+        label: ctx.say_in(settings.language, &Sentence::new("button-play-in-discord")),
+        action: ButtonAction::PlayInDiscord(id.clone()),
+        deep_link_accept: false,
+    })
+}
+
 /// "bob (Black) to move." with a mention, or nothing once the game is over.
 fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> Option<String> {
     if loaded.game.outcome().is_some() {
@@ -249,6 +270,7 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
         };
         if home && loaded.game.outcome().is_none() {
             buttons.extend(play_button(ctx, &settings, &chat, &loaded.record.id));
+            buttons.extend(launch_button(ctx, &settings, &chat, &loaded.record.id));
         }
         buttons.extend(page_link(
             ctx,

@@ -40,7 +40,7 @@ impl WebSecret {
         (bytes.len() >= Self::SHORTEST).then_some(WebSecret(bytes))
     }
 
-    fn mac(&self) -> Hmac<Sha256> {
+    pub(crate) fn mac(&self) -> Hmac<Sha256> {
         // HMAC takes a key of any length.
         match Hmac::<Sha256>::new_from_slice(&self.0) {
             Ok(mac) => mac,

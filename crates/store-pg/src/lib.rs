@@ -1150,10 +1150,11 @@ impl GameStore for PgStore {
         }
         let client = self.client().await?;
         match commit_in_one_flight(client, &change, &self.schema).await {
-            Ok(()) => {
-                self.changes.announce(&change);
-                Ok(())
-            }
+            // Not announced here as well: the commit's own NOTIFY comes back to this
+            // process's listener too, in commit order among every process's commits. Told
+            // here as well, a follower heard each revision twice, and could hear revision 2
+            // (told here) before revision 1 (heard back).
+            Ok(()) => Ok(()),
             Err(Refusal::Failed(e)) => Err(e),
             Err(Refusal::Answered) => {
                 let Some((key, _)) = &change.request else {

@@ -194,3 +194,134 @@ fn with_application_name(url: &str, name: &str) -> String {
         format!("{url} application_name={name}")
     }
 }
+
+/// A database of its own on the `TEST_DATABASE_URL` server, for what the server sees
+/// database-wide (the releases of the processes connected, `fleet.rs`), so that it touches no
+/// other test; dropped with it, connections and all.
+#[derive(Debug)]
+pub struct TestDatabase {
+    url: String,
+    base: String,
+    name: String,
+}
+
+impl TestDatabase {
+    /// The database's address, in the form `TEST_DATABASE_URL` was written in, without an
+    /// `application_name`: a process connecting with it names itself.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// `url` (a `postgres://` URL or `key=value` pairs) naming database `name` instead.
+fn naming_database(url: &str, name: &str) -> String {
+    if !url.contains("://") {
+        return format!("{url} dbname={name}");
+    }
+    let (address, query) = match url.split_once('?') {
+        Some((address, query)) => (address, Some(query)),
+        None => (url, None),
+    };
+    let (scheme, rest) = address.split_once("://").unwrap_or(("postgres", address));
+    let server = rest.split_once('/').map_or(rest, |(server, _)| server);
+    match query {
+        Some(query) => format!("{scheme}://{server}/{name}?{query}"),
+        None => format!("{scheme}://{server}/{name}"),
+    }
+}
+
+/// A fresh database of the `TEST_DATABASE_URL` server; `None` (the test should return)
+/// without a server, unless in CI, where that panics.
+pub async fn test_database() -> Option<TestDatabase> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let in_ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    let Ok(base) = std::env::var(TEST_DATABASE_URL) else {
+        assert!(
+            !in_ci,
+            "{TEST_DATABASE_URL} is not set: CI must run the PostgreSQL tests"
+        );
+        eprintln!("skipping: no PostgreSQL at {TEST_DATABASE_URL} (it is not set)");
+        return None;
+    };
+    let name = format!(
+        "test_db_{}_{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    let created = async {
+        let config = base.parse::<tokio_postgres::Config>()?;
+        let (client, connection) = config.connect(NoTls).await?;
+        let driver = tokio::spawn(connection);
+        let created = client
+            .batch_execute(&format!("CREATE DATABASE \"{name}\""))
+            .await;
+        drop(client);
+        let _ = driver.await;
+        created
+    };
+    if let Err(e) = created.await {
+        assert!(
+            !in_ci,
+            "cannot create a test database at {TEST_DATABASE_URL}: {e}"
+        );
+        eprintln!("skipping: cannot create a database at {TEST_DATABASE_URL} ({e})");
+        return None;
+    }
+    Some(TestDatabase {
+        url: naming_database(&base, &name),
+        base,
+        name,
+    })
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        // As for a test's schema: on a thread with a runtime of its own.
+        let (base, name) = (self.base.clone(), self.name.clone());
+        let cleanup = std::thread::spawn(move || {
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            runtime.block_on(async move {
+                let Ok(config) = base.parse::<tokio_postgres::Config>() else {
+                    return;
+                };
+                let Ok((client, connection)) = config.connect(NoTls).await else {
+                    return;
+                };
+                let driver = tokio::spawn(connection);
+                let _ = client
+                    .batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                    .await;
+                drop(client);
+                let _ = driver.await;
+            });
+        });
+        let _ = cleanup.join();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::naming_database;
+
+    #[test]
+    fn a_url_names_another_database_keeping_its_server_and_options() {
+        assert_eq!(
+            naming_database("postgres://postgres@127.0.0.1:5432/test", "x"),
+            "postgres://postgres@127.0.0.1:5432/x"
+        );
+        assert_eq!(
+            naming_database("postgresql://u:p@h/test?sslmode=disable", "x"),
+            "postgresql://u:p@h/x?sslmode=disable"
+        );
+        assert_eq!(naming_database("postgres://h", "x"), "postgres://h/x");
+        assert_eq!(
+            naming_database("host=h user=u dbname=test", "x"),
+            "host=h user=u dbname=test dbname=x"
+        );
+    }
+}

@@ -1,6 +1,8 @@
 //! The PostgreSQL store against a real server (`TEST_DATABASE_URL`; skipped without one,
-//! except in CI). Each test works in a schema of its own; two `PgStore`s on one schema stand
-//! for two bot processes.
+//! except in CI), in what the store's conformance suite (`tests/conformance.rs`) does not
+//! state: what several processes sharing one database are promised (two `PgStore`s on one
+//! schema stand for two bot processes), `next_claimable`, leadership, reconnection,
+//! migrations. Each test works in a schema of its own.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -11,8 +13,8 @@ use jieqi_store::ids::{ChatId, Platform, User, UserId};
 use jieqi_store::language::Language;
 use jieqi_store::message::{Destination, Message, MessageKind, OutboxId};
 use jieqi_store::{
-    AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, ColourChoice, CommitError, Deferral,
-    Due, GameRecord, Lane, OutboxRecord, SentRecord,
+    AnswerRecord, Change, ChatRecord, Claim, CommitError, Deferral, GameRecord, Lane, OutboxRecord,
+    SentRecord,
 };
 use jieqi_store::{GameStore, StoreError};
 use jieqi_store_pg::PgStore;
@@ -57,25 +59,6 @@ fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord {
         rules_revision: jieqi_rules::game::RULES_REVISION,
         secret_captures: false,
         verdict: None,
-    }
-}
-
-fn challenge(id: &str, revision: u64, expires_at: u64) -> ChallengeRecord {
-    ChallengeRecord {
-        id: id.parse().unwrap(),
-        revision,
-        chat: room("room"),
-        challenger: User::new(UserId::new(Platform::Telegram, "1"), "ann"),
-        challenged: None,
-        variant: Variant::Xiangqi,
-        preset: Preset::Standard,
-        colour: ColourChoice::Random,
-        move_time: 60,
-        created_at: 1,
-        expires_at,
-        post: None,
-        text: "a challenge".to_owned(),
-        secret_captures: false,
     }
 }
 
@@ -156,134 +139,6 @@ macro_rules! store_or_skip {
             None => return,
         }
     };
-}
-
-#[tokio::test]
-async fn a_change_computed_from_a_stale_revision_is_refused_whole() {
-    let store = store_or_skip!();
-    store
-        .commit(Change {
-            chats: vec![chat(1)],
-            ..answered("local:1")
-        })
-        .await
-        .unwrap();
-    // Another writer read revision 0 too: its change must not land, not even in part.
-    let ids = store.allocate_outbox_ids(1).await.unwrap();
-    let stale = Change {
-        chats: vec![chat(1)],
-        outbox: vec![(ids[0], message("room", "hi"))],
-        ..answered("local:2")
-    };
-    assert_eq!(store.commit(stale).await, Err(CommitError::Conflict));
-    assert!(store.pending(10).await.unwrap().is_empty());
-    let key = jieqi_store::RequestKey("local:2".into());
-    assert_eq!(store.answer(&key).await.unwrap(), None);
-    // Skipping a revision is refused too; the next one lands.
-    let skipping = Change {
-        chats: vec![chat(3)],
-        ..Change::default()
-    };
-    assert_eq!(store.commit(skipping).await, Err(CommitError::Conflict));
-    store
-        .commit(Change {
-            chats: vec![chat(2)],
-            ..Change::default()
-        })
-        .await
-        .unwrap();
-    assert_eq!(store.chat(&room("room")).await.unwrap(), Some(chat(2)));
-}
-
-#[tokio::test]
-async fn a_request_key_answers_once_until_pruned() {
-    let store = store_or_skip!();
-    store.commit(answered("telegram:9")).await.unwrap();
-    assert_eq!(
-        store.commit(answered("telegram:9")).await,
-        Err(CommitError::Duplicate(answer(5)))
-    );
-    let key = jieqi_store::RequestKey("telegram:9".into());
-    assert_eq!(store.answer(&key).await.unwrap(), Some(answer(5)));
-    // The first read of every request: the answer and the chat in one round trip.
-    assert_eq!(
-        store.answer_and_chat(&key, &room("room")).await.unwrap(),
-        (Some(answer(5)), None)
-    );
-    store
-        .commit(Change {
-            chats: vec![chat(1)],
-            ..Change::default()
-        })
-        .await
-        .unwrap();
-    let other = jieqi_store::RequestKey("telegram:10".into());
-    assert_eq!(
-        store.answer_and_chat(&other, &room("room")).await.unwrap(),
-        (None, Some(chat(1)))
-    );
-    assert_eq!(store.prune(5).await.unwrap(), 0);
-    assert_eq!(store.prune(6).await.unwrap(), 1);
-    assert_eq!(store.answer(&key).await.unwrap(), None);
-    store.commit(answered("telegram:9")).await.unwrap();
-}
-
-#[tokio::test]
-async fn records_read_back_and_deadlines_come_due_oldest_first() {
-    let store = store_or_skip!();
-    let player = {
-        let mut p =
-            jieqi_store::PlayerRecord::new(&User::new(UserId::new(Platform::Discord, "1"), "ann"));
-        p.revision = 1;
-        p
-    };
-    store
-        .commit(Change {
-            games: vec![game("g7k2", 1, Some(30)), game("h3m4", 1, None)],
-            challenges: vec![challenge("c4f7k", 1, 20), challenge("d5g8m", 1, 99)],
-            players: vec![player.clone()],
-            durable: true,
-            ..Change::default()
-        })
-        .await
-        .unwrap();
-    assert_eq!(store.player(&player.user).await.unwrap(), Some(player));
-    let g = "g7k2".parse().unwrap();
-    assert_eq!(
-        store.game(&g).await.unwrap(),
-        Some(game("g7k2", 1, Some(30)))
-    );
-    assert_eq!(
-        store.due(30, 10).await.unwrap(),
-        vec![
-            Due::Challenge("c4f7k".parse().unwrap()),
-            Due::Game(g.clone())
-        ]
-    );
-    assert_eq!(store.due(19, 10).await.unwrap(), vec![]);
-    assert_eq!(store.due(u64::MAX, 1).await.unwrap().len(), 1);
-    // A finished game leaves the deadlines; a removed challenge too, at its revision only.
-    store
-        .commit(Change {
-            games: vec![game("g7k2", 2, None)],
-            ..Change::default()
-        })
-        .await
-        .unwrap();
-    let removal = |revision| Change {
-        removed_challenges: vec![("c4f7k".parse().unwrap(), revision)],
-        ..Change::default()
-    };
-    assert_eq!(store.commit(removal(2)).await, Err(CommitError::Conflict));
-    store.commit(removal(1)).await.unwrap();
-    assert_eq!(
-        store.due(100, 10).await.unwrap(),
-        vec![Due::Challenge("d5g8m".parse().unwrap())]
-    );
-    assert_eq!(
-        store.challenge(&"c4f7k".parse().unwrap()).await.unwrap(),
-        None
-    );
 }
 
 #[tokio::test]
@@ -371,82 +226,6 @@ async fn a_lane_keeps_commit_order_whichever_process_numbered_its_messages() {
     };
     first.commit(taken.clone()).await.unwrap();
     assert_eq!(first.commit(taken).await, Err(CommitError::Conflict));
-}
-
-#[tokio::test]
-async fn a_lane_delivers_in_order_one_message_at_a_time() {
-    let store = store_or_skip!();
-    let ids = queue(
-        &store,
-        &[
-            ("a", "a1"),
-            ("b", "b1"),
-            ("a", "a2"),
-            ("b", "b2"),
-            ("c", "c1"),
-        ],
-    )
-    .await;
-    let (a1, b1, a2, b2, c1) = (ids[0], ids[1], ids[2], ids[3], ids[4]);
-    let first = store.claim(None, &claim("p1", 100, 200), 10).await.unwrap();
-    assert_eq!(ids_of(&first), vec![a1, b1, c1]);
-    assert_eq!(first[0].entry.message.text, "a1");
-    // Nothing more while those are out.
-    assert!(
-        store
-            .claim(None, &claim("p1", 101, 200), 10)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    // Delivered: the lane's next one comes; other platforms' lanes are left alone.
-    store.commit(sent(a1, Some("m-1"))).await.unwrap();
-    assert!(
-        store
-            .claim(Some(Platform::Discord), &claim("p1", 102, 200), 10)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    let next = store
-        .claim(Some(Platform::Telegram), &claim("p1", 102, 200), 10)
-        .await
-        .unwrap();
-    assert_eq!(ids_of(&next), vec![a2]);
-    store.commit(sent(b1, None)).await.unwrap();
-    assert_eq!(
-        ids_of(&store.claim(None, &claim("p1", 103, 200), 1).await.unwrap()),
-        vec![b2]
-    );
-    assert_eq!(ids_of(&store.pending(10).await.unwrap()), vec![a2, b2, c1]);
-    assert_eq!(store.prune(11).await.unwrap(), 1, "the one sent reference");
-}
-
-#[tokio::test]
-async fn an_edit_carries_the_reference_of_the_post_it_replaces() {
-    let store = store_or_skip!();
-    let post = queue(&store, &[("a", "board")]).await[0];
-    store.commit(sent(post, Some("tg-77"))).await.unwrap();
-    let ids = store.allocate_outbox_ids(1).await.unwrap();
-    let mut edit = message("a", "board, edited");
-    edit.message.replaces = Some(post);
-    store
-        .commit(Change {
-            outbox: vec![(ids[0], edit.clone())],
-            ..Change::default()
-        })
-        .await
-        .unwrap();
-    assert_eq!(store.outbox_record(ids[0]).await.unwrap(), Some(edit));
-    let claimed = store.claim(None, &claim("p", 1, 2), 5).await.unwrap();
-    assert_eq!(claimed[0].entry.replaces_ref.as_deref(), Some("tg-77"));
-    assert_eq!(
-        store.pending(5).await.unwrap()[0]
-            .entry
-            .replaces_ref
-            .as_deref(),
-        Some("tg-77")
-    );
 }
 
 #[tokio::test]
@@ -905,9 +684,9 @@ async fn the_review_queue_keeps_its_order_across_processes_and_each_entry_is_tak
 }
 
 /// A connection named as a process of `release` names it (`jieqi-bot` for the releases
-/// before the fleet's names), open until dropped.
-async fn process_of_release(store: &TestStore, release: &str) -> tokio::task::JoinHandle<()> {
-    let mut config: tokio_postgres::Config = store.url().parse().expect("the test URL");
+/// before the fleet's names), open until aborted.
+async fn process_of_release(url: &str, release: &str) -> tokio::task::JoinHandle<()> {
+    let mut config: tokio_postgres::Config = url.parse().expect("the test URL");
     config.application_name(release);
     let (client, connection) = config
         .connect(tokio_postgres::NoTls)
@@ -927,17 +706,19 @@ async fn process_of_release(store: &TestStore, release: &str) -> tokio::task::Jo
 /// own release, or a newer, holds nothing back.
 #[tokio::test]
 async fn a_new_process_waits_for_the_older_releases_processes_to_stop() {
-    let store = store_or_skip!();
+    // A database of its own: the processes' releases are seen database-wide, and a
+    // connection of an older release would hold back every other test's processes.
+    let Some(database) = jieqi_store_pg::testing::test_database().await else {
+        return;
+    };
+    let url = database.url();
+    drop(PgStore::connect(url).await.expect("the tables"));
     for same_or_newer in [
         format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION),
         format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION + 1),
     ] {
-        let other = process_of_release(&store, &same_or_newer).await;
-        let started = tokio::time::timeout(
-            Duration::from_secs(10),
-            PgStore::connect_in_schema(store.url(), store.schema()),
-        )
-        .await;
+        let other = process_of_release(url, &same_or_newer).await;
+        let started = tokio::time::timeout(Duration::from_secs(10), PgStore::connect(url)).await;
         assert!(matches!(started, Ok(Ok(_))), "{same_or_newer}: {started:?}");
         other.abort();
     }
@@ -945,10 +726,10 @@ async fn a_new_process_waits_for_the_older_releases_processes_to_stop() {
         "jieqi-bot".to_owned(),
         format!("jieqi-bot codec {}", jieqi_store::codec::SCHEMA_VERSION - 1),
     ] {
-        let old = process_of_release(&store, &older).await;
+        let old = process_of_release(url, &older).await;
         let new = tokio::spawn({
-            let (url, schema) = (store.url().to_owned(), store.schema().to_owned());
-            async move { PgStore::connect_in_schema(&url, &schema).await }
+            let url = url.to_owned();
+            async move { PgStore::connect(&url).await }
         });
         tokio::time::sleep(Duration::from_millis(2500)).await;
         assert!(

@@ -26,6 +26,8 @@
 
 pub mod codec;
 mod compact;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 pub mod ids;
 pub mod language;
 pub mod message;

@@ -248,6 +248,10 @@ pub enum ButtonAction {
     /// Open this web address inside Telegram as a Mini App (a `web_app` button, allowed in
     /// private chats only); elsewhere a plain link.
     App(String),
+    /// Open the game's board inside Discord as the bot's Activity ("Play in Discord"): the
+    /// Discord adapter answers the press itself with `LAUNCH_ACTIVITY`; it never reaches the
+    /// service's commands. Last, so records written before it read the same.
+    PlayInDiscord(GameId),
 }
 
 /// Button data that is not ours (or from an older version of the bot).
@@ -257,7 +261,7 @@ pub struct ButtonDecodeError(pub String);
 
 impl ButtonAction {
     /// The compact form for callback data, custom ids and `/start` deep links: `acc_c4f7k`,
-    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`, `ply_g7k2`; a link's
+    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`, `ply_g7k2`, `act_g7k2`; a link's
     /// address.
     pub fn encode(&self) -> String {
         match self {
@@ -268,6 +272,7 @@ impl ButtonAction {
             ButtonAction::OfferDraw(id) => format!("drw_{id}"),
             ButtonAction::Review(id) => format!("rev_{id}"),
             ButtonAction::PlayOnBoard(id) => format!("ply_{id}"),
+            ButtonAction::PlayInDiscord(id) => format!("act_{id}"),
             ButtonAction::Link(url) | ButtonAction::App(url) => url.clone(),
         }
     }
@@ -284,6 +289,7 @@ impl ButtonAction {
             "drw" => Ok(ButtonAction::OfferDraw(id.parse().map_err(|_| bad())?)),
             "rev" => Ok(ButtonAction::Review(id.parse().map_err(|_| bad())?)),
             "ply" => Ok(ButtonAction::PlayOnBoard(id.parse().map_err(|_| bad())?)),
+            "act" => Ok(ButtonAction::PlayInDiscord(id.parse().map_err(|_| bad())?)),
             _ => Err(bad()),
         }
     }
@@ -317,6 +323,7 @@ mod tests {
             ButtonAction::OfferDraw("g7k2".parse().unwrap()),
             ButtonAction::Review("g7k2".parse().unwrap()),
             ButtonAction::PlayOnBoard("g7k2".parse().unwrap()),
+            ButtonAction::PlayInDiscord("g7k2".parse().unwrap()),
         ];
         for action in actions {
             let data = action.encode();

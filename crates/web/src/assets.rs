@@ -19,6 +19,9 @@ pub(crate) struct Assets {
     pub script: Asset,
     pub style: Asset,
     pub icon: Asset,
+    /// The Discord Activity's script: its source and Discord's Embedded App SDK bundled by
+    /// `scripts/build-activity.sh` (CI checks it is what the script builds).
+    pub activity: Asset,
 }
 
 fn hashed(stem: &str, extension: &str, content_type: &'static str, body: &'static [u8]) -> Asset {
@@ -51,12 +54,18 @@ impl Assets {
                 "image/svg+xml",
                 include_bytes!("../../../assets/web/icon.svg"),
             ),
+            activity: hashed(
+                "activity",
+                "js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../../../assets/web/activity.js"),
+            ),
         }
     }
 
     /// The file of that hashed name.
     pub(crate) fn get(&self, name: &str) -> Option<&Asset> {
-        [&self.script, &self.style, &self.icon]
+        [&self.script, &self.style, &self.icon, &self.activity]
             .into_iter()
             .find(|asset| asset.name == name)
     }

@@ -18,6 +18,7 @@
 //!
 //! In the repository: `docs/web.md` (routes, caching, limits, several processes).
 
+mod activity;
 mod assets;
 mod boards;
 mod credentials;
@@ -49,6 +50,16 @@ impl std::fmt::Debug for BotToken {
     }
 }
 
+/// The origins of Discord's clients, which alone may frame the Activity: the web and
+/// desktop clients (stable, PTB, Canary) and the Activity's own proxy, `<application
+/// id>.discordsays.com`, which Discord serves it through.
+pub const DISCORD_CLIENT_ORIGINS: &[&str] = &[
+    "https://discord.com",
+    "https://ptb.discord.com",
+    "https://canary.discord.com",
+    "https://*.discordsays.com",
+];
+
 /// How the web page runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WebConfig {
@@ -67,6 +78,9 @@ pub struct WebConfig {
     /// The Telegram bot's token, when the bot runs on Telegram: its Mini App's players sign
     /// in with `initData` signed for it. `None`: only personal links sign players in.
     pub telegram_bot_token: Option<BotToken>,
+    /// Who may frame the Discord Activity (`frame-ancestors`): Discord's clients
+    /// ([`DISCORD_CLIENT_ORIGINS`]); tests name their own host page instead.
+    pub discord_client_origins: Vec<String>,
 }
 
 impl WebConfig {
@@ -79,6 +93,10 @@ impl WebConfig {
             write_timeout: Duration::from_secs(20),
             send_buffer: 64 << 10,
             telegram_bot_token: None,
+            discord_client_origins: DISCORD_CLIENT_ORIGINS
+                .iter()
+                .map(|o| (*o).to_owned())
+                .collect(),
         }
     }
 }
@@ -92,7 +110,25 @@ pub struct Web {
 impl Web {
     /// The page of `service`'s games.
     pub fn new(service: Service, config: WebConfig) -> Web {
-        let site = routes::Site::new(service, config);
+        Web::build(service, config, None)
+    }
+
+    /// The page of `service`'s games and the bot's Discord Activity (`/activity`), whose
+    /// players sign in through `discord` (`DISCORD_CLIENT_SECRET`).
+    pub fn with_activity(
+        service: Service,
+        config: WebConfig,
+        discord: jieqi_discord::DiscordOAuth,
+    ) -> Web {
+        Web::build(service, config, Some(discord))
+    }
+
+    fn build(
+        service: Service,
+        config: WebConfig,
+        discord: Option<jieqi_discord::DiscordOAuth>,
+    ) -> Web {
+        let site = routes::Site::new(service, config, discord);
         site.service.metrics_registry().register(
             "jieqi_web_streams",
             "Live streams of the web page open now",

@@ -59,6 +59,30 @@ pub(crate) const LABELS: &[&str] = &[
     "button-resign-confirm",
     "button-draw",
     "button-accept-draw",
+    "activity-back",
+];
+
+/// The labels the Activity's script shows, in the page's language.
+pub(crate) const ACTIVITY_LABELS: &[&str] = &[
+    "activity-title",
+    "activity-signed-in-as",
+    "activity-your-games",
+    "activity-channel-games",
+    "activity-finished-games",
+    "activity-no-games",
+    "activity-new-game",
+    "activity-opponent",
+    "activity-variant",
+    "activity-send",
+    "activity-signing-in",
+    "activity-sign-in-failed",
+    "activity-outside",
+    "activity-play",
+    "activity-watch",
+    "activity-replay",
+    "activity-your-turn",
+    "activity-the-bot",
+    "activity-sent",
 ];
 
 /// What the page needs besides the game.
@@ -109,6 +133,7 @@ pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
 </head>
 <body>
 <main id="game"{labels}>
+<p id="back" hidden><a id="back-link"></a></p>
 <header>
 <h1>{title}</h1>
 <p id="terms">{terms}</p>
@@ -157,6 +182,71 @@ pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
         players = escape(&players.join(" – ")),
         status = escape(&page.status),
         state = parts.state_json,
+    )
+}
+
+/// The Discord Activity's page: a skeleton its script fills once Discord has signed the
+/// person in. `client_id` is the application's (the SDK's handshake and `authorize` name it).
+pub(crate) fn activity_page(
+    assets: &Assets,
+    language: Language,
+    client_id: u64,
+    labels: &[(&str, String)],
+) -> String {
+    let data: String = labels
+        .iter()
+        .map(|(key, text)| format!(" data-{key}=\"{}\"", escape(text)))
+        .collect();
+    let text = |key: &str| {
+        labels
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, t)| escape(t))
+            .unwrap_or_default()
+    };
+    format!(
+        r#"<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>{title}</title>
+<link rel="icon" href="/assets/{icon}" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/{style}">
+<script type="module" src="/assets/{script}"></script>
+</head>
+<body>
+<main id="activity" data-client-id="{client_id}" data-lang="{lang}" data-state="starting"{data}>
+<header><h1>{title}</h1><p id="signed-in">{signed_in} <span id="who"></span></p></header>
+<p id="activity-status" role="status"></p>
+<section class="games" hidden><h2>{mine}</h2><ul id="mine"></ul></section>
+<section class="games" hidden><h2>{here}</h2><ul id="here"></ul></section>
+<p id="none" hidden>{none}</p>
+<p><button type="button" id="new-game-button">{new_game}</button></p>
+<section id="new-game" hidden>
+<label>{opponent} <select id="opponent"></select></label>
+<label>{variant} <select id="variant"><option value="jieqi">Jieqi</option><option value="xiangqi">Xiangqi</option><option value="banqi">Banqi</option></select></label>
+<button type="button" id="send-challenge">{send}</button>
+</section>
+<section class="games" hidden><h2>{finished}</h2><ul id="finished"></ul></section>
+</main>
+</body>
+</html>
+"#,
+        lang = language.code(),
+        title = text("activity-title"),
+        signed_in = text("activity-signed-in-as"),
+        mine = text("activity-your-games"),
+        here = text("activity-channel-games"),
+        finished = text("activity-finished-games"),
+        none = text("activity-no-games"),
+        new_game = text("activity-new-game"),
+        opponent = text("activity-opponent"),
+        variant = text("activity-variant"),
+        send = text("activity-send"),
+        icon = assets.icon.name,
+        style = assets.style.name,
+        script = assets.activity.name,
     )
 }
 

@@ -35,10 +35,11 @@ use crate::net::Peer;
 use crate::page::{LABELS, PageParts, game_page, message_page};
 
 /// Only our own files (a player's boards arrive as `blob:` pictures, fetched with their
-/// credential), and framed only by Telegram's web client, which shows Mini Apps in a frame.
+/// credential); who may frame the page follows (`frame-ancestors`, see [`Site::new`]).
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-     img-src 'self' blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
-     frame-ancestors https://web.telegram.org";
+     img-src 'self' blob:; connect-src 'self'; base-uri 'none'; form-action 'none'";
+/// Telegram's web client, which shows Mini Apps in a frame.
+const TELEGRAM_CLIENT: &str = "https://web.telegram.org";
 /// How often an idle stream sends a comment, so proxies keep it open and a dead client is
 /// noticed.
 pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -59,11 +60,36 @@ pub(crate) struct Site {
     /// Cancelled when the server stops serving: its open streams end (a new token for each
     /// `serve`).
     pub stopping: std::sync::Mutex<CancellationToken>,
+    /// The Discord Activity's sign-in, when the Activity is on.
+    pub discord: Option<jieqi_discord::DiscordOAuth>,
+    /// Every page's policy: Telegram's web client may frame it, and Discord's clients too
+    /// while the Activity is on (a game opened in the Activity is this page).
+    pub policy: HeaderValue,
+    /// The Activity's own page's policy: framed by Discord's clients and nothing else.
+    pub activity_policy: HeaderValue,
 }
 
 impl Site {
-    pub(crate) fn new(service: Service, config: WebConfig) -> Site {
+    pub(crate) fn new(
+        service: Service,
+        config: WebConfig,
+        discord: Option<jieqi_discord::DiscordOAuth>,
+    ) -> Site {
+        let discord_clients = config.discord_client_origins.join(" ");
+        let framing = match &discord {
+            Some(_) => format!("{TELEGRAM_CLIENT} {discord_clients}"),
+            None => TELEGRAM_CLIENT.to_owned(),
+        };
+        let policy = |ancestors: &str| {
+            HeaderValue::from_str(&format!(
+                "{CONTENT_SECURITY_POLICY}; frame-ancestors {ancestors}"
+            ))
+            .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"))
+        };
         Site {
+            policy: policy(&framing),
+            activity_policy: policy(&discord_clients),
+            discord,
             hub: Hub::new(service.clone()),
             limits: StreamLimits::new(config.streams_per_address, config.max_streams),
             service,
@@ -84,15 +110,22 @@ pub(crate) fn router(site: Arc<Site>) -> Router {
         .route("/g/{game}/board/{file}", get(board))
         .route("/assets/{name}", get(asset))
         .merge(crate::players::routes())
+        .merge(crate::activity::routes())
         .fallback(not_found)
-        .layer(axum::middleware::map_response(secure))
+        .layer(axum::middleware::map_response_with_state(
+            site.clone(),
+            secure,
+        ))
         .with_state(site)
 }
 
-async fn secure(mut response: Response) -> Response {
+/// The page's policy on every answer (the Activity's routes set their own first).
+async fn secure(State(site): State<Arc<Site>>, mut response: Response) -> Response {
     let headers = response.headers_mut();
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, site.policy.clone());
+    }
     for (name, value) in [
-        ("content-security-policy", CONTENT_SECURITY_POLICY),
         ("x-content-type-options", "nosniff"),
         ("referrer-policy", "no-referrer"),
     ] {

@@ -1,10 +1,11 @@
 //! The Discord adapter (`jieqi-discord`) as `run` drives it: built from `DISCORD_TOKEN`,
-//! `DISCORD_API_URL`, `DISCORD_GUILD_ID` and `DISCORD_SHARDS` of `DISCORD_SHARD_COUNT`.
+//! `DISCORD_API_URL`, `DISCORD_GUILD_ID` and `DISCORD_SHARDS` of `DISCORD_SHARD_COUNT`; with
+//! `DISCORD_CLIENT_SECRET` (and the web page's `PUBLIC_URL` and `WEB_SECRET`) its Activity.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use jieqi_discord::{Discord, DiscordConfig};
+use jieqi_discord::{ClientSecret, Discord, DiscordConfig, DiscordOAuth};
 use jieqi_service::{Platform, Sender, Service};
 use tokio_util::sync::CancellationToken;
 
@@ -17,11 +18,22 @@ pub(super) fn build(config: &Config, token: &Token) -> anyhow::Result<Box<dyn Ad
     discord.api_url = config.discord_api_url.clone();
     discord.guild_id = config.discord_guild_id;
     discord.shards = config.discord_shards;
-    Ok(Box::new(DiscordAdapter(Discord::new(discord))))
+    let secret = super::activity_on(config)
+        .then(|| {
+            config
+                .discord_client_secret
+                .as_ref()
+                .and_then(|s| ClientSecret::new(s.expose()))
+        })
+        .flatten();
+    discord.activity = secret.is_some();
+    let discord = Discord::new(discord);
+    let oauth = secret.map(|secret| discord.oauth(secret));
+    Ok(Box::new(DiscordAdapter(discord, oauth)))
 }
 
 #[derive(Debug)]
-struct DiscordAdapter(Discord);
+struct DiscordAdapter(Discord, Option<DiscordOAuth>);
 
 #[async_trait]
 impl Adapter for DiscordAdapter {
@@ -31,6 +43,10 @@ impl Adapter for DiscordAdapter {
 
     fn sender(&self) -> Arc<dyn Sender> {
         self.0.sender()
+    }
+
+    fn activity_sign_in(&self) -> Option<DiscordOAuth> {
+        self.1.clone()
     }
 
     async fn receive(

@@ -169,6 +169,7 @@ fn test_config() -> Config {
         web_streams_per_address: 64,
         web_secret: None,
         telegram_mini_app: None,
+        discord_client_secret: None,
         log_filter: None,
         challenge_expiry: Duration::from_secs(3600),
         default_move_time: Duration::from_secs(86_400),
@@ -432,4 +433,22 @@ fn the_service_gets_the_web_secret_and_links_the_mini_app_through_the_bots_usern
         service.game_link(&game).as_deref(),
         Some("https://bot.example.org/g/g7k2")
     );
+}
+
+#[test]
+fn the_discord_activity_needs_its_secret_the_bot_the_page_and_personal_links() {
+    let secret = || Some(crate::config::Token::new("client-secret"));
+    let mut config = test_config();
+    config.discord_client_secret = secret();
+    assert!(!super::activity_on(&config), "no Discord token, no page");
+    config.discord_token = Some(crate::config::Token::new("bot-token"));
+    config.public_url = Some(url::Url::parse("https://bot.example.org").expect("a url"));
+    assert!(
+        !super::activity_on(&config),
+        "no WEB_SECRET: no personal links"
+    );
+    config.web_secret = jieqi_service::personal_link::WebSecret::new(vec![1; 32]);
+    assert!(super::activity_on(&config));
+    config.discord_client_secret = None;
+    assert!(!super::activity_on(&config), "without the secret, off");
 }

@@ -5,6 +5,7 @@ mod common;
 mod crash;
 mod local;
 mod multi_process;
+mod rolling_upgrade;
 mod run;
 mod uci;
 mod web_processes;

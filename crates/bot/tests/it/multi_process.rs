@@ -35,12 +35,12 @@ use serde_json::{Value, json};
 use url::Url;
 
 /// The webhook secret every process shares (as behind a load balancer).
-const SECRET: &str = "multi-process-secret_42";
+pub(crate) const SECRET: &str = "multi-process-secret_42";
 /// How long anything may take before the test gives up (a hang guard, not a timing check).
-const HANG: Duration = Duration::from_secs(300);
+pub(crate) const HANG: Duration = Duration::from_secs(300);
 
 /// A legal Xiangqi opening (coordinates, Red first): no capture, no check.
-const OPENING: [&str; 16] = [
+pub(crate) const OPENING: [&str; 16] = [
     "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "a9b9", "a0b0", "g6g5", "g3g4", "c6c5",
     "c3c4", "b7a7", "b2a2", "h7i7",
 ];
@@ -56,7 +56,7 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("a runtime")
 }
 
-fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+pub(crate) fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -64,7 +64,7 @@ fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 /// The Telegram part of a process's environment: webhook mode on `webhook_port`.
-fn telegram_env(fake: &FakeBotApi, webhook_port: u16) -> Vec<(String, String)> {
+pub(crate) fn telegram_env(fake: &FakeBotApi, webhook_port: u16) -> Vec<(String, String)> {
     env(&[
         ("TELEGRAM_TOKEN", jieqi_fake_telegram::TOKEN),
         ("TELEGRAM_API_URL", fake.url.as_str()),
@@ -108,13 +108,13 @@ impl Store {
 
 /// Posts updates to the processes' webhooks in turn; a process that is down (or cut off
 /// mid-request) gets the same update retried on the next, as a load balancer would.
-struct Webhooks {
+pub(crate) struct Webhooks {
     urls: Vec<Url>,
     next: AtomicUsize,
 }
 
 impl Webhooks {
-    fn new(ports: &[u16]) -> Webhooks {
+    pub(crate) fn new(ports: &[u16]) -> Webhooks {
         Webhooks {
             urls: ports.iter().map(|p| webhook_url(*p)).collect(),
             next: AtomicUsize::new(0),
@@ -122,7 +122,7 @@ impl Webhooks {
     }
 
     /// Until some process answers 200 (the update is acknowledged).
-    async fn post(&self, update: &Value) {
+    pub(crate) async fn post(&self, update: &Value) {
         let body = update.to_string();
         let first = self.next.fetch_add(1, Ordering::SeqCst) % self.urls.len();
         let deadline = Instant::now() + HANG;
@@ -150,14 +150,14 @@ impl Webhooks {
 
 /// One Telegram game: its group and players.
 #[derive(Clone, Copy)]
-struct TgGame {
+pub(crate) struct TgGame {
     group: i64,
     red: i64,
     black: i64,
 }
 
 impl TgGame {
-    fn new(n: i64) -> TgGame {
+    pub(crate) fn new(n: i64) -> TgGame {
         TgGame {
             group: -100_000_000 - n,
             red: 10_000 + 2 * n,
@@ -165,7 +165,7 @@ impl TgGame {
         }
     }
 
-    fn add_to(&self, fake: &FakeBotApi) {
+    pub(crate) fn add_to(&self, fake: &FakeBotApi) {
         fake.add_group(self.group, &format!("Club {}", self.group));
         fake.add_user(self.red, "Red", None);
         fake.add_user(self.black, "Black", None);
@@ -173,7 +173,7 @@ impl TgGame {
 
     /// Both players open the bot's private chat, Red challenges Black (replying to one of
     /// Black's messages) to Xiangqi, Black accepts.
-    async fn start(&self, fake: &FakeBotApi, hooks: &Webhooks) {
+    pub(crate) async fn start(&self, fake: &FakeBotApi, hooks: &Webhooks) {
         hooks
             .post(&fake.message_update(self.red, self.red, "/start"))
             .await;
@@ -189,7 +189,7 @@ impl TgGame {
     }
 
     /// The update of ply `ply` of [`OPENING`], by the player whose turn it is.
-    fn move_update(&self, fake: &FakeBotApi, ply: usize) -> Value {
+    pub(crate) fn move_update(&self, fake: &FakeBotApi, ply: usize) -> Value {
         let who = if ply.is_multiple_of(2) {
             self.red
         } else {

@@ -4,5 +4,6 @@
 mod discord;
 mod fast_game;
 mod harness;
+mod launch;
 mod play_on_board;
 mod takeover;

@@ -186,8 +186,9 @@ fn from_button(action: &ButtonAction) -> Command {
         ButtonAction::PlayOnBoard(id) => {
             Command::BoardLink(board_link::BoardLink { game: id.clone() })
         }
-        // A link opens a page; no platform sends it back as a press.
-        ButtonAction::Link(_) | ButtonAction::App(_) => {
+        // A link opens a page, and Discord's adapter answers "Play in Discord" itself: no
+        // platform sends them on as a press.
+        ButtonAction::Link(_) | ButtonAction::App(_) | ButtonAction::PlayInDiscord(_) => {
             Command::Invalid(Sentence::new("button-not-ours"))
         }
     }

@@ -58,6 +58,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "spectators",
             "reviews",
             "web_play",
+            "activity",
         ],
     ),
 ];

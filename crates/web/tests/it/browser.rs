@@ -53,6 +53,12 @@ fn chromedriver() -> Option<String> {
 
 /// A browser, or `None` (the test is skipped) where there is none and CI is not running.
 pub(crate) async fn browser() -> Option<Browser> {
+    // An iPhone-sized screen at 3x pixel density.
+    browser_sized(390, 844, 3.0).await
+}
+
+/// [`browser`] on a screen `width` × `height` CSS pixels at `ratio` device pixels each.
+pub(crate) async fn browser_sized(width: u32, height: u32, ratio: f64) -> Option<Browser> {
     let Some(driver_path) = chromedriver() else {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
@@ -85,8 +91,7 @@ pub(crate) async fn browser() -> Option<Browser> {
                 "--disable-component-update", "--disable-sync",
                 format!("--user-data-dir={}", profile.path().display()),
             ],
-            // An iPhone-sized screen at 3x pixel density.
-            "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}},
+            "mobileEmulation": {"deviceMetrics": {"width": width, "height": height, "pixelRatio": ratio}},
         }),
     );
     capabilities.insert("goog:loggingPrefs".into(), json!({"browser": "ALL"}));

@@ -61,6 +61,17 @@ impl Table {
         names: [&str; 2],
         tune: impl FnOnce(&mut WebConfig),
     ) -> Table {
+        Table::with_activity(deals, names, tune, None).await
+    }
+
+    /// [`Table::new`] whose page runs the Discord Activity too, signing in through `discord`
+    /// (the service's boards on Discord then carry "Play in Discord").
+    pub async fn with_activity(
+        deals: Vec<String>,
+        names: [&str; 2],
+        tune: impl FnOnce(&mut WebConfig),
+        discord: Option<jieqi_discord::DiscordOAuth>,
+    ) -> Table {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let (store, pg): (Arc<dyn GameStore>, _) = if on_postgres() {
             let pg = jieqi_store_pg::testing::test_store()
@@ -88,6 +99,7 @@ impl Table {
                 web_secret: jieqi_service::personal_link::WebSecret::new(WEB_SECRET.to_vec()),
                 telegram_mini_app: Some("board".to_owned()),
                 bot_username: Some("jieqi_test_bot".to_owned()),
+                discord_activity: discord.is_some(),
                 ..ServiceConfig::default()
             },
         )
@@ -95,7 +107,10 @@ impl Table {
         let mut config = WebConfig::new(base.clone());
         config.telegram_bot_token = Some(jieqi_web::BotToken(BOT_TOKEN.to_owned()));
         tune(&mut config);
-        let web = Web::new(service.clone(), config);
+        let web = match discord {
+            Some(discord) => Web::with_activity(service.clone(), config, discord),
+            None => Web::new(service.clone(), config),
+        };
         let stop = CancellationToken::new();
         let server = tokio::spawn(web.clone().serve(listener, stop.clone()));
         Table {

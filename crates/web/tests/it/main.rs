@@ -1,6 +1,8 @@
 //! The web page's behaviour through HTTP, a real browser (Chromium through WebDriver) and
 //! properties of what the public may read.
 
+mod activity_access;
+mod activity_browser;
 mod browser;
 mod harness;
 mod hidden;

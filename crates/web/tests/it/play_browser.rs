@@ -70,7 +70,7 @@ impl ChatFake {
     }
 }
 
-async fn attribute(client: &Client, name: &str) -> String {
+pub(crate) async fn attribute(client: &Client, name: &str) -> String {
     js(
         client,
         &format!("return document.getElementById('game').dataset.{name} || ''"),
@@ -81,7 +81,7 @@ async fn attribute(client: &Client, name: &str) -> String {
     .to_owned()
 }
 
-async fn text_of(client: &Client, id: &str) -> String {
+pub(crate) async fn text_of(client: &Client, id: &str) -> String {
     js(
         client,
         &format!("return document.getElementById('{id}').innerText"),
@@ -92,7 +92,7 @@ async fn text_of(client: &Client, id: &str) -> String {
     .to_owned()
 }
 
-async fn tap(client: &Client, point: &str) {
+pub(crate) async fn tap(client: &Client, point: &str) {
     client
         .find(Locator::Css(&format!("#taps [data-point='{point}']")))
         .await
@@ -102,7 +102,7 @@ async fn tap(client: &Client, point: &str) {
         .expect("a tap");
 }
 
-async fn until_moves(client: &Client, n: usize) {
+pub(crate) async fn until_moves(client: &Client, n: usize) {
     let started = Instant::now();
     while moves_shown(client).await < n {
         assert!(
@@ -115,7 +115,7 @@ async fn until_moves(client: &Client, n: usize) {
 
 /// The move to play: mate if there is one, else a covered piece taken if possible (so the
 /// players learn secrets), else any, from a seeded choice.
-fn choose(game: &Game, rng: &mut rand_chacha::ChaCha8Rng) -> String {
+pub(crate) fn choose(game: &Game, rng: &mut rand_chacha::ChaCha8Rng) -> String {
     let legal = game.legal_move_texts();
     let after = |text: &String| {
         let mut trial = game.clone();
@@ -146,7 +146,7 @@ fn choose(game: &Game, rng: &mut rand_chacha::ChaCha8Rng) -> String {
 }
 
 /// The move number as the chat writes it: `12.` for Red's move, `12…` for Black's.
-fn move_number(ply: usize) -> String {
+pub(crate) fn move_number(ply: usize) -> String {
     if ply.is_multiple_of(2) {
         format!("{}.", ply / 2 + 1)
     } else {
@@ -466,7 +466,7 @@ async fn two_players_play_a_whole_jieqi_game_by_tapping_the_board() {
     );
 }
 
-fn role_name(role: jieqi_rules::Role) -> &'static str {
+pub(crate) fn role_name(role: jieqi_rules::Role) -> &'static str {
     use jieqi_rules::Role;
     match role {
         Role::General => "general",

@@ -27,6 +27,9 @@ pub const KEYS: &[&str] = &[
     "PUBLIC_URL",
     "WEB_ADDR",
     "WEB_STREAMS_PER_ADDRESS",
+    "WEB_SECRET",
+    "TELEGRAM_MINI_APP",
+    "DISCORD_CLIENT_SECRET",
     "RUST_LOG",
     "CHALLENGE_EXPIRY",
     "DEFAULT_MOVE_TIME",
@@ -55,7 +58,12 @@ pub fn free_port() -> u16 {
 
 /// `jieqi-bot run` with an environment of its own, in `dir` (no `jieqi-bot.toml` there).
 pub fn run_command(dir: &Path, env: &[(String, String)]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_jieqi-bot"));
+    run_command_of(Path::new(env!("CARGO_BIN_EXE_jieqi-bot")), dir, env)
+}
+
+/// [`run_command`] of another build of the bot (a previous release).
+pub fn run_command_of(binary: &Path, dir: &Path, env: &[(String, String)]) -> Command {
+    let mut command = Command::new(binary);
     command.arg("run").current_dir(dir);
     for key in KEYS {
         command.env_remove(key);
@@ -69,6 +77,8 @@ pub struct Proc {
     pub name: String,
     dir: PathBuf,
     env: Vec<(String, String)>,
+    /// Another build than this one's (a previous release), if set.
+    binary: Option<PathBuf>,
     child: Option<Child>,
     /// How often it was started.
     pub starts: usize,
@@ -80,9 +90,16 @@ impl Proc {
             name: name.to_owned(),
             dir: dir.to_path_buf(),
             env,
+            binary: None,
             child: None,
             starts: 0,
         }
+    }
+
+    /// The same process, run from another build of the bot (a previous release's binary).
+    pub fn of_binary(mut self, binary: &Path) -> Proc {
+        self.binary = Some(binary.to_path_buf());
+        self
     }
 
     /// Where its stderr goes.
@@ -97,7 +114,11 @@ impl Proc {
             .append(true)
             .open(self.log_path())
             .expect("a log file");
-        let child = run_command(&self.dir, &self.env)
+        let mut command = match &self.binary {
+            Some(binary) => run_command_of(binary, &self.dir, &self.env),
+            None => run_command(&self.dir, &self.env),
+        };
+        let child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)

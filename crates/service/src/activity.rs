@@ -1,0 +1,316 @@
+//! The service's side of the bot's Discord Activity (the board inside Discord, `jieqi-web`'s
+//! `/activity`; its "Play in Discord" button is `lifecycle::launch_button`): the pass a signed-in
+//! Discord user holds in the Activity, the games it lists, and the challenges it sends.
+//!
+//! Who the person is was settled before anything here runs: the web crate exchanged the
+//! Embedded App SDK's OAuth2 code with Discord (through the Discord adapter) and read the
+//! user. From then on the person holds an [`ActivityPass`] (their Discord id and name, an
+//! expiry, HMAC-SHA256 under `WEB_SECRET`, like a personal link but for no one game) and,
+//! for each game they play, the personal link's own token ([`Service::personal_link`]). A
+//! Discord user is the same [`UserId`] as in slash commands, so their games and ratings are
+//! the same.
+
+use std::time::{Duration, SystemTime};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::Mac;
+
+use crate::context::unix;
+use crate::error::ServiceError;
+use crate::ids::{ChatId, GameId, IdempotencyKey, Platform, User, UserId};
+use crate::message::{Destination, MessageKind};
+use crate::personal_link::TokenError;
+use crate::request::{Input, Request};
+use crate::service::Service;
+
+/// How long an Activity pass lets its holder list games and challenge: an hour. The page
+/// signs in again (Discord answers at once for a user who allowed the app) when it lapses.
+pub const ACTIVITY_PASS_LIFETIME: Duration = Duration::from_secs(60 * 60);
+/// The longest pass read.
+const PASS_LONGEST: usize = 512;
+/// What a pass's payload starts with: never a personal link's (`1\n…`), so one is never
+/// read as the other.
+const PASS_TAG: &str = "activity1";
+/// How many finished games of a channel the Activity lists.
+const RECENT_FINISHED: usize = 5;
+/// The longest key the Activity may give a challenge.
+const KEY_LONGEST: usize = 64;
+
+/// Who holds an Activity pass, until when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActivityPass {
+    /// The Discord user, as slash commands name them.
+    pub user: User,
+    /// Unix seconds after which it is refused.
+    pub expires: u64,
+}
+
+/// The games the Activity shows in a channel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActivityGames {
+    /// The person's games in progress, anywhere on Discord.
+    pub mine: Vec<GameId>,
+    /// The channel's games in progress (the person's among them).
+    pub running: Vec<GameId>,
+    /// The channel's recently finished games, newest first.
+    pub finished: Vec<GameId>,
+}
+
+/// Whom a challenge from the Activity goes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Someone in the channel, by their Discord id and the name Discord shows.
+    Person(User),
+    /// The engine, at its default level.
+    Bot,
+}
+
+/// What a challenge from the Activity came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActivityAnswer {
+    /// Sent (or the engine's game begun), with what the chat said to the challenger.
+    Done(Vec<String>),
+    /// Refused, with the chat's reason.
+    Refused(String),
+}
+
+impl ActivityPass {
+    /// A pass for `user` from `now` (Unix seconds).
+    pub fn new(user: User, now: u64) -> ActivityPass {
+        ActivityPass {
+            user,
+            expires: now.saturating_add(ACTIVITY_PASS_LIFETIME.as_secs()),
+        }
+    }
+
+    fn payload(&self) -> String {
+        format!(
+            "{PASS_TAG}\n{}\n{}\n{}",
+            self.user.id.id, self.expires, self.user.name
+        )
+    }
+}
+
+impl Service {
+    /// The signed pass of `user` (a Discord user who signed in to the Activity): `None`
+    /// when personal links are off (`WEB_SECRET`).
+    pub fn activity_pass(&self, user: &User) -> Option<String> {
+        self.activity_pass_issued_at(user, unix(SystemTime::now()))
+    }
+
+    /// [`Service::activity_pass`] as if issued at `now` (Unix seconds): tests make a lapsed
+    /// one with it.
+    pub fn activity_pass_issued_at(&self, user: &User, now: u64) -> Option<String> {
+        let secret = self.inner.config.web_secret.as_ref()?;
+        let payload = ActivityPass::new(user.clone(), now).payload();
+        let mut mac = secret.mac();
+        mac.update(payload.as_bytes());
+        Some(format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(payload),
+            URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+        ))
+    }
+
+    /// Reads and checks an Activity pass: its signature (in constant time), then its expiry.
+    pub fn read_activity_pass(&self, pass: &str) -> Result<ActivityPass, TokenError> {
+        let secret = self
+            .inner
+            .config
+            .web_secret
+            .as_ref()
+            .ok_or(TokenError::Forged)?;
+        if pass.len() > PASS_LONGEST {
+            return Err(TokenError::Malformed);
+        }
+        let (payload, tag) = pass.split_once('.').ok_or(TokenError::Malformed)?;
+        let payload = URL_SAFE_NO_PAD
+            .decode(payload)
+            .map_err(|_| TokenError::Malformed)?;
+        let tag = URL_SAFE_NO_PAD
+            .decode(tag)
+            .map_err(|_| TokenError::Malformed)?;
+        let mut mac = secret.mac();
+        mac.update(&payload);
+        mac.verify_slice(&tag).map_err(|_| TokenError::Forged)?;
+        let payload = String::from_utf8(payload).map_err(|_| TokenError::Malformed)?;
+        let mut fields = payload.splitn(4, '\n');
+        let (Some(PASS_TAG), Some(id), Some(expires), Some(name)) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            return Err(TokenError::Malformed);
+        };
+        let expires: u64 = expires.parse().map_err(|_| TokenError::Malformed)?;
+        if unix(SystemTime::now()) > expires {
+            return Err(TokenError::Expired);
+        }
+        Ok(ActivityPass {
+            user: User::new(UserId::new(Platform::Discord, id), name),
+            expires,
+        })
+    }
+
+    /// The games the Activity lists for `person` in `channel` (a Discord channel).
+    pub async fn activity_games(
+        &self,
+        channel: &ChatId,
+        person: &UserId,
+    ) -> Result<ActivityGames, ServiceError> {
+        let store = &self.inner.store;
+        let chat = store.chat(channel).await?;
+        let player = store.player(person).await?;
+        let mine = player.map(|p| p.games).unwrap_or_default();
+        let (running, finished) = chat
+            .map(|c| {
+                let finished = c.finished.iter().rev().take(RECENT_FINISHED).cloned();
+                (c.games, finished.collect())
+            })
+            .unwrap_or_default();
+        Ok(ActivityGames {
+            mine,
+            running,
+            finished,
+        })
+    }
+
+    /// `who` challenges `opponent` in `channel` from the Activity: the chat's own `/challenge`
+    /// (or `/play bot`), with its refusals, its post with Accept and Decline in the channel,
+    /// and its idempotency (the page's `key`: the same key again changes nothing).
+    pub async fn activity_challenge(
+        &self,
+        channel: &ChatId,
+        who: &User,
+        opponent: &Opponent,
+        variant: jieqi_rules::Variant,
+        key: &str,
+    ) -> Result<ActivityAnswer, &'static str> {
+        if key.is_empty()
+            || key.len() > KEY_LONGEST
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Err("a challenge's key is 1 to 64 letters, digits, - and _");
+        }
+        if channel.platform != Platform::Discord || who.id.platform != Platform::Discord {
+            return Err("the Activity challenges on Discord only");
+        }
+        let variant = match variant {
+            jieqi_rules::Variant::Jieqi => "jieqi",
+            jieqi_rules::Variant::Xiangqi => "xiangqi",
+            jieqi_rules::Variant::Banqi => "banqi",
+        };
+        let (text, mentioned) = match opponent {
+            Opponent::Person(user) => (format!("/challenge {variant}"), vec![user.clone()]),
+            Opponent::Bot => ("/play bot".to_owned(), Vec::new()),
+        };
+        let request = Request {
+            key: IdempotencyKey(format!("activity:{}:{key}", who.id)),
+            chat: channel.clone(),
+            is_private_chat: false,
+            is_admin: false,
+            user: who.clone(),
+            mentioned,
+            input: Input::Text(text),
+            received_at: SystemTime::now(),
+        };
+        let answer = self.handle(request).await;
+        let mut said = Vec::new();
+        for reply in answer.replies {
+            if !matches!(reply.to, Destination::ReplyToRequester { .. }) {
+                continue;
+            }
+            if reply.kind == MessageKind::Refusal {
+                return Ok(ActivityAnswer::Refused(reply.text));
+            }
+            said.push(reply.text);
+        }
+        Ok(ActivityAnswer::Done(said))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ServiceConfig;
+    use crate::personal_link::WebSecret;
+
+    fn service(secret: u8) -> (Service, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("a folder");
+        let service = Service::open(ServiceConfig {
+            data_dir: dir.path().to_path_buf(),
+            web_secret: WebSecret::new(vec![secret; 32]),
+            ..ServiceConfig::default()
+        })
+        .expect("a service");
+        (service, dir)
+    }
+
+    fn carol() -> User {
+        User::new(
+            UserId::new(Platform::Discord, "333333"),
+            "carol\nthe second",
+        )
+    }
+
+    #[test]
+    fn a_pass_reads_back_as_its_discord_user() {
+        let (service, _dir) = service(1);
+        let pass = service.activity_pass(&carol()).expect("passes are on");
+        let read = service.read_activity_pass(&pass).expect("valid");
+        assert_eq!(read.user, carol());
+        assert!(read.expires > unix(SystemTime::now()));
+    }
+
+    #[test]
+    fn a_pass_of_another_secret_or_tampered_is_refused() {
+        let (ours, _a) = service(1);
+        let (theirs, _b) = service(2);
+        let pass = theirs.activity_pass(&carol()).expect("passes are on");
+        assert_eq!(ours.read_activity_pass(&pass), Err(TokenError::Forged));
+        let (payload, tag) = pass.split_once('.').expect("two parts");
+        let other = URL_SAFE_NO_PAD.encode(
+            String::from_utf8(URL_SAFE_NO_PAD.decode(payload).expect("base64"))
+                .expect("text")
+                .replace("333333", "111111"),
+        );
+        assert_eq!(
+            theirs.read_activity_pass(&format!("{other}.{tag}")),
+            Err(TokenError::Forged)
+        );
+        for garbage in ["", ".", "a.b", &"x".repeat(600)] {
+            assert!(ours.read_activity_pass(garbage).is_err(), "{garbage}");
+        }
+    }
+
+    #[test]
+    fn a_lapsed_pass_is_refused() {
+        let (service, _dir) = service(1);
+        let hour_and_more = ACTIVITY_PASS_LIFETIME.as_secs() + 2;
+        let pass = service
+            .activity_pass_issued_at(&carol(), unix(SystemTime::now()) - hour_and_more)
+            .expect("passes are on");
+        assert_eq!(service.read_activity_pass(&pass), Err(TokenError::Expired));
+    }
+
+    #[test]
+    fn a_personal_link_is_not_a_pass() {
+        let (service, _dir) = service(1);
+        let link = service
+            .personal_link(&"g7k2".parse().expect("id"), &carol().id)
+            .unwrap_or_default();
+        // No public URL: no link at all; sign one by hand instead.
+        assert!(link.is_empty());
+        let token = crate::personal_link::PersonalToken::new(
+            "g7k2".parse().expect("id"),
+            carol().id,
+            unix(SystemTime::now()),
+        )
+        .sign(&WebSecret::new(vec![1; 32]).expect("long enough"));
+        assert_eq!(
+            service.read_activity_pass(&token),
+            Err(TokenError::Malformed)
+        );
+    }
+}

@@ -586,3 +586,14 @@ fn upsert<T>(
         list.push(record);
     }
 }
+
+/// True if `loaded` is a running game against the engine with the engine to move.
+pub(crate) fn engine_to_move(loaded: &LoadedGame) -> bool {
+    loaded.record.is_active()
+        && loaded.game.outcome().is_none()
+        && loaded
+            .record
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.seat == crate::replay::our_seat(loaded.game.seat_to_move()))
+}

@@ -14,11 +14,13 @@ use std::time::SystemTime;
 use jieqi_engine::{Engine, Level};
 use jieqi_rules::{GameMove, View, Viewer};
 
-use crate::announce::{our_seat, side_of};
+use crate::announce::side_of;
+use crate::context::engine_to_move;
 use crate::context::{Ctx, Step, rebuild, unix};
 use crate::ids::{GameId, Platform, engine_user_id};
 use crate::lifecycle::{after_move, settle_draw_offer};
-use crate::service::{Inner, Service, lock};
+use crate::service::Service;
+use crate::state::{Inner, lock};
 use crate::store::StoreError;
 
 /// What the engine is asked: its own view, the legal moves, and how to think.
@@ -89,17 +91,6 @@ impl Service {
             }
         }
     }
-}
-
-/// True if `loaded` is a running game against the engine with the engine to move.
-pub(crate) fn engine_to_move(loaded: &crate::context::LoadedGame) -> bool {
-    loaded.record.is_active()
-        && loaded.game.outcome().is_none()
-        && loaded
-            .record
-            .engine
-            .as_ref()
-            .is_some_and(|e| e.seat == our_seat(loaded.game.seat_to_move()))
 }
 
 /// The engine's question in game `id`, if it is to move there.

@@ -59,6 +59,7 @@ mod service;
 mod spectators;
 mod state;
 pub mod store;
+mod sync;
 mod timers;
 mod web_play;
 

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::ids::{ChatId, GameId};
-use crate::state::lock;
 use crate::store::ReviewRequest;
+use crate::sync::lock;
 
 /// Reviews computed at once by default (each on its own idle-priority thread).
 pub const DEFAULT_WORKERS: usize = 2;

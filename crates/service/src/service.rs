@@ -217,7 +217,7 @@ impl Service {
         let review_asked = !change.queued_reviews.is_empty();
         let engine_turns: Vec<GameId> = loaded
             .iter()
-            .filter(|l| crate::engine_play::engine_to_move(l))
+            .filter(|l| crate::context::engine_to_move(l))
             .map(|l| l.record.id.clone())
             .collect();
         self.inner.store.commit(change).await?;

@@ -17,6 +17,7 @@ use crate::metrics::Metrics;
 use crate::pictures::PictureCache;
 use crate::replay::LoadedGame;
 use crate::store::{GameStore, MeasuredStore};
+pub(crate) use crate::sync::lock;
 
 /// Games kept rebuilt in memory (a cache: games are always loadable from the store).
 const CACHED_GAMES: usize = 512;
@@ -107,13 +108,6 @@ impl Inner {
             }
             cache.insert(record.id, (record.revision, game));
         }
-    }
-}
-
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match mutex.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
     }
 }
 

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "recipe",
             "puzzle_set",
             "personal_link",
+            "sync",
         ],
     ),
     // `replay` rebuilds a game from its record, reading nothing but the store; the store's
@@ -142,6 +143,86 @@ fn every_module_uses_only_its_own_layer_or_the_ones_below() {
     upward.sort();
     upward.dedup();
     assert!(upward.is_empty(), "references that point up: {upward:#?}");
+}
+
+/// The store's contract crate (`jieqi-store`) in layers of its own, lowest first: the
+/// vocabulary records are written in, the records and their compact form, games rebuilt
+/// from records, the codec (whose upgrades settle old games by replaying them), and the
+/// conformance suite on top. Its root (`lib.rs`, the trait) is read by all and left out.
+const STORE_LAYERS: &[(&str, &[&str])] = &[
+    (
+        "vocabulary",
+        &[
+            "ids", "language", "settings", "recipe", "message", "verdict",
+        ],
+    ),
+    ("records", &["records", "compact"]),
+    ("replay", &["replay"]),
+    ("codec", &["codec"]),
+    ("conformance", &["conformance"]),
+];
+
+#[test]
+fn the_store_crate_uses_only_its_own_layer_or_the_ones_below() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../store/src");
+    let layer_of = |module: &str| {
+        STORE_LAYERS
+            .iter()
+            .position(|(_, modules)| modules.contains(&module))
+    };
+    let mut upward = Vec::new();
+    for (module, used) in modules(&src) {
+        let Some(layer) = layer_of(&module) else {
+            panic!("crates/store/src/{module} is in no layer: add it to STORE_LAYERS");
+        };
+        for target in used {
+            if let Some(to) = layer_of(&target)
+                && to > layer
+            {
+                upward.push(format!("{module} uses {target}"));
+            }
+        }
+    }
+    upward.sort();
+    upward.dedup();
+    assert!(upward.is_empty(), "references that point up: {upward:#?}");
+}
+
+/// The store's crates (the contract and both backends) know nothing of the service: a
+/// backend needs the contract alone.
+#[test]
+fn the_store_crates_depend_on_nothing_of_the_service() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for name in ["store", "store-sled", "store-pg"] {
+        let manifest = std::fs::read_to_string(crates.join(name).join("Cargo.toml"))
+            .expect("the crate's manifest");
+        assert!(
+            !manifest.contains("jieqi-service"),
+            "crates/{name}/Cargo.toml names jieqi-service"
+        );
+        let mut stack = vec![
+            crates.join(name).join("src"),
+            crates.join(name).join("tests"),
+        ];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries {
+                let path = entry.expect("a source entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let source = std::fs::read_to_string(&path).expect("a source file");
+                    assert!(
+                        !source.contains("jieqi_service"),
+                        "{} uses jieqi_service",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]

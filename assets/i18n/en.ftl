@@ -188,6 +188,7 @@ refuse-not-a-player = You are not a player in game { $game }, so you cannot move
 refuse-not-a-player-here = You are not a player in the games here ({ $games }). Start your own with /challenge.
 refuse-several-games = You have several games here ({ $games }): say which one, for example { $usage }
 refuse-game-over = Game { $game } is already over: { $result } Start a new one with /challenge.
+refuse-board-old = This board is old: game { $game } has moved on. { $state } Use the buttons under the newest board.
 refuse-not-your-turn = It is not your turn: { $player } is to move. I will mention you when it is your turn.
 refuse-move-missing = Which move? For example /move h2e2.
 refuse-unknown-notation = I cannot read “{ $text }” as a move. Write coordinates like h2e2, WXF like C2.5, or Chinese like 炮二平五.

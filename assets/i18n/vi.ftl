@@ -170,6 +170,7 @@ refuse-not-a-player = Bạn không phải người chơi của ván { $game }, n
 refuse-not-a-player-here = Bạn không phải người chơi của các ván ở đây ({ $games }). Tự bắt đầu một ván bằng /challenge.
 refuse-several-games = Bạn có nhiều ván ở đây ({ $games }): hãy nói rõ ván nào, ví dụ { $usage }
 refuse-game-over = Ván { $game } đã kết thúc: { $result } Bắt đầu ván mới bằng /challenge.
+refuse-board-old = Bàn cờ này đã cũ: ván { $game } đã đi tiếp. { $state } Hãy dùng các nút dưới bàn cờ mới nhất.
 refuse-not-your-turn = Chưa đến lượt bạn: đang đến lượt { $player }. Tôi sẽ nhắc bạn khi đến lượt.
 refuse-move-missing = Nước nào? Ví dụ /move h2e2.
 refuse-unknown-notation = Tôi không đọc được “{ $text }” là một nước đi. Hãy viết tọa độ như h2e2, WXF như C2.5, hoặc chữ Hán như 炮二平五.

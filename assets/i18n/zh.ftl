@@ -170,6 +170,7 @@ refuse-not-a-player = 你不是对局 { $game } 的棋手，不能在其中走�
 refuse-not-a-player-here = 你不是本群对局（{ $games }）的棋手。发送 /challenge 开始自己的对局。
 refuse-several-games = 你在这里有多局对局（{ $games }）：请说明是哪一局，例如 { $usage }
 refuse-game-over = 对局 { $game } 已经结束：{ $result } 发送 /challenge 开始新的一局。
+refuse-board-old = 这是旧棋盘：对局 { $game } 已经往下走了。{ $state } 请用最新棋盘下面的按钮。
 refuse-not-your-turn = 还没轮到你：现在轮到 { $player } 走。轮到你时我会提醒你。
 refuse-move-missing = 走哪一步？例如 /move h2e2。
 refuse-unknown-notation = 我无法把“{ $text }”识别为着法。请用坐标（如 h2e2）、WXF（如 C2.5）或中文（如 炮二平五）。

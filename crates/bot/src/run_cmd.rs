@@ -14,7 +14,8 @@ use std::time::{Duration, SystemTime};
 use anyhow::Context;
 use async_trait::async_trait;
 use jieqi_service::{
-    GameStore, Platform, Sender, Service, ServiceConfig, SledStore, StoreError, run_delivery,
+    GameStore, Platform, SendBudgets, Sender, Service, ServiceConfig, SledStore, StoreError,
+    run_delivery,
 };
 use jieqi_store_pg::PgStore;
 use jieqi_web::{BotToken, Web, WebConfig};
@@ -41,8 +42,9 @@ pub struct RunArgs {
 pub trait Adapter: Send + Sync {
     /// Which platform; its outbox messages go to [`Adapter::sender`].
     fn platform(&self) -> Platform;
-    /// Delivers this platform's outbox messages.
-    fn sender(&self) -> Arc<dyn Sender>;
+    /// Delivers this platform's outbox messages, pacing them by `budgets` (the store's,
+    /// shared by every process on the database).
+    fn sender(&self, budgets: SendBudgets) -> Arc<dyn Sender>;
     /// The bot's own username, if the platform builds deep links with it (Telegram's
     /// `t.me/<bot>?start=...` accept buttons). Asked once, before the service opens.
     async fn bot_username(&self) -> anyhow::Result<Option<String>> {
@@ -368,7 +370,7 @@ pub async fn serve(
         let platform = adapter.platform();
         tasks.spawn(run_delivery(
             service.clone(),
-            adapter.sender(),
+            adapter.sender(service.send_budgets()),
             platform,
             shutdown.clone(),
         ));

@@ -175,7 +175,7 @@ pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
     let (resign, others): (Vec<Button>, Vec<Button>) = buttons
         .iter()
         .cloned()
-        .partition(|button| matches!(button.action, ButtonAction::Resign(_)));
+        .partition(|button| button.action.is_resign());
     others
         .chunks(BUTTONS_PER_ROW)
         .chain(resign.chunks(BUTTONS_PER_ROW))
@@ -203,12 +203,14 @@ pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
 fn style(action: &ButtonAction) -> ButtonStyle {
     match action {
         ButtonAction::Accept(_) => ButtonStyle::Success,
-        ButtonAction::Decline(_) | ButtonAction::Resign(_) | ButtonAction::ResignConfirm(_) => {
-            ButtonStyle::Danger
-        }
-        ButtonAction::OfferDraw(_) | ButtonAction::Link(_) | ButtonAction::App(_) => {
-            ButtonStyle::Secondary
-        }
+        ButtonAction::Decline(_)
+        | ButtonAction::Resign(_)
+        | ButtonAction::ResignAt(..)
+        | ButtonAction::ResignConfirm(_) => ButtonStyle::Danger,
+        ButtonAction::OfferDraw(_)
+        | ButtonAction::OfferDrawAt(..)
+        | ButtonAction::Link(_)
+        | ButtonAction::App(_) => ButtonStyle::Secondary,
         ButtonAction::Review(_) | ButtonAction::PlayOnBoard(_) | ButtonAction::PlayInDiscord(_) => {
             ButtonStyle::Primary
         }

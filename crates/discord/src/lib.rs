@@ -43,6 +43,7 @@ mod interaction;
 mod later;
 mod layout;
 mod oauth;
+mod pace;
 mod respond;
 mod rest;
 mod sender;
@@ -86,6 +87,15 @@ impl Discord {
         }
     }
 
+    /// Paces requests by `budgets` (the service's [`Service::send_budgets`], kept in the
+    /// store): with several processes on one database, every process posting to a channel
+    /// spends from the channel's one budget, and all of them from the bot's. Until this is
+    /// called (or [`Discord::run`] starts), requests spend from budgets in this process's
+    /// memory.
+    pub fn share_budgets(&self, budgets: jieqi_service::SendBudgets) {
+        self.rest.pace().share(budgets);
+    }
+
     /// Delivers the service's Discord messages (for [`jieqi_service::run_delivery`]).
     pub fn sender(&self) -> Arc<DiscordSender> {
         Arc::clone(&self.sender)
@@ -106,6 +116,7 @@ impl Discord {
         service: Service,
         shutdown: CancellationToken,
     ) -> Result<(), DiscordError> {
+        self.share_budgets(service.send_budgets());
         let in_flight = TaskTracker::new();
         let handler = gateway::Handler {
             http: Arc::clone(&self.http),

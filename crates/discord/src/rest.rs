@@ -20,6 +20,7 @@ use serenity::http::Http;
 use serenity::http::{Multipart, MultipartUpload, Request};
 
 use crate::error::CallError;
+use crate::pace::{Counted, Pace};
 
 /// How long one call may take before it counts as failed (and is tried again; posts carry a
 /// nonce, so a message that did go out is not doubled).
@@ -34,6 +35,8 @@ pub(crate) struct Rest {
     client: reqwest::Client,
     /// Routes whose rate limit is used up, until when.
     exhausted: Mutex<HashMap<String, Instant>>,
+    /// The budgets shared with the bot's other processes (`pace.rs`).
+    pace: Pace,
 }
 
 impl std::fmt::Debug for Rest {
@@ -70,7 +73,13 @@ impl Rest {
             http,
             client,
             exhausted: Mutex::new(HashMap::new()),
+            pace: Pace::default(),
         }
+    }
+
+    /// The budgets every request spends from.
+    pub(crate) fn pace(&self) -> &Pace {
+        &self.pace
     }
 
     /// The serenity client whose token and proxy requests use.
@@ -98,6 +107,7 @@ impl Rest {
         if let Some(wait) = self.limited(&route) {
             return Err(CallError::Limited(wait));
         }
+        self.pace.take(Counted::of(&request)).await;
         let built = request
             .build(&self.client, self.http.token(), self.http.proxy.as_deref())
             .map_err(|e| CallError::Request(e.to_string()))?

@@ -28,6 +28,7 @@ use serenity::http::{LightMethod, Request, Route};
 
 use crate::error::{UNKNOWN_MESSAGE, describe};
 use crate::layout::Post;
+use crate::pace::Counted;
 use crate::rest::{Rest, with_body};
 
 /// The longest wait for a channel's limit before the delivery loop chooses what to send;
@@ -154,7 +155,9 @@ impl DiscordSender {
     /// The channel a message goes to, if it is known without asking Discord.
     fn known_channel(&self, to: &Destination) -> Option<ChannelId> {
         match to {
-            Destination::Chat(chat) if chat.platform == Platform::Discord => {
+            Destination::Chat(chat) | Destination::StaleButtons(chat)
+                if chat.platform == Platform::Discord =>
+            {
                 snowflake(&chat.id).map(ChannelId::from)
             }
             Destination::Private(user) if user.platform == Platform::Discord => {
@@ -209,6 +212,16 @@ impl DiscordSender {
         if message.buttons.is_empty() {
             edit = self.disable_buttons(post, edit).await;
         }
+        self.patch(post, &edit, files).await
+    }
+
+    /// Edits `post` as `edit` says.
+    async fn patch(
+        &self,
+        post: PostRef,
+        edit: &EditMessage,
+        files: Vec<serenity::all::CreateAttachment>,
+    ) -> Result<Option<String>, SendError> {
         let request = with_body(
             Request::new(
                 Route::ChannelMessage {
@@ -217,7 +230,7 @@ impl DiscordSender {
                 },
                 LightMethod::Patch,
             ),
-            &edit,
+            edit,
             files,
         )
         .map_err(|e| e.send_error())?;
@@ -234,6 +247,17 @@ impl DiscordSender {
             }
             Err(e) => Err(e.send_error()),
         }
+    }
+
+    /// An old board's buttons greyed out (`message.buttons`, as the board had them; links
+    /// stay usable), its text and picture left as they are: one edit.
+    async fn grey_out(
+        &self,
+        post: PostRef,
+        message: &Message,
+    ) -> Result<Option<String>, SendError> {
+        let edit = EditMessage::new().components(crate::layout::rows(&message.buttons, true));
+        self.patch(post, &edit, Vec::new()).await
     }
 
     /// Stale buttons stay visible but disabled: the earlier post's buttons, greyed out. If the
@@ -304,10 +328,27 @@ impl Sender for DiscordSender {
             }
             tokio::time::sleep(wait).await;
         }
+        // The channel's budget, shared with the bot's other processes.
+        self.rest.pace().reserve(Counted::of(&new_message)).await;
+    }
+
+    /// Room to spare for greying out an old board's buttons: the channel's edits (a budget
+    /// apart from its new messages, so a board never waits for it) keep one free after it.
+    async fn spare(&self, to: &Destination) -> bool {
+        let Some(channel) = self.known_channel(to) else {
+            return true;
+        };
+        self.rest.pace().spare(Counted::Edit(channel.get())).await
     }
 
     async fn send(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError> {
         let message = &entry.message;
+        if let Destination::StaleButtons(_) = &message.to {
+            return match entry.replaces_ref.as_deref() {
+                Some(reference) => self.grey_out(reference.parse()?, message).await,
+                None => Ok(None),
+            };
+        }
         if message.replaces.is_some()
             && let Some(reference) = &entry.replaces_ref
         {

@@ -65,6 +65,15 @@ pub trait Sender: Send + Sync {
     async fn ready(&self, to: &Destination) {
         let _ = to;
     }
+
+    /// True if `to` has room to spare now for a message that may wait (a
+    /// [`Destination::StaleButtons`] edit greying out an old board's buttons): room that the
+    /// chat's next posts will not need. The room is taken for the [`Sender::send`] that
+    /// follows at once. The default: room always.
+    async fn spare(&self, to: &Destination) -> bool {
+        let _ = to;
+        true
+    }
 }
 
 /// Why a send failed.
@@ -179,6 +188,19 @@ pub async fn run_delivery_with(
             let held = held.clone();
             let holding = held.hold(pending.entry.id);
             lanes.spawn(async move {
+                if crate::stale_buttons::is_stale_buttons(&pending.entry) {
+                    grey_out(
+                        &service,
+                        sender.as_ref(),
+                        platform,
+                        &held,
+                        &pending.entry,
+                        policy,
+                    )
+                    .await;
+                    drop(holding);
+                    return;
+                }
                 // The platform's turn first, then the newest of the boards waiting: what
                 // was queued meanwhile goes out with it.
                 sender.ready(&pending.entry.message.to).await;
@@ -356,6 +378,43 @@ async fn newest_board(
             tracing::warn!(%error, id = %pending.entry.id, "cannot coalesce boards; sending the oldest");
             (pending, None)
         }
+    }
+}
+
+/// A claimed stale-button edit: sent only with room to spare, after its board was posted;
+/// else it waits in its own lane (see `stale_buttons.rs`).
+async fn grey_out(
+    service: &Service,
+    sender: &dyn Sender,
+    platform: Platform,
+    held: &Held,
+    entry: &OutboxEntry,
+    policy: RetryPolicy,
+) {
+    use crate::stale_buttons::Step;
+    let step = match service.stale_buttons_step(sender, entry).await {
+        Ok(step) => step,
+        Err(error) => {
+            tracing::warn!(%error, id = %entry.id, "cannot look at a stale board; its edit waits");
+            return;
+        }
+    };
+    let recorded = match step {
+        Step::Send => {
+            deliver(service, sender, platform, held, entry, None, policy).await;
+            return;
+        }
+        Step::Later(pause) => {
+            held.letting_go(entry.id);
+            service.wait_in_lane(entry.id, entry.attempts, pause).await
+        }
+        Step::Drop => {
+            held.letting_go(entry.id);
+            service.done_unsent(entry.id).await
+        }
+    };
+    if let Err(error) = recorded {
+        tracing::warn!(%error, id = %entry.id, "cannot record a stale-button edit's wait");
     }
 }
 

@@ -30,6 +30,8 @@
 
 pub mod activity;
 mod announce;
+mod board_buttons;
+pub mod budgets;
 mod commands;
 pub mod config;
 mod context;
@@ -57,6 +59,7 @@ mod review_queue;
 mod reviews;
 mod service;
 mod spectators;
+mod stale_buttons;
 mod state;
 pub mod store;
 mod sync;
@@ -68,6 +71,7 @@ mod web_play;
 use jieqi_store::replay;
 pub use jieqi_store::{ids, message, recipe, settings};
 
+pub use budgets::SendBudgets;
 pub use commands::{LineReading, read_command_line};
 pub use config::{DealSource, ServiceConfig};
 pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_with};

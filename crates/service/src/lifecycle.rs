@@ -10,6 +10,7 @@ use crate::announce::{
     self, game_terms, move_number, move_text, player_label, public_picture, seat_of, side_key,
     side_of, variant_key,
 };
+use crate::board_buttons;
 use crate::context::{Ctx, LoadedGame, Sentence, Step};
 use crate::fairness::commitment;
 use crate::i18n::Translations;
@@ -66,76 +67,25 @@ pub(crate) fn deadline_line(
     )
 }
 
-/// The two board buttons of a running game.
-fn game_buttons(ctx: &Ctx<'_>, settings: &ChatSettings, id: &GameId) -> Vec<Button> {
-    let lang = settings.language;
-    vec![
-        Button {
-            label: ctx.say_in(lang, &Sentence::new("button-draw")),
-            action: ButtonAction::OfferDraw(id.clone()),
-            deep_link_accept: false,
-        },
-        Button {
-            label: ctx.say_in(lang, &Sentence::new("button-resign")),
-            action: ButtonAction::Resign(id.clone()),
-            deep_link_accept: false,
-        },
-    ]
-}
-
-/// The "Watch live" link to the game's web page (when the web page is on), under every
-/// public board; `key` names its label.
-pub(crate) fn page_link(
-    ctx: &Ctx<'_>,
-    settings: &ChatSettings,
-    id: &GameId,
-    key: &'static str,
-) -> Option<Button> {
-    let url = ctx.inner.config.game_link(id)?;
-    Some(Button {
-        label: ctx.say_in(settings.language, &Sentence::new(key)),
-        action: ButtonAction::Link(url),
-        deep_link_accept: false,
-    })
-}
-
-/// The button that opens the game's board for playing, under the boards in its home chat:
-/// in a Telegram group the Mini App's direct link ("Open the board"), in a private Telegram
-/// chat the Mini App itself (a `web_app` button), on Discord "Play on the board" (a personal
-/// link, answered privately). None while the web page or its credentials are not set up, and
-/// none in the terminal (it prints the links).
-pub(crate) fn play_button(
-    ctx: &Ctx<'_>,
-    settings: &ChatSettings,
-    chat: &ChatId,
-    id: &GameId,
-) -> Option<Button> {
-    let config = &ctx.inner.config;
-    let (key, action) = match chat.platform {
-        // Telegram's private chats have the user's (positive) id, groups negative ones.
-        Platform::Telegram if chat.id.parse::<i64>().is_ok_and(|id| id > 0) => (
-            "button-open-board",
-            ButtonAction::App(config.game_link(id)?),
-        ),
-        Platform::Telegram => (
-            "button-open-board",
-            ButtonAction::Link(config.mini_app_link(id)?),
-        ),
-        Platform::Discord => {
-            config.web_secret.as_ref()?;
-            config.public_url.as_ref()?;
-            (
-                "button-play-on-board",
-                ButtonAction::PlayOnBoard(id.clone()),
-            )
-        }
-        Platform::Local => return None,
-    };
-    Some(Button {
-        label: ctx.say_in(settings.language, &Sentence::new(key)),
-        action,
-        deep_link_accept: false,
-    })
+/// The game as it stands, in a sentence or two for `lang`: its last move (in the chat's
+/// notation) and who is to move. What a press under an old board is answered with.
+pub(crate) fn current_state(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> String {
+    let mut lines = Vec::new();
+    if let Some(last) = loaded.game.history_len().checked_sub(1) {
+        lines.push(
+            ctx.say_in(
+                settings.language,
+                &Sentence::new("board-last-move")
+                    .arg("number", move_number(last))
+                    .arg(
+                        "move",
+                        move_text(&loaded.game, last, settings.notation, Viewer::Public),
+                    ),
+            ) + ".",
+        );
+    }
+    lines.extend(to_move_line(ctx, settings, loaded));
+    lines.join(" ")
 }
 
 /// "Play in Discord" under a running game's boards in its Discord channel, when the
@@ -232,10 +182,11 @@ pub(crate) fn moves_caption(tr: &Translations, game: &GameId, covers: &BoardMove
 }
 
 /// Posts the current public board to every chat following the game, each in its own
-/// language and settings: one post per chat and board, nothing else. In per-move mode the
-/// earlier boards keep their buttons (every button under a board acts on the game, so a
-/// press on an older board does what it would on the newest) until the game ends, when
-/// the newest loses them (`finish_game`); each move costs one platform call.
+/// language and settings: one post per chat and board. In per-move mode the board before
+/// it in the home chat loses its buttons when the chat has room to spare (an edit in a lane
+/// of its own, `board_buttons::grey_out`), and a press under an older board still showing
+/// them is answered with the game as it stands; the newest loses its own when the game ends
+/// (`finish_game`). Each move costs one platform call, and the greying only spare room.
 async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'_>) -> Step {
     let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
     let to_move = announce::our_seat(loaded.game.seat_to_move());
@@ -264,15 +215,25 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
         };
         let home = chat == loaded.record.chat;
         let mut buttons = if home {
-            game_buttons(ctx, &settings, &loaded.record.id)
+            board_buttons::game_buttons(
+                ctx,
+                &settings,
+                &loaded.record.id,
+                loaded.game.history_len(),
+            )
         } else {
             Vec::new()
         };
         if home && loaded.game.outcome().is_none() {
-            buttons.extend(play_button(ctx, &settings, &chat, &loaded.record.id));
+            buttons.extend(board_buttons::play_button(
+                ctx,
+                &settings,
+                &chat,
+                &loaded.record.id,
+            ));
             buttons.extend(launch_button(ctx, &settings, &chat, &loaded.record.id));
         }
-        buttons.extend(page_link(
+        buttons.extend(board_buttons::page_link(
             ctx,
             &settings,
             &loaded.record.id,
@@ -292,9 +253,19 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
             (BoardMode::Edited, Some(i)) => Some(loaded.record.posts[i].post),
             _ => None,
         };
+        let stale = match (settings.board, earlier) {
+            (BoardMode::PerMove, Some(i)) if home && chat.platform != Platform::Local => {
+                Some(loaded.record.posts[i].post)
+            }
+            _ => None,
+        };
+        let stale_buttons = message.buttons.clone();
         let posted = ctx
             .post_board(message.replacing(replaces), picture, None, covers)
             .await?;
+        if let Some(stale) = stale {
+            board_buttons::grey_out(ctx, &chat, &loaded.record.id, stale, stale_buttons).await?;
+        }
         let entry = BoardPost {
             chat: chat.clone(),
             post: replaces.unwrap_or(posted),
@@ -743,7 +714,12 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
             .with_buttons(
                 review
                     .into_iter()
-                    .chain(page_link(ctx, &settings, &id, "button-replay"))
+                    .chain(board_buttons::page_link(
+                        ctx,
+                        &settings,
+                        &id,
+                        "button-replay",
+                    ))
                     .collect(),
             );
         ctx.post_picture(result, picture, None).await?;

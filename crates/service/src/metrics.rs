@@ -317,7 +317,8 @@ impl Metrics {
             Destination::Chat(chat) => chat.platform,
             Destination::Private(user) => user.platform,
             Destination::DeferredReply(reply) => reply.chat.platform,
-            Destination::ReplyToRequester { .. } => return,
+            // Waits for room to spare on purpose: not a lag anyone waits through.
+            Destination::StaleButtons(_) | Destination::ReplyToRequester { .. } => return,
         };
         let queued = UNIX_EPOCH + Duration::from_secs(committed_at);
         let lag = SystemTime::now().duration_since(queued).unwrap_or_default();

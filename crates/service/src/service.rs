@@ -376,6 +376,12 @@ impl Service {
         &self.inner.translations
     }
 
+    /// The send budgets kept in the store, shared by every process using it: adapters pace
+    /// their posts to a chat, and the bot's overall, by these.
+    pub fn send_budgets(&self) -> crate::SendBudgets {
+        crate::SendBudgets::in_store(self.inner.store.clone())
+    }
+
     /// Counters since start.
     pub fn metrics(&self) -> MetricsSnapshot {
         self.inner.metrics.snapshot()

@@ -503,6 +503,13 @@ impl GameStore for PgStore {
         Ok(())
     }
 
+    async fn spend(
+        &self,
+        allowances: &[jieqi_store::Allowance],
+    ) -> Result<jieqi_store::Spend, StoreError> {
+        crate::pace::spend(&self.client().await?, allowances).await
+    }
+
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
         lead::lead(&self.config, &self.schema, role).await
     }

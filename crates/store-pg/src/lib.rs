@@ -31,6 +31,7 @@ mod game_store;
 mod lead;
 mod migrate;
 mod notify;
+mod pace;
 #[cfg(feature = "testing")]
 pub mod testing;
 

@@ -683,6 +683,61 @@ async fn the_review_queue_keeps_its_order_across_processes_and_each_entry_is_tak
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_spend_from_one_budget_and_never_past_it_together() {
+    use jieqi_store::{Allowance, Spend};
+    let Some(test) = test_store().await else {
+        return;
+    };
+    let (one, two) = (test.another().await, test.another().await);
+    let group = Allowance::new("tg:group:-42", 19, Duration::from_secs(60));
+    let bot = Allowance::new("tg:bot", 1000, Duration::from_secs(1));
+    // Forty posts asked for at once, half by each process: nineteen are spent, whoever asks.
+    let mut asks = tokio::task::JoinSet::new();
+    for i in 0..40 {
+        let store = if i % 2 == 0 { one.clone() } else { two.clone() };
+        let allowances = vec![group.clone(), bot.clone()];
+        asks.spawn(async move { store.spend(&allowances).await.expect("spend") });
+    }
+    let mut spent = 0;
+    let mut waits = Vec::new();
+    while let Some(answer) = asks.join_next().await {
+        match answer.expect("a task") {
+            Spend::Spent => spent += 1,
+            Spend::Wait(wait) => waits.push(wait),
+        }
+    }
+    assert_eq!(spent, 19);
+    // The others are told to come back when the first post leaves the window.
+    assert!(
+        waits
+            .iter()
+            .all(|w| *w > Duration::from_secs(55) && *w <= Duration::from_secs(60)),
+        "{waits:?}"
+    );
+    // A rate: a burst, then one post an interval, across processes too.
+    let beat = Allowance::rate("tg:beat:-42", 2, Duration::from_secs(30));
+    assert_eq!(
+        one.spend(std::slice::from_ref(&beat)).await.unwrap(),
+        Spend::Spent
+    );
+    assert_eq!(
+        two.spend(std::slice::from_ref(&beat)).await.unwrap(),
+        Spend::Spent
+    );
+    assert!(matches!(
+        one.spend(std::slice::from_ref(&beat)).await.unwrap(),
+        Spend::Wait(_)
+    ));
+    // A post that may wait keeps room free: none here.
+    let spare = Allowance::new("tg:group:-43", 19, Duration::from_secs(60)).keeping_free(18);
+    assert_eq!(
+        two.spend(std::slice::from_ref(&spare)).await.unwrap(),
+        Spend::Spent
+    );
+    assert!(matches!(one.spend(&[spare]).await.unwrap(), Spend::Wait(_)));
+}
+
 /// A connection named as a process of `release` names it (`jieqi-bot` for the releases
 /// before the fleet's names), open until aborted.
 async fn process_of_release(url: &str, release: &str) -> tokio::task::JoinHandle<()> {

@@ -37,7 +37,7 @@ use jieqi_store::records::{
 };
 use jieqi_store::{
     Change, Claim, Coalescing, CommitError, Due, GameChange, GameChanges, GameStore, Lane,
-    Leadership, PendingMessage, RequestKey, StoreError, UnixMillis,
+    Leadership, PendingMessage, RequestKey, StoreError, UnixMillis, WindowLog,
 };
 
 mod compaction;
@@ -265,6 +265,9 @@ pub struct SledStore {
     compacting: Arc<Mutex<()>>,
     /// Told of every committed game revision (one process owns the folder: in memory).
     changes: GameChanges,
+    /// The send budgets (one process owns the folder, so they need not outlive it: a
+    /// restart takes longer than most windows).
+    pace: Arc<WindowLog>,
 }
 
 impl SledStore {
@@ -303,6 +306,7 @@ impl SledStore {
             changed: Arc::new(Mutex::new(None)),
             compacting: Arc::new(Mutex::new(())),
             changes: GameChanges::default(),
+            pace: Arc::new(WindowLog::default()),
         };
         store.migrate()?;
         Ok(store)

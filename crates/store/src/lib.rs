@@ -31,6 +31,7 @@ pub mod conformance;
 pub mod ids;
 pub mod language;
 pub mod message;
+pub mod pace;
 pub mod recipe;
 pub mod records;
 pub mod replay;
@@ -43,6 +44,7 @@ use thiserror::Error;
 use crate::ids::{ChallengeId, ChatId, GameId, IdempotencyKey, Platform, UserId};
 use crate::message::{Destination, OutboxEntry, OutboxId};
 
+pub use pace::{Allowance, Spend, WindowLog};
 pub use records::{
     AnswerRecord, BoardMoves, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice,
     CourseProgress, DailySlot, DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle,
@@ -214,6 +216,9 @@ impl Lane {
                 "r:{}",
                 RequestKey::new(reply.chat.platform, &reply.request).0
             ))),
+            // Beside the chat's own lane: greying out old buttons waits for room to spare
+            // and never holds back a board.
+            Destination::StaleButtons(chat) => Some(Lane(format!("s:{chat}"))),
             Destination::ReplyToRequester { .. } => None,
         }
     }
@@ -463,6 +468,11 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
             None => ReviewClaim::Ours,
         })
     }
+    /// Spends one post from every one of `allowances` (the send budgets of a chat and of
+    /// the bot, see [`pace`]) or from none, and says which: budgets are kept here so that
+    /// every process posting to a chat spends from the same one. A store several processes
+    /// share must spend atomically across them, by one clock.
+    async fn spend(&self, allowances: &[Allowance]) -> Result<Spend, StoreError>;
     /// Tries to take `role` for this process; `None` if another process holds it.
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError>;
     /// Follows every game revision committed from now on: by this process, and for a store

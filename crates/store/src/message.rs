@@ -31,6 +31,12 @@ pub enum Destination {
     /// message (saying so). Its lane is the request's own. Added last: records written
     /// before it read unchanged.
     DeferredReply(DeferredReply),
+    /// A board of this chat whose buttons went stale (a newer board is under it): an edit
+    /// (`Message::replaces`) that greys out or removes the buttons it lists, sent only when
+    /// the chat has room to spare (`Sender::spare`). Its lane is the chat's own stale-button
+    /// lane, beside the chat's lane, so it never holds back a board. Added last: records
+    /// written before it read unchanged.
+    StaleButtons(ChatId),
 }
 
 /// A request whose answer is given later through the outbox (see
@@ -53,6 +59,7 @@ impl Destination {
             Destination::Chat(chat) => Some(chat.platform),
             Destination::Private(user) => Some(user.platform),
             Destination::DeferredReply(reply) => Some(reply.chat.platform),
+            Destination::StaleButtons(chat) => Some(chat.platform),
             Destination::ReplyToRequester { .. } => None,
         }
     }
@@ -252,6 +259,13 @@ pub enum ButtonAction {
     /// Discord adapter answers the press itself with `LAUNCH_ACTIVITY`; it never reaches the
     /// service's commands. Last, so records written before it read the same.
     PlayInDiscord(GameId),
+    /// Resign that game, pressed under the board after this many plies: a press under an
+    /// older board is answered with the game as it stands instead (the board is old). After
+    /// the others, so records written before it read the same.
+    ResignAt(GameId, u32),
+    /// Offer a draw in that game (or accept the offer), pressed under the board after this
+    /// many plies; as [`ButtonAction::ResignAt`].
+    OfferDrawAt(GameId, u32),
 }
 
 /// Button data that is not ours (or from an older version of the bot).
@@ -261,7 +275,8 @@ pub struct ButtonDecodeError(pub String);
 
 impl ButtonAction {
     /// The compact form for callback data, custom ids and `/start` deep links: `acc_c4f7k`,
-    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`, `ply_g7k2`, `act_g7k2`; a link's
+    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`, `ply_g7k2`, `act_g7k2`; a
+    /// board's buttons with the board's ply after the game, `res_g7k2_14`, `drw_g7k2_14`; a link's
     /// address.
     pub fn encode(&self) -> String {
         match self {
@@ -273,14 +288,34 @@ impl ButtonAction {
             ButtonAction::Review(id) => format!("rev_{id}"),
             ButtonAction::PlayOnBoard(id) => format!("ply_{id}"),
             ButtonAction::PlayInDiscord(id) => format!("act_{id}"),
+            ButtonAction::ResignAt(id, ply) => format!("res_{id}_{ply}"),
+            ButtonAction::OfferDrawAt(id, ply) => format!("drw_{id}_{ply}"),
             ButtonAction::Link(url) | ButtonAction::App(url) => url.clone(),
         }
+    }
+
+    /// True for a Resign button (whether or not it names its board): adapters put it on a
+    /// row of its own.
+    pub fn is_resign(&self) -> bool {
+        matches!(self, ButtonAction::Resign(_) | ButtonAction::ResignAt(..))
     }
 
     /// Reads what [`ButtonAction::encode`] wrote.
     pub fn decode(s: &str) -> Result<ButtonAction, ButtonDecodeError> {
         let bad = || ButtonDecodeError(s.chars().take(64).collect());
         let (verb, id) = s.trim().split_once('_').ok_or_else(bad)?;
+        if let Some((game, ply)) = id.split_once('_') {
+            let game = game.parse().map_err(|_| bad())?;
+            if !ply.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let ply = ply.parse().map_err(|_| bad())?;
+            return match verb {
+                "res" => Ok(ButtonAction::ResignAt(game, ply)),
+                "drw" => Ok(ButtonAction::OfferDrawAt(game, ply)),
+                _ => Err(bad()),
+            };
+        }
         match verb {
             "acc" => Ok(ButtonAction::Accept(id.parse().map_err(|_| bad())?)),
             "dec" => Ok(ButtonAction::Decline(id.parse().map_err(|_| bad())?)),
@@ -324,6 +359,8 @@ mod tests {
             ButtonAction::Review("g7k2".parse().unwrap()),
             ButtonAction::PlayOnBoard("g7k2".parse().unwrap()),
             ButtonAction::PlayInDiscord("g7k2".parse().unwrap()),
+            ButtonAction::ResignAt("g7k2".parse().unwrap(), 0),
+            ButtonAction::OfferDrawAt("g7k2".parse().unwrap(), 4_294_967_295),
         ];
         for action in actions {
             let data = action.encode();
@@ -345,6 +382,14 @@ mod tests {
             "acc_g7k2",
             "res_c4f7k",
             "xyz_g7k2",
+            "res_g7k2_",
+            "res_g7k2_x",
+            "res_g7k2_-1",
+            "res_g7k2_+3",
+            "res_g7k2_4294967296",
+            "acc_c4f7k_3",
+            "drw_c4f7k_3",
+            "res_g7k2_3_4",
             "é_ü",
         ] {
             assert!(ButtonAction::decode(data).is_err(), "{data}");

@@ -17,9 +17,8 @@ const CALLBACK_DATA_LIMIT: usize = 64;
 /// Resign goes on a row of its own, below the others, so that a thumb aiming at "Offer a
 /// draw" does not land on it.
 pub(crate) fn keyboard(buttons: &[Button], bot_username: Option<&str>) -> InlineKeyboardMarkup {
-    let (resign, others): (Vec<&Button>, Vec<&Button>) = buttons
-        .iter()
-        .partition(|button| matches!(button.action, ButtonAction::Resign(_)));
+    let (resign, others): (Vec<&Button>, Vec<&Button>) =
+        buttons.iter().partition(|button| button.action.is_resign());
     let rows: Vec<Vec<InlineKeyboardButton>> = [others, resign]
         .into_iter()
         .map(|row| {

@@ -127,6 +127,14 @@ impl Telegram {
         })
     }
 
+    /// Paces posts by `budgets` (the service's [`Service::send_budgets`], kept in the store):
+    /// with several processes on one database, every process posting to a group spends from
+    /// the group's one budget. Until this is called (or [`Telegram::receive`] starts), posts
+    /// spend from budgets in this process's memory.
+    pub fn share_budgets(&self, budgets: jieqi_service::SendBudgets) {
+        self.client.pacer.share(budgets);
+    }
+
     /// The bot's username (`getMe`), e.g. for the service's `bot_username`.
     pub async fn bot_username(&self) -> Result<String, TelegramError> {
         let me = self.client.me().await.map_err(start_error)?;
@@ -140,6 +148,7 @@ impl Telegram {
         service: Service,
         shutdown: CancellationToken,
     ) -> Result<(), TelegramError> {
+        self.share_budgets(service.send_budgets());
         let username = tokio::select! {
             () = shutdown.cancelled() => return Ok(()),
             name = self.learn_username() => name?,

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use jieqi_service::{Destination, Message, OutboxEntry, SendError, Sender};
+use jieqi_service::{ButtonAction, Destination, Message, OutboxEntry, SendError, Sender};
 use teloxide::ApiError;
 use teloxide::RequestError;
 use teloxide::payloads::{
@@ -205,7 +205,7 @@ impl Poster {
                     if let Some(markup) = markup {
                         request = request.reply_markup(markup);
                     }
-                    request.await?
+                    request.await.map_err(|e| self.noted(address.chat, e))?
                 }};
             }
             let sent = if is_animation(image) {
@@ -247,7 +247,7 @@ impl Poster {
                 request = request.reply_markup(markup.clone());
             }
             self.client.pacer.wait(address.chat).await;
-            let sent = request.await?;
+            let sent = request.await.map_err(|e| self.noted(address.chat, e))?;
             posted = Some(PostRef {
                 chat: sent.chat.id,
                 message: sent.id,
@@ -315,8 +315,17 @@ impl Poster {
         };
         match result {
             Ok(()) | Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(earlier),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(self.noted(earlier.chat, error).into()),
         }
+    }
+
+    /// A 429 holds back every post to its chat, whichever lane or reply makes it, for as
+    /// long as Telegram said.
+    fn noted(&self, chat: TgChatId, error: RequestError) -> RequestError {
+        if let RequestError::RetryAfter(after) = &error {
+            self.client.pacer.hold(chat, after.duration());
+        }
+        error
     }
 
     /// Text-mention entities for the people a message pings who have no `@username` (those
@@ -381,10 +390,30 @@ pub struct TelegramSender {
     pub(crate) poster: Poster,
 }
 
+impl TelegramSender {
+    /// An old board loses its buttons: its keyboard is replaced by one of its links alone (a
+    /// link still works on an old board; Telegram has no greyed-out buttons). A board that
+    /// can no longer be edited is left as it is.
+    async fn take_away_buttons(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError> {
+        let Some(earlier) = entry.replaces_ref.as_deref().and_then(PostRef::decode) else {
+            return Ok(None);
+        };
+        let mut message = entry.message.clone();
+        message
+            .buttons
+            .retain(|b| matches!(b.action, ButtonAction::Link(_) | ButtonAction::App(_)));
+        match self.poster.edit(earlier, &message).await {
+            Ok(post) => Ok(Some(post.encode())),
+            Err(Failure::Gone | Failure::Migrated(_)) => Ok(None),
+            Err(Failure::Send(error)) => Err(error),
+        }
+    }
+}
+
 /// Where an outbox message goes on Telegram.
 fn address_of(to: &Destination) -> Result<Address, SendError> {
     match to {
-        Destination::Chat(chat) => Address::from_chat_id(chat),
+        Destination::Chat(chat) | Destination::StaleButtons(chat) => Address::from_chat_id(chat),
         Destination::Private(user) => Address::private(user),
         Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => {
             return Err(SendError::Undeliverable(
@@ -403,9 +432,21 @@ impl Sender for TelegramSender {
         }
     }
 
+    /// Room to spare in the chat (see `Pacer::spare`): an old board's buttons are taken away
+    /// only when the group's boards will not need the post.
+    async fn spare(&self, to: &Destination) -> bool {
+        match address_of(to) {
+            Ok(address) => self.poster.client.pacer.spare(address.chat).await,
+            Err(_) => true,
+        }
+    }
+
     async fn send(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError> {
         let message = &entry.message;
         let address = address_of(&message.to)?;
+        if let Destination::StaleButtons(_) = &message.to {
+            return self.take_away_buttons(entry).await;
+        }
         if message.replaces.is_some()
             && let Some(earlier) = entry.replaces_ref.as_deref().and_then(PostRef::decode)
         {

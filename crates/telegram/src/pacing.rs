@@ -1,75 +1,67 @@
 //! Pacing: every post waits for its chat's turn within Telegram's limits (about one message a
-//! second to one chat, twenty a minute to one group, thirty a second in all).
+//! second to one chat with short bursts, twenty a minute to one group, thirty a second for
+//! the whole bot).
 //!
-//! Each chat has its own allowance (`governor`'s keyed limiters), so a busy chat waits alone:
-//! nothing here freezes the whole bot. teloxide's `Throttle` adaptor, used before, stopped every
-//! chat for as long as Telegram's `retry_after` when any one chat got a 429; here a 429 goes back
-//! to the caller as that message's own `SendError::Retry`, and a 5xx (after which teloxide
-//! sleeps inside the request itself) delays only the task that made the request.
-//!
-//! A group's allowance is "at most N in any minute", however the minute is placed: a short
-//! burst (a challenge, its answer and the first board go out at once), then an even pace of
-//! one post every 60 s / (N − burst − 1), so no 60-second window holds more than N − 1 and
-//! the boards of a fast game come at a steady beat instead of twenty at once and then a
-//! minute of silence.
+//! The budgets are the chat's and the bot's, not this process's: they are kept in the store
+//! ([`SendBudgets`], given by [`Pacer::share`]), so that several processes posting to one
+//! group together keep within its twenty a minute, and a group's delivery lane moving to
+//! another process (a kill, a lapsed claim) resets nothing. Each is a sliding window over
+//! what was sent: a post goes out the moment its chat has room (a quiet group's boards are
+//! never spaced out), and only a chat at its limit waits, alone: nothing here holds another
+//! chat back. A 429 goes back to the caller as that message's own `SendError::Retry`.
 //!
 //! The delivery loop takes its chat's turn before it chooses what to send
 //! ([`Pacer::reserve`], through `Sender::ready`): the boards queued while it waited go out as
-//! one. The send that follows uses that turn instead of waiting for another.
+//! one. The send that follows uses that turn instead of waiting for another. An edit that
+//! may wait (greying out an old board's buttons) goes only with room to spare
+//! ([`Pacer::spare`]): half of the group's minute left free for boards.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::num::NonZeroU32;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
+use jieqi_service::SendBudgets;
+use jieqi_service::store::{Allowance, Spend};
 use teloxide::types::ChatId;
 
 use crate::config::SendLimits;
 
-/// Waits made between two clean-ups of the allowances of quiet chats.
-const CLEAN_UP_EVERY: u32 = 4096;
 /// How long a turn taken by [`Pacer::reserve`] waits for its send (the delivery loop's
 /// choice and a picture drawn on a busy machine); a send later than this waits for a turn of
-/// its own, so a turn is never spent long after it was given. A group's pace leaves room for
-/// it: a send up to this late still keeps any minute to N posts.
+/// its own, so a turn is never spent long after it was given.
 const RESERVED_FOR: Duration = Duration::from_secs(3);
+/// A chat's burst before its steady pace (Telegram: "short bursts, then about one a
+/// second").
+const CHAT_BURST: u32 = 3;
+/// A group's posts that go at once when it has had none for a while: a game's start (the
+/// challenge, its answer, the first board) and the boards of two quick moves.
+const GROUP_BURST: u32 = 5;
+/// Added to a chat's interval and a group's window: a post is counted when its turn is
+/// taken and arrives a moment later (an upload), so two posts counted that far apart here
+/// must not arrive closer.
+const ARRIVAL_MARGIN: Duration = Duration::from_millis(100);
 
-/// The allowances of every chat, and of the bot as a whole.
+/// The budgets every post spends from.
 pub(crate) struct Pacer {
-    per_chat: DefaultKeyedRateLimiter<i64>,
-    /// Basic groups, per minute.
-    per_group: DefaultKeyedRateLimiter<i64>,
-    /// Supergroups and channels, per minute.
-    per_supergroup: DefaultKeyedRateLimiter<i64>,
-    overall: DefaultDirectRateLimiter,
-    /// Turns taken ahead of their send ([`Pacer::reserve`]), by chat, with when.
-    reserved: Mutex<HashMap<i64, Instant>>,
-    waits: AtomicU32,
+    limits: SendLimits,
+    /// The store's budgets, once the service is known; until then, budgets of this process.
+    shared: OnceLock<SendBudgets>,
+    local: SendBudgets,
+    /// Turns taken ahead of their sends ([`Pacer::reserve`], [`Pacer::spare`]), by chat,
+    /// with when (a board's lane and the chat's stale-button lane may each hold one).
+    reserved: Mutex<HashMap<i64, Vec<Instant>>>,
+    /// Chats Telegram answered 429: nothing goes there before this.
+    held: Mutex<HashMap<i64, Instant>>,
 }
 
 impl fmt::Debug for Pacer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pacer")
-            .field("chats", &self.per_chat.len())
+            .field("limits", &self.limits)
+            .field("shared", &self.shared.get().is_some())
             .finish_non_exhaustive()
     }
-}
-
-fn at_least_one(n: u32) -> NonZeroU32 {
-    NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
-}
-
-/// At most `n` posts in any minute: a burst of about a sixth of them (one to five), then an
-/// even pace, so that any 60 seconds hold at most `n − 1`.
-fn within_any_minute(n: u32) -> Quota {
-    let burst = (n / 6).clamp(1, 5);
-    let steady = n.saturating_sub(burst + 1).max(1);
-    Quota::with_period(Duration::from_secs(60) / steady)
-        .unwrap_or_else(|| Quota::per_minute(NonZeroU32::MIN))
-        .allow_burst(at_least_one(burst))
 }
 
 /// Supergroup and channel ids are `-100` followed by the chat's number.
@@ -80,65 +72,163 @@ fn is_supergroup(chat: ChatId) -> bool {
 impl Pacer {
     pub(crate) fn new(limits: SendLimits) -> Pacer {
         Pacer {
-            per_chat: RateLimiter::keyed(Quota::per_second(at_least_one(
-                limits.per_chat_per_second,
-            ))),
-            per_group: RateLimiter::keyed(within_any_minute(limits.per_chat_per_minute)),
-            per_supergroup: RateLimiter::keyed(within_any_minute(limits.per_group_per_minute)),
-            overall: RateLimiter::direct(Quota::per_second(at_least_one(
-                limits.overall_per_second,
-            ))),
+            limits,
+            shared: OnceLock::new(),
+            local: SendBudgets::local(),
             reserved: Mutex::new(HashMap::new()),
-            waits: AtomicU32::new(0),
+            held: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Telegram said (429) to wait `after` before posting to `chat` again: every post there
+    /// waits, whatever lane makes it.
+    pub(crate) fn hold(&self, chat: ChatId, after: Duration) {
+        let mut held = self
+            .held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = Instant::now();
+        held.retain(|_, until| *until > now);
+        let until = now + after;
+        let entry = held.entry(chat.0).or_insert(until);
+        *entry = (*entry).max(until);
+    }
+
+    /// How long `chat` is still held back by a 429.
+    fn held_for(&self, chat: ChatId) -> Option<Duration> {
+        let held = self
+            .held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let left = held.get(&chat.0)?.saturating_duration_since(Instant::now());
+        (!left.is_zero()).then_some(left)
+    }
+
+    async fn after_hold(&self, chat: ChatId) {
+        while let Some(left) = self.held_for(chat) {
+            tokio::time::sleep(left).await;
+        }
+    }
+
+    /// Spends from `budgets` (the store's, shared by every process) from now on. Only the
+    /// first call counts.
+    pub(crate) fn share(&self, budgets: SendBudgets) {
+        let _ = self.shared.set(budgets);
+    }
+
+    fn budgets(&self) -> &SendBudgets {
+        self.shared.get().unwrap_or(&self.local)
+    }
+
+    /// The budgets a post to `chat` counts against: the chat's, its group's minute, the
+    /// bot's second.
+    fn allowances(&self, chat: ChatId) -> Vec<Allowance> {
+        let limits = &self.limits;
+        let mut allowances = vec![
+            Allowance::rate(
+                format!("tg:chat:{}", chat.0),
+                CHAT_BURST,
+                (Duration::from_secs(1) + ARRIVAL_MARGIN) / limits.per_chat_per_second.max(1),
+            ),
+            Allowance::new(
+                "tg:bot",
+                limits.overall_per_second.max(1),
+                Duration::from_secs(1),
+            ),
+        ];
+        let per_minute = if is_supergroup(chat) {
+            Some(limits.per_group_per_minute)
+        } else {
+            chat.is_group().then_some(limits.per_chat_per_minute)
+        };
+        if let Some(per_minute) = per_minute {
+            // One short of the limit in any minute: a post counted here may arrive a moment
+            // later.
+            let most = per_minute.saturating_sub(1).max(1);
+            let minute = Duration::from_secs(60) + ARRIVAL_MARGIN * 3;
+            allowances.push(Allowance::new(format!("tg:group:{}", chat.0), most, minute));
+            // A group with room posts at once (a burst of a few: a game's start and its first
+            // boards); a game faster than the minute allows is paced evenly with the rest, so
+            // that its boards come at a steady beat rather than a minute's worth at once and
+            // then a silence. The burst and the beat together keep any minute within `most`.
+            let burst = GROUP_BURST.min(most);
+            let beat = minute / most.saturating_sub(burst).max(1);
+            allowances.push(Allowance::rate(format!("tg:beat:{}", chat.0), burst, beat));
+        }
+        allowances
     }
 
     /// Waits until one more message may go to `chat`. Only the caller waits. A turn taken
     /// by [`Pacer::reserve`] just before is used instead.
     pub(crate) async fn wait(&self, chat: ChatId) {
-        let reserved = self
-            .reserved
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&chat.0);
-        if reserved.is_some_and(|at| at.elapsed() < RESERVED_FOR) {
+        let reserved = {
+            let mut reserved = self
+                .reserved
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let turns = reserved.entry(chat.0).or_default();
+            turns.retain(|at| at.elapsed() < RESERVED_FOR);
+            let turn = turns.pop();
+            if turns.is_empty() {
+                reserved.remove(&chat.0);
+            }
+            turn
+        };
+        if reserved.is_some() {
+            self.after_hold(chat).await;
             return;
         }
-        self.take_turn(chat).await;
+        self.after_hold(chat).await;
+        self.budgets().take(&self.allowances(chat)).await;
     }
 
     /// Waits for `chat`'s turn now, for a message about to be chosen and sent: the next
     /// [`Pacer::wait`] for `chat`, if it comes within [`RESERVED_FOR`], goes at once.
     pub(crate) async fn reserve(&self, chat: ChatId) {
-        self.take_turn(chat).await;
-        self.reserved
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(chat.0, Instant::now());
+        self.after_hold(chat).await;
+        self.budgets().take(&self.allowances(chat)).await;
+        self.reserved_turn(chat);
     }
 
-    async fn take_turn(&self, chat: ChatId) {
-        self.per_chat.until_key_ready(&chat.0).await;
-        if is_supergroup(chat) {
-            self.per_supergroup.until_key_ready(&chat.0).await;
-        } else if chat.is_group() {
-            self.per_group.until_key_ready(&chat.0).await;
+    fn reserved_turn(&self, chat: ChatId) {
+        let mut reserved = self
+            .reserved
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        reserved.retain(|_, turns| {
+            turns.retain(|at| at.elapsed() < RESERVED_FOR);
+            !turns.is_empty()
+        });
+        reserved.entry(chat.0).or_default().push(Instant::now());
+    }
+
+    /// Takes a turn for `chat` if it has room to spare (half of a group's minute, two of its
+    /// burst, one post of the chat's burst and of the bot's second left free after it), for
+    /// a message that may wait; false, taking nothing, if not: a fast game's boards have
+    /// none to spare. The next [`Pacer::wait`] uses the turn.
+    pub(crate) async fn spare(&self, chat: ChatId) -> bool {
+        if self.held_for(chat).is_some() {
+            return false;
         }
-        self.overall.until_ready().await;
-        if self
-            .waits
-            .fetch_add(1, Ordering::Relaxed)
-            .is_multiple_of(CLEAN_UP_EVERY)
-        {
-            for limiter in [&self.per_chat, &self.per_group, &self.per_supergroup] {
-                limiter.retain_recent();
-                limiter.shrink_to_fit();
-            }
-            self.reserved
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .retain(|_, at| at.elapsed() < RESERVED_FOR);
+        let allowances: Vec<Allowance> = self
+            .allowances(chat)
+            .into_iter()
+            .map(|allowance| {
+                let keep = if allowance.key.starts_with("tg:group:") {
+                    allowance.most / 2
+                } else if allowance.key.starts_with("tg:beat:") {
+                    2
+                } else {
+                    1
+                };
+                allowance.keeping_free(keep)
+            })
+            .collect();
+        if self.budgets().spend(&allowances).await != Spend::Spent {
+            return false;
         }
+        self.reserved_turn(chat);
+        true
     }
 }
 
@@ -148,57 +238,115 @@ mod tests {
 
     use super::*;
 
-    #[tokio::test]
-    async fn a_chat_over_its_rate_waits_alone() {
-        let pacer = Pacer::new(SendLimits {
-            per_chat_per_second: 1,
-            per_chat_per_minute: 20,
-            per_group_per_minute: 20,
-            overall_per_second: 30,
-        });
-        let busy = ChatId(-1_001_234_567_890);
-        pacer.wait(busy).await;
-        let started = Instant::now();
-        // The busy chat's next message must wait about a second; another chat's need not.
-        let other = tokio::time::timeout(Duration::from_millis(300), pacer.wait(ChatId(77))).await;
-        assert!(other.is_ok(), "another chat was held back");
-        pacer.wait(busy).await;
-        assert!(
-            started.elapsed() >= Duration::from_millis(500),
-            "the busy chat did not wait"
-        );
+    fn telegram() -> SendLimits {
+        SendLimits::default()
     }
 
     #[tokio::test]
-    async fn a_group_gets_a_short_burst_then_an_even_pace_within_any_minute() {
-        // 20 a minute: a burst of 3, then one every 60 s / 16 = 3.75 s.
-        let quota = within_any_minute(20);
-        assert_eq!(quota.burst_size().get(), 3);
-        assert_eq!(quota.replenish_interval(), Duration::from_millis(3750));
-        // However the minute is placed, it holds at most 3 + 16 = 19 posts.
-        let per_window = quota.burst_size().get() as u128
-            + Duration::from_secs(60).as_nanos() / quota.replenish_interval().as_nanos();
-        assert!(per_window < 20, "{per_window}");
-        assert_eq!(within_any_minute(3000).burst_size().get(), 5);
-        assert_eq!(within_any_minute(1).burst_size().get(), 1);
+    async fn a_chat_over_its_rate_waits_alone() {
+        let pacer = Pacer::new(telegram());
+        let busy = ChatId(-1_001_234_567_890);
+        for _ in 0..3 {
+            pacer.wait(busy).await;
+        }
+        let started = Instant::now();
+        // The busy chat's fourth message must wait; another chat's need not.
+        let other = tokio::time::timeout(Duration::from_millis(300), pacer.wait(ChatId(77))).await;
+        assert!(other.is_ok(), "another chat was held back");
+        let busy_again = tokio::time::timeout(Duration::from_millis(300), pacer.wait(busy)).await;
+        assert!(busy_again.is_err(), "the busy chat did not wait");
+        assert!(started.elapsed() < Duration::from_secs(1));
+    }
+
+    #[tokio::test]
+    async fn a_quiet_group_posts_a_burst_at_once_then_a_fast_game_gets_a_steady_beat() {
+        let pacer = Pacer::new(SendLimits {
+            per_chat_per_second: 100,
+            ..telegram()
+        });
+        let group = ChatId(-1_001_234_567_890);
+        let started = Instant::now();
+        // A game's start and two quick boards go at once: no spacing in a group with room.
+        for _ in 0..GROUP_BURST {
+            pacer.wait(group).await;
+        }
+        assert!(started.elapsed() < Duration::from_millis(500));
+        // Then one every 60.3 s / 14 (4.3 s): 5 + 14 in any minute, one short of 20.
+        let next = tokio::time::timeout(Duration::from_millis(500), pacer.wait(group)).await;
+        assert!(
+            next.is_err(),
+            "a sixth post went without waiting for the beat"
+        );
+        let beat = pacer
+            .allowances(group)
+            .into_iter()
+            .find(|a| a.key.starts_with("tg:beat:"))
+            .and_then(|a| a.every)
+            .expect("a group's beat");
+        assert_eq!(beat, Duration::from_millis(60_300) / 14);
     }
 
     #[tokio::test]
     async fn a_reserved_turn_is_used_by_the_next_wait_and_only_soon() {
-        let pacer = Pacer::new(SendLimits {
-            per_chat_per_second: 1,
-            per_chat_per_minute: 20,
-            per_group_per_minute: 20,
-            overall_per_second: 30,
-        });
+        let pacer = Pacer::new(telegram());
         let chat = ChatId(77);
+        for _ in 0..2 {
+            pacer.wait(chat).await;
+        }
         pacer.reserve(chat).await;
         // The send that follows goes at once: its turn was taken.
         let at_once = tokio::time::timeout(Duration::from_millis(300), pacer.wait(chat)).await;
         assert!(at_once.is_ok(), "the reserved turn was not used");
-        // The next one waits for a turn of its own.
-        let started = Instant::now();
-        pacer.wait(chat).await;
-        assert!(started.elapsed() >= Duration::from_millis(500));
+        // The next one waits for a turn of its own (the chat's burst is spent).
+        let next = tokio::time::timeout(Duration::from_millis(300), pacer.wait(chat)).await;
+        assert!(next.is_err(), "the next send did not wait");
+    }
+
+    #[tokio::test]
+    async fn room_to_spare_leaves_the_groups_next_boards_theirs() {
+        let pacer = Pacer::new(SendLimits {
+            per_chat_per_second: 100,
+            ..telegram()
+        });
+        let group = ChatId(-1_001_234_567_890);
+        // A try every 30 ms: the chat's own rate (one every 11 ms here) never stands in the way.
+        let mut spared = 0;
+        for _ in 0..10 {
+            if pacer.spare(group).await {
+                spared += 1;
+            }
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        // Three of the group's burst of five spent on edits that may wait; two kept for boards.
+        assert_eq!(spared, 3);
+        for _ in 0..2 {
+            let board = tokio::time::timeout(Duration::from_millis(300), pacer.wait(group)).await;
+            assert!(board.is_ok(), "a board found no room");
+        }
+        assert!(
+            !pacer.spare(group).await,
+            "a fast game's boards left room to spare"
+        );
+    }
+
+    #[tokio::test]
+    async fn processes_sharing_budgets_share_a_groups_minute() {
+        let shared = SendBudgets::local();
+        let (one, two) = (Pacer::new(telegram()), Pacer::new(telegram()));
+        one.share(shared.clone());
+        two.share(shared);
+        let group = ChatId(-42);
+        let mut posted = 0;
+        for i in 0..40 {
+            let pacer = if i % 2 == 0 { &one } else { &two };
+            if tokio::time::timeout(Duration::from_millis(20), pacer.wait(group))
+                .await
+                .is_ok()
+            {
+                posted += 1;
+            }
+        }
+        // The chat's burst (3) holds both processes together.
+        assert_eq!(posted, 3);
     }
 }

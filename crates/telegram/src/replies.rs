@@ -45,7 +45,9 @@ pub(crate) async fn deliver(poster: &Poster, origin: &Origin, answer: Answer) {
         let address = match &message.to {
             Destination::Chat(chat) => Address::from_chat_id(chat),
             Destination::Private(user) => Address::private(user),
-            Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => continue,
+            Destination::ReplyToRequester { .. }
+            | Destination::DeferredReply(_)
+            | Destination::StaleButtons(_) => continue,
         };
         match address {
             Ok(address) => send_with_retries(poster, address, message, None).await,

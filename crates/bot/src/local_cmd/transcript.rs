@@ -28,7 +28,7 @@ impl Terminal {
     /// Prints a reply that only `requester` sees. `name` makes its picture's file name unique.
     pub fn reply(&self, requester: &str, message: &Message, name: &str) -> io::Result<()> {
         let tag = match &message.to {
-            Destination::Chat(chat) => self.chat_tag(chat),
+            Destination::Chat(chat) | Destination::StaleButtons(chat) => self.chat_tag(chat),
             Destination::Private(user) => format!("[dm {}]", user.id),
             Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => {
                 format!("[to {requester}]")
@@ -46,6 +46,8 @@ impl Terminal {
             Destination::ReplyToRequester { .. } | Destination::DeferredReply(_) => {
                 "[reply]".to_owned()
             }
+            // A terminal shows no buttons: nothing to grey out.
+            Destination::StaleButtons(_) => return Ok(()),
         };
         self.print(&tag, &entry.message, &format!("{:06}", entry.id.0))
     }

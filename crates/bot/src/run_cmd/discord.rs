@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use jieqi_discord::{ClientSecret, Discord, DiscordConfig, DiscordOAuth};
-use jieqi_service::{Platform, Sender, Service};
+use jieqi_service::{Platform, SendBudgets, Sender, Service};
 use tokio_util::sync::CancellationToken;
 
 use super::Adapter;
@@ -41,7 +41,8 @@ impl Adapter for DiscordAdapter {
         Platform::Discord
     }
 
-    fn sender(&self) -> Arc<dyn Sender> {
+    fn sender(&self, budgets: SendBudgets) -> Arc<dyn Sender> {
+        self.0.share_budgets(budgets);
         self.0.sender()
     }
 

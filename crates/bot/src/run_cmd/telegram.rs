@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use jieqi_service::{Platform, Sender, Service};
+use jieqi_service::{Platform, SendBudgets, Sender, Service};
 use jieqi_telegram::{Receiving, Telegram, TelegramConfig};
 use tokio_util::sync::CancellationToken;
 
@@ -38,7 +38,8 @@ impl Adapter for TelegramAdapter {
         Platform::Telegram
     }
 
-    fn sender(&self) -> Arc<dyn Sender> {
+    fn sender(&self, budgets: SendBudgets) -> Arc<dyn Sender> {
+        self.0.share_budgets(budgets);
         self.0.sender()
     }
 

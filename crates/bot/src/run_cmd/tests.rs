@@ -41,7 +41,7 @@ impl Adapter for ScriptedAdapter {
         Platform::Local
     }
 
-    fn sender(&self) -> Arc<dyn Sender> {
+    fn sender(&self, _budgets: jieqi_service::SendBudgets) -> Arc<dyn Sender> {
         self.sender.clone()
     }
 

@@ -7,5 +7,6 @@ mod local;
 mod multi_process;
 mod rolling_upgrade;
 mod run;
+mod shared_pace;
 mod uci;
 mod web_processes;

@@ -48,7 +48,7 @@ pub(crate) const OPENING: [&str; 16] = [
 /// Kill delays of the crash sweep, after a move was acknowledged.
 const SWEEP_DELAYS_MS: [u64; 12] = [5, 10, 20, 40, 80, 120, 200, 300, 450, 600, 800, 1000];
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -151,9 +151,9 @@ impl Webhooks {
 /// One Telegram game: its group and players.
 #[derive(Clone, Copy)]
 pub(crate) struct TgGame {
-    group: i64,
-    red: i64,
-    black: i64,
+    pub(crate) group: i64,
+    pub(crate) red: i64,
+    pub(crate) black: i64,
 }
 
 impl TgGame {
@@ -1139,7 +1139,7 @@ fn the_database_going_away_mid_run_loses_nothing_acknowledged_and_reconnects() {
     });
 }
 
-fn env_of(store: &TestStore) -> Vec<(String, String)> {
+pub(crate) fn env_of(store: &TestStore) -> Vec<(String, String)> {
     env(&[
         ("DATABASE_URL", store.url()),
         ("DATABASE_SCHEMA", store.schema()),

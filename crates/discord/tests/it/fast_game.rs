@@ -197,20 +197,50 @@ async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind()
         "a board came {:?} after its move (lags by ply: {lags:?})",
         sorted[sorted.len() - 1]
     );
-    // Every move was named (checked by `lags`), and the channel got no edits while the game
-    // went on: a move costs one post at most.
-    assert!(
-        during.iter().all(|r| r.method == "POST"),
-        "{:?}",
-        during
-            .iter()
-            .map(|r| format!("{} {}", r.method, r.path))
-            .collect::<Vec<_>>()
-    );
-    let posted = during.iter().filter(|r| r.status == 200).count();
+    // Every move was named (checked by `lags`), and a move cost one post at most. The only
+    // edits greyed out older boards' buttons, from the channel's edits (a budget apart from
+    // its posts, so no board waited for them).
+    let posted = during
+        .iter()
+        .filter(|r| r.method == "POST" && r.status == 200)
+        .count();
     assert!(
         posted <= moves.len(),
         "{posted} posts for {} moves",
+        moves.len()
+    );
+    let edits: Vec<_> = during.iter().filter(|r| r.method != "POST").collect();
+    assert!(
+        edits.iter().all(|r| r.method == "PATCH"
+            && r.json.get("content").is_none()
+            && r.json["components"].is_array()),
+        "{:?}",
+        edits
+            .iter()
+            .map(|r| format!("{} {} {}", r.method, r.path, r.json))
+            .collect::<Vec<_>>()
+    );
+    // Once the game pauses, every board but the newest is greyed out.
+    let fake = &bot.fake;
+    fake.wait_for("every older board greyed out", |_| {
+        let boards: Vec<Created> = fake
+            .created_in(CHANNEL)
+            .into_iter()
+            .filter(|m| !m.json["embeds"].as_array().is_none_or(Vec::is_empty))
+            .collect();
+        boards.len() > 1
+            && boards[..boards.len() - 1].iter().all(|m| {
+                fake.message(m.id).is_some_and(|stored| {
+                    jieqi_fake_discord::buttons(&stored)
+                        .iter()
+                        .all(|(_, disabled)| *disabled)
+                })
+            })
+    })
+    .await;
+    println!(
+        "{posted} posts and {} edits greying out older boards for {} moves",
+        edits.len(),
         moves.len()
     );
     // A board held back by the channel's limit is chosen after the wait: it names every move

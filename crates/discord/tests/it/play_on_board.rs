@@ -36,7 +36,15 @@ async fn start_playable(adjust: impl FnOnce(&mut DiscordConfig)) -> Bot {
 fn game_of(board: &Value) -> String {
     buttons(board)
         .into_iter()
-        .find_map(|(id, _)| id.strip_prefix("res_").map(str::to_owned))
+        .find_map(|(id, _)| {
+            // `res_<game>_<ply>`: the game, without the board's ply.
+            let rest = id.strip_prefix("res_")?;
+            Some(
+                rest.split_once('_')
+                    .map_or(rest, |(game, _)| game)
+                    .to_owned(),
+            )
+        })
         .expect("a Resign button")
 }
 

@@ -1,7 +1,7 @@
 //! `/draw [id]` (and the draw button): offers a draw, or accepts the opponent's offer. An
 //! offer stands until the opponent accepts it or makes a move.
 
-use super::{my_running_game, optional_game};
+use super::{my_running_game, optional_game, refuse_old_board};
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::GameId;
 use crate::lifecycle::{apply_ending, finish_game, settle_draw_offer};
@@ -12,18 +12,22 @@ use crate::store::{DrawOffer, Ending};
 #[derive(Debug)]
 pub(crate) struct Draw {
     pub(crate) game: Option<GameId>,
+    /// Pressed under the board after this many plies (a board's draw button).
+    pub(crate) board: Option<u32>,
 }
 
 impl Draw {
     pub(crate) fn parse(args: &[&str]) -> Result<Draw, Sentence> {
         Ok(Draw {
             game: optional_game(args, "/draw <id>")?,
+            board: None,
         })
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let (mut loaded, seat) =
             my_running_game(ctx, self.game.as_ref(), "/draw <id>", false).await?;
+        refuse_old_board(ctx, &loaded, self.board).await?;
         let user = ctx.user()?;
         match &loaded.record.draw_offer {
             Some(offer) if offer.by == seat => refuse(

@@ -172,13 +172,25 @@ fn from_button(action: &ButtonAction) -> Command {
         ButtonAction::Resign(id) => Command::Resign(resign::Resign {
             game: Some(id.clone()),
             confirmed: false,
+            board: None,
+        }),
+        ButtonAction::ResignAt(id, ply) => Command::Resign(resign::Resign {
+            game: Some(id.clone()),
+            confirmed: false,
+            board: Some(*ply),
         }),
         ButtonAction::ResignConfirm(id) => Command::Resign(resign::Resign {
             game: Some(id.clone()),
             confirmed: true,
+            board: None,
         }),
         ButtonAction::OfferDraw(id) => Command::Draw(draw::Draw {
             game: Some(id.clone()),
+            board: None,
+        }),
+        ButtonAction::OfferDrawAt(id, ply) => Command::Draw(draw::Draw {
+            game: Some(id.clone()),
+            board: Some(*ply),
         }),
         ButtonAction::Review(id) => Command::Review(review::Review {
             game: Some(id.clone()),
@@ -283,6 +295,25 @@ async fn my_running_game(
         );
     }
     Ok((loaded, seat))
+}
+
+/// A press under a board that is no longer the game's newest (`board` plies, the game has
+/// moved on) is refused with the game as it stands: nobody resigns or offers a draw from a
+/// position that is gone, and the buttons to press are under the newest board.
+async fn refuse_old_board(ctx: &mut Ctx<'_>, loaded: &LoadedGame, board: Option<u32>) -> Step {
+    let Some(board) = board else {
+        return Ok(());
+    };
+    if usize::try_from(board).is_ok_and(|ply| ply == loaded.game.history_len()) {
+        return Ok(());
+    }
+    let settings = ctx.chat_record(&loaded.record.chat).await?.settings;
+    let state = crate::lifecycle::current_state(ctx, &settings, loaded);
+    refuse(
+        Sentence::new("refuse-board-old")
+            .arg("game", loaded.record.id.as_str())
+            .arg("state", state),
+    )
 }
 
 /// The game a player means: the id they gave, or their only running game in this chat (in a

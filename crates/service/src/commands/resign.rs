@@ -3,7 +3,7 @@
 //! `/resign` within a minute, or the confirm button, resigns. The pending question is kept
 //! with the game, so the confirmation works across processes and restarts.
 
-use super::{my_running_game, optional_game};
+use super::{my_running_game, optional_game, refuse_old_board};
 use crate::context::{Ctx, Sentence, Step};
 use crate::ids::GameId;
 use crate::lifecycle::{apply_ending, finish_game};
@@ -19,6 +19,8 @@ pub(crate) struct Resign {
     pub(crate) game: Option<GameId>,
     /// Pressed the confirm button (no question asked again).
     pub(crate) confirmed: bool,
+    /// Pressed under the board after this many plies (a board's Resign button).
+    pub(crate) board: Option<u32>,
 }
 
 impl Resign {
@@ -26,12 +28,14 @@ impl Resign {
         Ok(Resign {
             game: optional_game(args, "/resign <id>")?,
             confirmed: false,
+            board: None,
         })
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         let (mut loaded, seat) =
             my_running_game(ctx, self.game.as_ref(), "/resign <id>", false).await?;
+        refuse_old_board(ctx, &loaded, self.board).await?;
         let asked_lately = loaded
             .record
             .prompts

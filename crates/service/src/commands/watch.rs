@@ -50,7 +50,7 @@ impl Watch {
                 .arg("second", &loaded.record.second.name),
         );
         let picture = public_picture(ctx, &loaded, &settings);
-        let link = crate::lifecycle::page_link(ctx, &settings, &self.game, "button-watch-live");
+        let link = crate::board_buttons::page_link(ctx, &settings, &self.game, "button-watch-live");
         ctx.reply_with_picture(
             Message::text(
                 Destination::ReplyToRequester { ephemeral: false },

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use async_trait::async_trait;
 
+use super::{Allowance, Spend};
 use super::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
     GameRecord, GameStore, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey,
@@ -123,6 +124,9 @@ impl GameStore for MeasuredStore {
     }
     async fn flush(&self) -> Result<(), StoreError> {
         self.timed("flush", self.store.flush()).await
+    }
+    async fn spend(&self, allowances: &[Allowance]) -> Result<Spend, StoreError> {
+        self.timed("spend", self.store.spend(allowances)).await
     }
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
         self.timed("lead", self.store.lead(role)).await

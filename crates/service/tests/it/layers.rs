@@ -30,7 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     // `replay` rebuilds a game from its record, reading nothing but the store; the store's
     // codec uses it to give an older finished game its verdict once, as it upgrades it.
-    ("store", &["store", "replay"]),
+    ("store", &["store", "replay", "budgets"]),
     ("rebuilt games", &["error", "ratings", "pictures", "pgn"]),
     ("shared state", &["state", "review_queue"]),
     ("request context", &["context"]),
@@ -39,6 +39,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "game logic",
         &[
             "lifecycle",
+            "board_buttons",
             "puzzle_play",
             "game_page",
             "player_page",
@@ -56,6 +57,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "outbox",
             "delivery",
             "deferred",
+            "stale_buttons",
             "spectators",
             "reviews",
             "web_play",

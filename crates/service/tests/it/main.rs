@@ -14,6 +14,7 @@ mod idempotency;
 mod jieqi;
 mod layers;
 mod learn;
+mod old_boards;
 mod pgn;
 mod play_bot;
 mod players_experience;

@@ -370,6 +370,13 @@ impl GameStore for SledStore {
             .collect()
     }
 
+    async fn spend(
+        &self,
+        allowances: &[jieqi_store::Allowance],
+    ) -> Result<jieqi_store::Spend, StoreError> {
+        Ok(self.pace.spend(allowances, jieqi_store::pace::now_millis()))
+    }
+
     async fn lead(&self, _role: &str) -> Result<Option<Leadership>, StoreError> {
         // One process owns a sled folder: it plays every role.
         Ok(Some(Leadership {

@@ -165,7 +165,15 @@ async fn play_game(deal: &str) -> (Harness, Transcript) {
     );
 
     let transcript = Transcript {
-        group_texts: h.texts_to(GROUP),
+        // An old board losing its buttons goes when the group has room to spare, at times
+        // that vary from run to run; it shows nothing but the remaining links.
+        group_texts: h
+            .fake
+            .calls()
+            .iter()
+            .filter(|c| c.chat() == Some(GROUP) && c.method != "editMessageReplyMarkup")
+            .map(|c| c.visible_text())
+            .collect(),
         group_pictures: h.pictures_to(GROUP),
         private_pictures: [ALICE, BOB]
             .iter()

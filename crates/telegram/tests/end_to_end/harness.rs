@@ -136,6 +136,7 @@ impl Harness {
         config.receiving = receiving;
         config.limits = limits;
         let telegram = Telegram::new(config);
+        telegram.share_budgets(self.service.send_budgets());
         let shutdown = CancellationToken::new();
         let policy = RetryPolicy {
             min_delay: Duration::from_millis(100),

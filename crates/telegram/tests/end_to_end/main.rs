@@ -10,6 +10,7 @@ mod experience;
 mod fast_game;
 mod game;
 mod lanes;
+mod old_boards;
 mod play_on_board;
 mod receiving;
 mod record;

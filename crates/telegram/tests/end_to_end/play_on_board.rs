@@ -24,7 +24,15 @@ fn playable(config: &mut ServiceConfig) {
 fn game_of(board: &Post) -> String {
     board
         .button_starting("res_")
-        .and_then(|data| data.strip_prefix("res_").map(str::to_owned))
+        .and_then(|data| {
+            // `res_<game>_<ply>`: the game, without the board's ply.
+            let rest = data.strip_prefix("res_")?;
+            Some(
+                rest.split_once('_')
+                    .map_or(rest, |(game, _)| game)
+                    .to_owned(),
+            )
+        })
         .unwrap_or_else(|| panic!("a Resign button: {:?}", board.buttons()))
 }
 

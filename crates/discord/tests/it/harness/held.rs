@@ -186,6 +186,12 @@ impl GameStore for HeldStore {
     async fn flush(&self) -> Result<(), StoreError> {
         self.inner.flush().await
     }
+    async fn spend(
+        &self,
+        allowances: &[jieqi_service::store::Allowance],
+    ) -> Result<jieqi_service::store::Spend, StoreError> {
+        self.inner.spend(allowances).await
+    }
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
         self.inner.lead(role).await
     }

@@ -72,6 +72,7 @@ pub async fn start_configured(
     adjust(&mut config);
     let shards = config.shards;
     let discord = Discord::new(config);
+    discord.share_budgets(service.send_budgets());
     let shutdown = CancellationToken::new();
     let policy = quick_retries();
     let delivery = tokio::spawn(run_delivery_with(
@@ -261,6 +262,7 @@ pub async fn start_process(
     config.guild_id = NonZeroU64::new(GUILD);
     adjust(&mut config);
     let discord = Discord::new(config);
+    discord.share_budgets(service.send_budgets());
     let shutdown = CancellationToken::new();
     let delivery = tokio::spawn(run_delivery_with(
         service.clone(),

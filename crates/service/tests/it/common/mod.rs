@@ -43,6 +43,10 @@ pub struct Harness {
     pub now: SystemTime,
     /// Every message delivered so far, in order.
     pub delivered: Vec<OutboxEntry>,
+    /// Every edit greying out an old board's buttons delivered so far (left out of
+    /// `delivered` and of what [`Harness::deliver`] returns: the scenarios are about what
+    /// the chats are told).
+    pub greyed: Vec<OutboxEntry>,
     /// People who are not admins of the group chats (everyone else is).
     pub non_admins: Vec<UserId>,
 }
@@ -93,6 +97,7 @@ impl Harness {
             next_key: 0,
             now: UNIX_EPOCH + Duration::from_secs(T0),
             delivered: Vec::new(),
+            greyed: Vec::new(),
             non_admins: Vec::new(),
         }
     }
@@ -198,7 +203,8 @@ impl Harness {
         self.service.handle(request).await
     }
 
-    /// Delivers everything pending (as a sender would) and returns it.
+    /// Delivers everything pending (as a sender would) and returns it, but for the edits
+    /// greying out old boards' buttons (kept in `greyed`).
     pub async fn deliver(&mut self) -> Vec<OutboxEntry> {
         let pending = self.service.pending(1000).await.expect("pending");
         for entry in &pending {
@@ -207,6 +213,10 @@ impl Harness {
                 .await
                 .expect("delivered");
         }
+        let (greyed, pending): (Vec<OutboxEntry>, Vec<OutboxEntry>) = pending
+            .into_iter()
+            .partition(|e| matches!(e.message.to, Destination::StaleButtons(_)));
+        self.greyed.extend(greyed);
         self.delivered.extend(pending.iter().cloned());
         pending
     }

@@ -155,7 +155,7 @@ const STORE_LAYERS: &[(&str, &[&str])] = &[
     (
         "vocabulary",
         &[
-            "ids", "language", "settings", "recipe", "message", "verdict",
+            "ids", "language", "settings", "recipe", "message", "verdict", "pace",
         ],
     ),
     ("records", &["records", "compact"]),

@@ -178,6 +178,7 @@ refuse-unknown-notation-banqi = Tôi không đọc được “{ $text }” là 
 refuse-illegal-move = Nước này không được phép: { $reason }.
 refuse-move-not-played = Không thể đi nước này: { $reason }.
 refuse-challenge-option = Tôi không hiểu “{ $option }” trong lời thách đấu. Hãy dùng biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam), secret-captures hoặc thời gian mỗi nước (30m, 24h, 2d).
+refuse-option-after-upgrade = “{ $option }” sẽ dùng được khi mọi bản của bot này đã chạy phiên bản mới (đang nâng cấp). Hãy thử lại sau vài phút, hoặc bỏ tùy chọn đó.
 refuse-play-usage = Để chơi với tôi hãy viết /play bot, có thể thêm cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random) hoặc luật, ví dụ /play bot club jieqi red. { play-levels }
 play-levels = Sức mạnh các cấp độ, so với máy Fairy-Stockfish chơi cờ tướng 200 ms mỗi nước: novice ngang Skill Level 1 đến 2 của nó, casual khoảng 5 đến 6, club khoảng 10 đến 15, master ngang mức 20, sức mạnh tối đa của Fairy-Stockfish; trên thang Elo lấy sức mạnh tối đa đó làm 0, novice khoảng −980, casual −540, club −225 và master 0 (được 75 % điểm trước mức 15 và 50 % trước mức 20, cả khi mỗi bên có 1 giây mỗi nước; kết quả thay đổi theo máy).
 refuse-play-option = Tôi không hiểu “{ $option }” trong /play bot. Hãy dùng cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam) hoặc secret-captures.

@@ -178,6 +178,7 @@ refuse-unknown-notation-banqi = 我无法把“{ $text }”识别为暗棋着法
 refuse-illegal-move = 这步棋不允许：{ $reason }。
 refuse-move-not-played = 这步棋无法走：{ $reason }。
 refuse-challenge-option = 我不理解挑战中的“{ $option }”。可用：变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）、secret-captures 或每步时间（30m、24h、2d）。
+refuse-option-after-upgrade = “{ $option }”要等本机器人的所有副本都升级到新版本后才能使用（正在升级）。请几分钟后再试，或不使用该选项。
 refuse-play-usage = 要和我下棋，请写 /play bot，可加上级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）或规则，例如 /play bot club jieqi red。 { play-levels }
 play-levels = 各级别的强度（与引擎 Fairy-Stockfish 下象棋、每步 200 毫秒比较）：novice 约相当于它的 Skill Level 1 至 2，casual 约 5 至 6，club 约 10 至 15，master 约相当于 20，即 Fairy-Stockfish 全力；以该全力为 0 的等级分（Elo）计，novice 约 −980，casual 约 −540，club 约 −225，master 约 0（对 15 得分 75%，对 20 得分 50%，双方每步 1 秒时也是如此；结果随机器而异）。
 refuse-play-option = 我不理解 /play bot 中的“{ $option }”。可用：级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）或 secret-captures。

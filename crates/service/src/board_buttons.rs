@@ -102,7 +102,9 @@ pub(crate) async fn grey_out(
     stale: OutboxId,
     buttons: Vec<Button>,
 ) -> Step {
-    if buttons.is_empty() {
+    // An older release still sharing the store could not read the edit: old boards keep
+    // their buttons until the upgrade is finalized (a press there is still checked).
+    if buttons.is_empty() || !button_edits_allowed(ctx) {
         return Ok(());
     }
     let edit = Message::text(
@@ -115,4 +117,10 @@ pub(crate) async fn grey_out(
     .replacing(Some(stale));
     ctx.post(edit, None).await?;
     Ok(())
+}
+
+/// Whether every process sharing the store reads stale-button and buttons-only edits (not
+/// during a rolling upgrade from the release before them, `jieqi_store::fleet`).
+pub(crate) fn button_edits_allowed(ctx: &Ctx<'_>) -> bool {
+    ctx.inner.store.fleet() >= crate::store::fleet::since::DEFERRED_AND_BUTTON_EDITS
 }

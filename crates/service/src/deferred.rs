@@ -41,6 +41,18 @@ impl Service {
         reply_token: String,
         wait: Duration,
     ) -> Result<OutboxId, ServiceError> {
+        // An older release still sharing the store could not read a deferred reply: until
+        // the upgrade is finalized, the adapter finishes its deferrals itself.
+        let fleet = self.inner.store.fleet();
+        let needs = crate::store::fleet::since::DEFERRED_AND_BUTTON_EDITS;
+        if fleet < needs {
+            return Err(crate::store::StoreError::NotYet {
+                what: "a deferred reply".to_owned(),
+                needs: u32::from(needs),
+                fleet: u32::from(fleet),
+            }
+            .into());
+        }
         let language = self.reply_language(request).await;
         let note = self
             .inner

@@ -288,7 +288,7 @@ async fn strip_buttons(
     game: &GameId,
     had_buttons: bool,
 ) -> Step {
-    if !had_buttons {
+    if !had_buttons || !board_buttons::button_edits_allowed(ctx) {
         return Ok(());
     }
     let edit = Message::text(

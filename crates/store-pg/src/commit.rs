@@ -112,7 +112,9 @@ pub(crate) fn keyed(
 
 /// The statements that carry out `change`, in the order they must run. A fixed order of rows
 /// within each table makes deadlocks between concurrent changes rarer.
-pub(crate) fn statements(change: &Change) -> Result<Vec<Statement>, CommitError> {
+/// Records go in the fleet's codec schema (`fleet`, [`encode_for`]), reviews and the review
+/// queue in this release's: no older release reads their tables.
+pub(crate) fn statements(change: &Change, fleet: u8) -> Result<Vec<Statement>, CommitError> {
     let mut out = Vec::new();
     if let Some((key, answer)) = &change.request {
         out.push(Statement {
@@ -122,7 +124,7 @@ pub(crate) fn statements(change: &Change) -> Result<Vec<Statement>, CommitError>
             params: vec![
                 Box::new(key.0.clone()),
                 Box::new(int(answer.at)),
-                Box::new(encode(answer)?),
+                Box::new(encode_for(answer, fleet)?),
             ],
             answers_request: true,
         });
@@ -137,7 +139,7 @@ pub(crate) fn statements(change: &Change) -> Result<Vec<Statement>, CommitError>
                 Box::new(game.id.as_str().to_owned()),
                 Box::new(int(game.revision)),
                 Box::new(game.deadline.map(int)),
-                Box::new(encode(game)?),
+                Box::new(encode_for(game, fleet)?),
             ],
         )?);
     }
@@ -151,7 +153,7 @@ pub(crate) fn statements(change: &Change) -> Result<Vec<Statement>, CommitError>
                 Box::new(challenge.id.as_str().to_owned()),
                 Box::new(int(challenge.revision)),
                 Box::new(int(challenge.expires_at)),
-                Box::new(encode(challenge)?),
+                Box::new(encode_for(challenge, fleet)?),
             ],
         )?);
     }
@@ -165,13 +167,13 @@ pub(crate) fn statements(change: &Change) -> Result<Vec<Statement>, CommitError>
     let chats = change
         .chats
         .iter()
-        .map(|c| Ok((c.chat.to_string(), c.revision, encode(c)?)))
+        .map(|c| Ok((c.chat.to_string(), c.revision, encode_for(c, fleet)?)))
         .collect::<Result<_, StoreError>>()?;
     out.extend(keyed(revised_sql!("chats"), chats)?);
     let players = change
         .players
         .iter()
-        .map(|p| Ok((p.user.to_string(), p.revision, encode(p)?)))
+        .map(|p| Ok((p.user.to_string(), p.revision, encode_for(p, fleet)?)))
         .collect::<Result<_, StoreError>>()?;
     out.extend(keyed(revised_sql!("players"), players)?);
     for (id, record) in &change.outbox {
@@ -189,7 +191,7 @@ pub(crate) fn statements(change: &Change) -> Result<Vec<Statement>, CommitError>
                 Box::new(lane),
                 Box::new(int(record.not_before)),
                 Box::new(i32::try_from(record.attempts).unwrap_or(i32::MAX)),
-                Box::new(encode(record)?),
+                Box::new(encode_for(record, fleet)?),
             ],
         ));
     }
@@ -322,8 +324,9 @@ pub(crate) async fn commit_in_one_flight(
     client: Object,
     change: &Change,
     schema: &str,
+    fleet: u8,
 ) -> Result<(), Refusal> {
-    let mut statements = statements(change)?;
+    let mut statements = statements(change, fleet)?;
     // Sent on commit only, in commit order: other processes' followers hear each revision.
     for game in &change.games {
         statements.push(Statement::new(

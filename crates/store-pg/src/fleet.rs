@@ -1,87 +1,172 @@
-//! The processes sharing one database, by the record codec they write.
+//! The processes sharing one database, by the record codec they read, and the fleet version
+//! that follows them (`jieqi_store::fleet`).
 //!
 //! A process of this release names its connections `jieqi-bot codec <n>`, `<n>` the record
-//! codec's schema ([`jieqi_store::codec::SCHEMA_VERSION`]); releases before this one named
-//! them `jieqi-bot`. A process that would migrate or write records some connected process
-//! cannot read (an older release: an older codec, or the unnumbered name) waits before it
-//! touches the schema, until those processes are gone. So starting a new release beside the
-//! old one never has the old one refuse its own games ("the store has schema version 6,
-//! newer than this bot's 4"): the new process takes over once the last old one has stopped.
-//! `deploy/SCALING.md`, "Upgrading", gives the procedure.
+//! codec's schema ([`jieqi_store::codec::SCHEMA_VERSION`]); releases before it named them
+//! `jieqi-bot`. A process of an older release counts as alive while one of its connections
+//! was busy within a lease ([`LEASE_MS`], a minute): a live process's delivery loop and timers query the store every
+//! second or so, while a crashed host's connections linger idle until the server's
+//! keepalive gives up (hours), and must not hold the upgrade back that long.
+//!
+//! The fleet version lives in the `fleet` table (`migrate.rs` sets it first). While it is
+//! older than this release's codec, every process of this release looks every [`POLL`] for
+//! older processes; the first to find none *finalizes* (`migrate::finalize`, under the
+//! migration lock the previous release also takes at start-up, so none starts meanwhile),
+//! and each process takes the new version up at its next look. Then old game rows are
+//! rewritten in this release's codec by a sweep ([`sweep`]): in batches of their own
+//! transactions, so a process killed halfway leaves every row in one readable codec or the
+//! other, and the next process of this release finishes it. Other records are taken up
+//! lazily: each is written in the new codec at its next change.
 //!
 //! The names are seen in `pg_stat_activity` for the whole database, not per schema: an
-//! older bot in another schema of the same database holds this one back too (the safe side).
-//! A fresh schema (no tables yet) has nothing an older process could read, and does not
-//! wait.
+//! older bot in another schema of the same database holds the finalization back too (the
+//! safe side). `deploy/SCALING.md`, "Upgrading", gives the procedure.
 
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
 
-use jieqi_store::StoreError;
-use jieqi_store::codec::SCHEMA_VERSION;
-use tokio_postgres::Client;
+use deadpool_postgres::Pool;
+use jieqi_store::codec::{SCHEMA_VERSION, decode, encode};
+use jieqi_store::{GameRecord, StoreError};
+use tokio_postgres::{Client, Transaction};
 
-use crate::backend;
+use crate::{backend, migrate};
 
-/// How often a waiting process looks again.
+/// How often a process of this release looks for older ones while the fleet is older.
 const POLL: Duration = Duration::from_secs(2);
-/// How often it says, in the log, that it is still waiting.
-const SAY_AGAIN: Duration = Duration::from_secs(30);
+/// How long an older process's connections may all stay idle before it counts as gone
+/// (milliseconds; tests shorten it, `testing::shorten_fleet_lease`).
+pub(crate) static LEASE_MS: AtomicU64 = AtomicU64::new(60_000);
+/// Game rows rewritten per transaction of the sweep.
+const SWEEP_BATCH: i64 = 100;
 
 /// The name this process gives its connections (unless `DATABASE_URL` names them).
 pub(crate) fn application_name() -> String {
     format!("jieqi-bot codec {SCHEMA_VERSION}")
 }
 
-/// How many connections of processes of an older release are open on this database.
-async fn older_connections(client: &Client) -> Result<i64, StoreError> {
-    client
-        .query_one(
-            "SELECT count(*) FROM pg_stat_activity
+/// The fleet version as this process last read it, shared by a store's clones.
+#[derive(Clone, Debug)]
+pub(crate) struct Fleet(Arc<AtomicU8>);
+
+impl Fleet {
+    pub(crate) fn new(version: u8) -> Fleet {
+        Fleet(Arc::new(AtomicU8::new(version)))
+    }
+
+    pub(crate) fn version(&self) -> u8 {
+        self.0.load(Ordering::Acquire)
+    }
+
+    fn set(&self, version: u8) {
+        self.0.fetch_max(version, Ordering::AcqRel);
+    }
+}
+
+/// How many connections of processes of an older release, busy within a lease ([`LEASE_MS`], a minute), are open on
+/// this database.
+pub(crate) async fn older_alive(tx: &Transaction<'_>) -> Result<i64, StoreError> {
+    let lease_secs = Duration::from_millis(LEASE_MS.load(Ordering::Relaxed)).as_secs_f64();
+    tx.query_one(
+        "SELECT count(*) FROM pg_stat_activity
              WHERE datname = current_database() AND pid <> pg_backend_pid()
                AND (application_name = 'jieqi-bot'
                     OR (application_name ~ '^jieqi-bot codec [0-9]{1,3}$'
-                        AND substring(application_name FROM '[0-9]+$')::int < $1))",
-            &[&i32::from(SCHEMA_VERSION)],
-        )
-        .await
-        .map(|row| row.get(0))
-        .map_err(backend)
+                        AND substring(application_name FROM '[0-9]+$')::int < $1))
+               AND greatest(state_change, backend_start) > now() - make_interval(secs => $2)",
+        &[&i32::from(SCHEMA_VERSION), &lease_secs],
+    )
+    .await
+    .map(|row| row.get(0))
+    .map_err(backend)
 }
 
-/// Waits until no process of an older release is connected, unless the current schema is
-/// fresh. Returns how long it waited.
-pub(crate) async fn wait_for_older_processes(client: &Client) -> Result<Duration, StoreError> {
-    let started = Instant::now();
-    let has_tables: bool = client
-        .query_one("SELECT to_regclass('schema_migrations') IS NOT NULL", &[])
+/// Follows the fleet for a store opened at `fleet`: while it is older, looks for older
+/// processes and finalizes once none is left; then sweeps the old game rows. Ends when done
+/// or when every clone of the store is dropped (`alive`).
+pub(crate) async fn follow(pool: Pool, fleet: Fleet, alive: Weak<()>) {
+    while fleet.version() < SCHEMA_VERSION {
+        tokio::time::sleep(POLL).await;
+        if alive.upgrade().is_none() {
+            return;
+        }
+        match look(&pool).await {
+            Ok(version) => fleet.set(version),
+            Err(error) => tracing::warn!(%error, "cannot look at the fleet's processes"),
+        }
+    }
+    loop {
+        if alive.upgrade().is_none() {
+            return;
+        }
+        match sweep(&pool).await {
+            Ok(0) => return,
+            Ok(rewritten) => {
+                tracing::info!(rewritten, "game records rewritten in this release's codec");
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot rewrite old game records; trying again");
+                tokio::time::sleep(POLL).await;
+            }
+        }
+    }
+}
+
+/// The fleet version now, finalized first if no older process is alive.
+async fn look(pool: &Pool) -> Result<u8, StoreError> {
+    let mut client = pool.get().await.map_err(crate::pool_error)?;
+    let tx = Client::transaction(&mut client).await.map_err(backend)?;
+    migrate::lock(&tx).await?;
+    let version: i16 = tx
+        .query_one("SELECT version FROM fleet", &[])
         .await
         .map_err(backend)?
         .get(0);
-    if !has_tables {
-        return Ok(Duration::ZERO);
+    let mut version = u8::try_from(version).unwrap_or(u8::MAX);
+    if version < SCHEMA_VERSION && older_alive(&tx).await? == 0 {
+        version = migrate::finalize(&tx).await?;
     }
-    let mut said: Option<Instant> = None;
-    loop {
-        let older = older_connections(client).await?;
-        if older == 0 {
-            if said.is_some() {
-                tracing::info!(
-                    waited = ?started.elapsed(),
-                    "the processes of the older release are gone; taking over"
-                );
+    tx.commit().await.map_err(backend)?;
+    Ok(version)
+}
+
+/// Rewrites up to a batch of game rows written before codec schema 5 (which stores a
+/// finished game's verdict, judged here once) in this release's codec, in one transaction;
+/// returns how many (0: none is left). Rows another sweeper holds are skipped; a row's
+/// revision is kept (its content is the same game). A row that cannot be read is left as it
+/// is, said in the log, and ends the sweep (it would come first in every batch).
+pub(crate) async fn sweep(pool: &Pool) -> Result<usize, StoreError> {
+    let mut client = pool.get().await.map_err(crate::pool_error)?;
+    let tx = Client::transaction(&mut client).await.map_err(backend)?;
+    // The predicate is the partial index's (`0004_stored_verdicts.sql`), word for word.
+    let rows = tx
+        .query(
+            "SELECT id, record FROM games WHERE get_byte(record, 0) < 5
+             ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+            &[&SWEEP_BATCH],
+        )
+        .await
+        .map_err(backend)?;
+    let statement = tx
+        .prepare("UPDATE games SET record = $2 WHERE id = $1")
+        .await
+        .map_err(backend)?;
+    let mut rewritten = 0;
+    for row in &rows {
+        let id: &str = row.get(0);
+        let game: GameRecord = match decode(row.get::<_, &[u8]>(1)) {
+            Ok(game) => game,
+            Err(error) => {
+                tracing::error!(%error, game = id, "an old game record cannot be read; left as it is");
+                break;
             }
-            return Ok(started.elapsed());
-        }
-        if said.is_none_or(|at| at.elapsed() >= SAY_AGAIN) {
-            tracing::warn!(
-                older,
-                codec = SCHEMA_VERSION,
-                "processes of an older release are connected to this database (as many \
-                 connections as said); this one waits for them to stop before it upgrades or \
-                 writes anything they could not read (deploy/SCALING.md, Upgrading)"
-            );
-            said = Some(Instant::now());
-        }
-        tokio::time::sleep(POLL).await;
+        };
+        tx.execute(&statement, &[&id, &encode(&game)?])
+            .await
+            .map_err(backend)?;
+        rewritten += 1;
     }
+    tx.commit().await.map_err(backend)?;
+    Ok(rewritten)
 }

@@ -351,7 +351,7 @@ impl GameStore for PgStore {
                 &statement,
                 &[
                     &int(coalescing.covering.0),
-                    &encode(&coalescing.record)?,
+                    &encode_for(&coalescing.record, self.fleet.version())?,
                     &claim.holder,
                     &int(claim.until),
                 ],
@@ -412,7 +412,7 @@ impl GameStore for PgStore {
             return Ok(());
         }
         let client = self.client().await?;
-        match commit_in_one_flight(client, &change, &self.schema).await {
+        match commit_in_one_flight(client, &change, &self.schema, self.fleet.version()).await {
             // Not announced here as well: the commit's own NOTIFY comes back to this
             // process's listener too, in commit order among every process's commits. Told
             // here as well, a follower heard each revision twice, and could hear revision 2
@@ -512,6 +512,10 @@ impl GameStore for PgStore {
 
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError> {
         lead::lead(&self.config, &self.schema, role).await
+    }
+
+    fn fleet(&self) -> u8 {
+        self.fleet.version()
     }
 
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange> {

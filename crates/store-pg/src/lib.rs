@@ -17,6 +17,9 @@
 //! - [`GameStore::lead`] is a session advisory lock on a connection of its own.
 //! - Versioned migrations (`src/migrations/`) are applied when the store connects; a schema
 //!   newer than the binary is refused ([`StoreError::TooNew`]).
+//! - Rolling upgrades (`fleet.rs`): beside processes of the previous release, records are
+//!   written in the fleet's codec schema and only the migrations it tolerates are applied;
+//!   once none of them is alive the fleet is finalized and old game rows are swept.
 //! - Connections come from a pool that replaces broken ones, so a database that went away
 //!   and came back is used again without a restart; meanwhile calls fail with
 //!   [`StoreError::Backend`] ("try again").
@@ -42,6 +45,7 @@ use deadpool_postgres::{
     Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
 };
 use jieqi_store::codec::{decode, encode};
+use jieqi_store::fleet::encode_for;
 use jieqi_store::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
 use jieqi_store::message::{OutboxEntry, OutboxId};
 use jieqi_store::{
@@ -88,6 +92,10 @@ pub struct PgStore {
     /// The connection that listens for other processes' announcements, opened the first
     /// time someone follows games.
     listener: std::sync::Arc<std::sync::OnceLock<Option<std::sync::Arc<notify::Listener>>>>,
+    /// The fleet version as last read (`fleet.rs`): the codec schema records are written in.
+    fleet: fleet::Fleet,
+    /// Held by every clone: the task following the fleet ends once all are dropped.
+    _alive: std::sync::Arc<()>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -188,9 +196,16 @@ impl PgStore {
                     .to_owned(),
             ));
         };
-        // Nothing is migrated or written while a process of an older release is connected.
-        fleet::wait_for_older_processes(&client).await?;
-        migrate::run(&mut client).await?;
+        // Beside processes of an older release, only what they tolerate is migrated, and
+        // records are written as they read them until the fleet is finalized.
+        let fleet = fleet::Fleet::new(migrate::run(&mut client).await?);
+        drop(client);
+        let alive = std::sync::Arc::new(());
+        tokio::spawn(fleet::follow(
+            pool.clone(),
+            fleet.clone(),
+            std::sync::Arc::downgrade(&alive),
+        ));
         // The renewals' connection is opened now, not at the first heartbeat: a process that
         // starts on a busy server would otherwise spend part of its first claims' lease
         // connecting (a backend forked, authenticated) before it could renew them.
@@ -203,6 +218,8 @@ impl PgStore {
             reserved_ids: std::sync::Arc::default(),
             changes: GameChanges::default(),
             listener: std::sync::Arc::default(),
+            fleet,
+            _alive: alive,
         })
     }
 
@@ -258,7 +275,7 @@ pub(crate) fn cannot_connect(e: tokio_postgres::Error) -> StoreError {
     ))
 }
 
-fn pool_error(e: PoolError) -> StoreError {
+pub(crate) fn pool_error(e: PoolError) -> StoreError {
     match e {
         PoolError::Backend(e) => backend(e),
         PoolError::Timeout(_) => {

@@ -185,6 +185,36 @@ pub async fn test_store() -> Option<TestStore> {
     }
 }
 
+/// Shortens how long a process of an older release may stay idle before it counts as gone
+/// (a minute in service), for this test process.
+pub fn shorten_fleet_lease(lease: std::time::Duration) {
+    crate::fleet::LEASE_MS.store(
+        u64::try_from(lease.as_millis()).unwrap_or(u64::MAX),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+}
+
+/// Sets up `database` as the previous release (f61d864) leaves it: its three migrations and
+/// nothing else, for tests of rolling upgrades.
+pub async fn previous_release_schema(database: &TestDatabase) {
+    let config: tokio_postgres::Config = database.url().parse().expect("the test URL");
+    let (client, connection) = config.connect(NoTls).await.expect("the test database");
+    let driver = tokio::spawn(connection);
+    client
+        .batch_execute(concat!(
+            "CREATE TABLE schema_migrations (version integer PRIMARY KEY, \
+             applied_at timestamptz NOT NULL DEFAULT now());",
+            include_str!("migrations/0001_initial.sql"),
+            include_str!("migrations/0002_pipelined_commit.sql"),
+            include_str!("migrations/0003_vacuum_churn.sql"),
+            "INSERT INTO schema_migrations (version) VALUES (1), (2), (3);"
+        ))
+        .await
+        .expect("the previous release's schema");
+    drop(client);
+    let _ = driver.await;
+}
+
 /// `url` with `application_name` set (URL or `key=value` form).
 fn with_application_name(url: &str, name: &str) -> String {
     if url.contains("://") {

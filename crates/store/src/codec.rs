@@ -3,8 +3,10 @@
 //! deal as half-bytes.
 //!
 //! Older records are read through their old shapes ([`Record::upgrade`]) and written back in
-//! the current one when the store opens; a record written by a newer schema is refused with
-//! a clear error instead of being misread.
+//! the current one (sled: when the store opens; PostgreSQL: once the fleet is finalized,
+//! `crate::fleet`, which also writes the previous release's shape meanwhile,
+//! [`Record::older_shape`]); a record written by a newer schema is refused with a clear error
+//! instead of being misread.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -35,6 +37,15 @@ pub trait Record: Serialize + DeserializeOwned {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
         let _ = version;
         postcard_read(rest)
+    }
+
+    /// The postcard bytes of this record in the shape of schema `version` (from
+    /// [`crate::fleet::OLDEST_WRITABLE`], older than [`SCHEMA_VERSION`]), for a fleet that
+    /// still runs an older release ([`crate::fleet::encode_for`]). The default is for records
+    /// whose shape has not changed since: the current shape.
+    fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
+        let _ = version;
+        crate::fleet::body(self)
     }
 }
 
@@ -76,6 +87,10 @@ impl Record for ChallengeRecord {
         }
         // Schemas 1 to 4 lack `secret_captures` at the end: every challenge let the capturer see.
         postcard_read(&completed(rest, &false)?)
+    }
+
+    fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
+        crate::fleet::older_challenge(self, version)
     }
 }
 /// `rest` followed by the stored form of `value`: an older record whose shape lacks only
@@ -140,6 +155,10 @@ impl Record for GameRecord {
         crate::replay::settle_old_game(&mut game);
         Ok(game)
     }
+
+    fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
+        crate::fleet::older_game(self, version)
+    }
 }
 
 impl Record for AnswerRecord {
@@ -148,6 +167,10 @@ impl Record for AnswerRecord {
             return postcard_read(rest);
         }
         Ok(postcard_read::<legacy::Answer>(rest)?.into())
+    }
+
+    fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
+        crate::fleet::older_answer(self, version)
     }
 }
 
@@ -158,6 +181,10 @@ impl Record for OutboxRecord {
             return postcard_read(&completed(rest, &None::<BoardMoves>)?);
         }
         Ok(postcard_read::<legacy::Outbox>(rest)?.into())
+    }
+
+    fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
+        crate::fleet::older_outbox(self, version)
     }
 }
 

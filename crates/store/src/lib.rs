@@ -15,7 +15,8 @@
 //! stops renewing, its claims lapse within the lease, and another process takes them over.
 //!
 //! Where to start: [`GameStore`] (the trait), [`records`] (what is kept), [`codec`] (the
-//! byte form, its schema versions and the upgrades of older records), [`replay`] (a game
+//! byte form, its schema versions and the upgrades of older records), [`fleet`] (records
+//! written for a fleet still running the previous release, during a rolling upgrade), [`replay`] (a game
 //! rebuilt from its record, which the upgrade of old finished games uses to settle their
 //! verdict). The vocabulary the records are written in lives here too, because the records
 //! are made of it: [`ids`], [`message`] (messages, buttons, outbox entries), [`recipe`]
@@ -28,6 +29,7 @@ pub mod codec;
 mod compact;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+pub mod fleet;
 pub mod ids;
 pub mod language;
 pub mod message;
@@ -306,6 +308,20 @@ pub enum StoreError {
         /// The newest this binary knows.
         supported: u32,
     },
+    /// Something only this release reads, while a process of an older release still shares
+    /// the store (a rolling upgrade, `fleet.rs`).
+    #[error(
+        "{what} must wait until every process of this bot runs the new release (the store's \
+         processes read record version {fleet}; this needs {needs})"
+    )]
+    NotYet {
+        /// What could not be stored.
+        what: String,
+        /// The fleet version it needs.
+        needs: u32,
+        /// The store's fleet version.
+        fleet: u32,
+    },
 }
 
 /// Why a change was not committed.
@@ -478,4 +494,11 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     /// Follows every game revision committed from now on: by this process, and for a store
     /// several processes share, by the others too (PostgreSQL: `LISTEN`/`NOTIFY`).
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange>;
+    /// The fleet version: the record codec schema every process sharing this store reads,
+    /// which records are written in ([`fleet`]). Older than [`codec::SCHEMA_VERSION`] only
+    /// during a rolling upgrade of a shared store; what only this release reads waits until
+    /// it is at least the version [`fleet::since`] names. A store one process owns (sled) is
+    /// always at this release's version. Required, so that a store wrapping another says
+    /// the inner one's.
+    fn fleet(&self) -> u8;
 }

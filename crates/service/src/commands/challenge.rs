@@ -72,6 +72,9 @@ impl Challenge {
         if request.is_private_chat {
             return refuse(Sentence::new("refuse-challenge-private"));
         }
+        if self.secret_captures {
+            super::option_waits_for_upgrade(ctx, crate::store::records::SECRET_CAPTURES)?;
+        }
         let challenged = mentioned_user(ctx, self.handle.as_deref())?.cloned();
         if challenged.as_ref().is_some_and(|u| u.id == challenger.id) {
             return refuse(Sentence::new("refuse-challenge-self"));

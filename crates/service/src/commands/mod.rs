@@ -459,6 +459,16 @@ fn mentioned_user<'r>(ctx: &Ctx<'r>, handle: Option<&str>) -> Step<Option<&'r Us
     }
 }
 
+/// Refuses `option` (a challenge option only this release can store, such as
+/// `secret-captures`) while processes of an older release share the store: the rolling
+/// upgrade is not finalized yet (`jieqi_store::fleet`).
+pub(crate) fn option_waits_for_upgrade(ctx: &Ctx<'_>, option: &str) -> Step {
+    if ctx.inner.store.fleet() < crate::store::fleet::since::SECRET_CAPTURES {
+        return refuse(Sentence::new("refuse-option-after-upgrade").arg("option", option));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,6 +57,9 @@ impl Play {
     }
 
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        if self.secret_captures {
+            super::option_waits_for_upgrade(ctx, crate::store::records::SECRET_CAPTURES)?;
+        }
         let request = ctx.req()?;
         let human = &request.user;
         ctx.lock_chat(&request.chat).await;

@@ -145,6 +145,9 @@ impl GameStore for MeasuredStore {
         self.timed("claim_review", self.store.claim_review(game, claim))
             .await
     }
+    fn fleet(&self) -> u8 {
+        self.store.fleet()
+    }
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<super::GameChange> {
         self.store.game_changes()
     }

@@ -353,6 +353,11 @@ impl GameStore for SledStore {
         db.flush_async().await.map_err(backend).map(|_| ())
     }
 
+    /// One process owns a sled store: its fleet is always the running release.
+    fn fleet(&self) -> u8 {
+        jieqi_store::codec::SCHEMA_VERSION
+    }
+
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange> {
         self.changes.subscribe()
     }

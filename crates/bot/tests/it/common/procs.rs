@@ -142,6 +142,13 @@ impl Proc {
         self.child.is_some()
     }
 
+    /// Its exit status, if it has stopped by itself (then it is reaped and no longer runs).
+    pub fn exited(&mut self) -> Option<ExitStatus> {
+        let status = self.child.as_mut()?.try_wait().ok()??;
+        self.child = None;
+        Some(status)
+    }
+
     /// SIGKILL (what `Child::kill` sends on Unix), and reaps it.
     pub fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {

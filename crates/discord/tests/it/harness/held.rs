@@ -214,6 +214,9 @@ impl GameStore for HeldStore {
     ) -> Result<jieqi_service::store::ReviewClaim, StoreError> {
         self.inner.claim_review(game, claim).await
     }
+    fn fleet(&self) -> u8 {
+        self.inner.fleet()
+    }
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<jieqi_service::GameChange> {
         self.inner.game_changes()
     }

@@ -149,8 +149,9 @@ fn every_module_uses_only_its_own_layer_or_the_ones_below() {
 
 /// The store's contract crate (`jieqi-store`) in layers of its own, lowest first: the
 /// vocabulary records are written in, the records and their compact form, games rebuilt
-/// from records, the codec (whose upgrades settle old games by replaying them), and the
-/// conformance suite on top. Its root (`lib.rs`, the trait) is read by all and left out.
+/// from records, the codec (whose upgrades settle old games by replaying them) with the
+/// older shapes it writes for a fleet mid-upgrade (`fleet`), and the conformance suite on
+/// top. Its root (`lib.rs`, the trait) is read by all and left out.
 const STORE_LAYERS: &[(&str, &[&str])] = &[
     (
         "vocabulary",
@@ -160,7 +161,7 @@ const STORE_LAYERS: &[(&str, &[&str])] = &[
     ),
     ("records", &["records", "compact"]),
     ("replay", &["replay"]),
-    ("codec", &["codec"]),
+    ("codec", &["codec", "fleet"]),
     ("conformance", &["conformance"]),
 ];
 

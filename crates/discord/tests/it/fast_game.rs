@@ -144,6 +144,29 @@ fn assert_each_reveal_once(bot: &Bot, captures: usize) {
     );
 }
 
+/// How many of the channel's boards but the newest still show a button not greyed out, and
+/// how many boards that is out of.
+fn live_older_boards(bot: &Bot) -> (usize, usize) {
+    let boards: Vec<Created> = bot
+        .fake
+        .created_in(CHANNEL)
+        .into_iter()
+        .filter(|m| !m.json["embeds"].as_array().is_none_or(Vec::is_empty))
+        .collect();
+    let older = &boards[..boards.len().saturating_sub(1)];
+    let live = older
+        .iter()
+        .filter(|m| {
+            bot.fake.message(m.id).is_some_and(|stored| {
+                jieqi_fake_discord::buttons(&stored)
+                    .iter()
+                    .any(|(_, disabled)| !*disabled)
+            })
+        })
+        .count();
+    (live, older.len())
+}
+
 fn percentile(sorted: &[Duration], p: usize) -> Duration {
     sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
 }
@@ -160,6 +183,8 @@ async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind()
     let committed = play(&bot, &moves, Duration::from_secs(1)).await;
     let took = committed[committed.len() - 1].saturating_duration_since(committed[0]);
     let lags = lags(&bot, &committed).await;
+    // Right when the last move's board came: older boards whose buttons were not greyed yet.
+    let (live_old, older) = live_older_boards(&bot);
     all_reveals(&bot, captures).await;
 
     let mut sorted = lags.clone();
@@ -239,7 +264,8 @@ async fn two_players_moving_every_second_see_boards_at_most_ten_seconds_behind()
     })
     .await;
     println!(
-        "{posted} posts and {} edits greying out older boards for {} moves",
+        "{posted} posts and {} edits greying out older boards for {} moves; {live_old} of \
+         {older} older boards still had live buttons when the last board came",
         edits.len(),
         moves.len()
     );

@@ -1,12 +1,5 @@
-//! The processes sharing one database, by the record codec they read, and the fleet version
-//! that follows them (`jieqi_store::fleet`).
-//!
-//! A process of this release names its connections `jieqi-bot codec <n>`, `<n>` the record
-//! codec's schema ([`jieqi_store::codec::SCHEMA_VERSION`]); releases before it named them
-//! `jieqi-bot`. A process of an older release counts as alive while one of its connections
-//! was busy within a lease ([`LEASE_MS`], a minute): a live process's delivery loop and timers query the store every
-//! second or so, while a crashed host's connections linger idle until the server's
-//! keepalive gives up (hours), and must not hold the upgrade back that long.
+//! The fleet version that follows the processes sharing one database
+//! (`jieqi_store::fleet`; who is alive: `processes.rs`).
 //!
 //! The fleet version lives in the `fleet` table (`migrate.rs` sets it first). While it is
 //! older than this release's codec, every process of this release looks every [`POLL`] for
@@ -17,34 +10,24 @@
 //! transactions, so a process killed halfway leaves every row in one readable codec or the
 //! other, and the next process of this release finishes it. Other records are taken up
 //! lazily: each is written in the new codec at its next change.
-//!
-//! The names are seen in `pg_stat_activity` for the whole database, not per schema: an
-//! older bot in another schema of the same database holds the finalization back too (the
-//! safe side). `deploy/SCALING.md`, "Upgrading", gives the procedure.
+//! `deploy/SCALING.md`, "Upgrading", gives the procedure.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use deadpool_postgres::Pool;
 use jieqi_store::codec::{SCHEMA_VERSION, decode, encode};
 use jieqi_store::{GameRecord, StoreError};
-use tokio_postgres::{Client, Transaction};
+use tokio_postgres::Client;
 
+use crate::processes::older_alive;
 use crate::{backend, migrate};
 
 /// How often a process of this release looks for older ones while the fleet is older.
 const POLL: Duration = Duration::from_secs(2);
-/// How long an older process's connections may all stay idle before it counts as gone
-/// (milliseconds; tests shorten it, `testing::shorten_fleet_lease`).
-pub(crate) static LEASE_MS: AtomicU64 = AtomicU64::new(60_000);
 /// Game rows rewritten per transaction of the sweep.
 const SWEEP_BATCH: i64 = 100;
-
-/// The name this process gives its connections (unless `DATABASE_URL` names them).
-pub(crate) fn application_name() -> String {
-    format!("jieqi-bot codec {SCHEMA_VERSION}")
-}
 
 /// The fleet version as this process last read it, shared by a store's clones.
 #[derive(Clone, Debug)]
@@ -62,24 +45,6 @@ impl Fleet {
     fn set(&self, version: u8) {
         self.0.fetch_max(version, Ordering::AcqRel);
     }
-}
-
-/// How many connections of processes of an older release, busy within a lease ([`LEASE_MS`], a minute), are open on
-/// this database.
-pub(crate) async fn older_alive(tx: &Transaction<'_>) -> Result<i64, StoreError> {
-    let lease_secs = Duration::from_millis(LEASE_MS.load(Ordering::Relaxed)).as_secs_f64();
-    tx.query_one(
-        "SELECT count(*) FROM pg_stat_activity
-             WHERE datname = current_database() AND pid <> pg_backend_pid()
-               AND (application_name = 'jieqi-bot'
-                    OR (application_name ~ '^jieqi-bot codec [0-9]{1,3}$'
-                        AND substring(application_name FROM '[0-9]+$')::int < $1))
-               AND greatest(state_change, backend_start) > now() - make_interval(secs => $2)",
-        &[&i32::from(SCHEMA_VERSION), &lease_secs],
-    )
-    .await
-    .map(|row| row.get(0))
-    .map_err(backend)
 }
 
 /// Follows the fleet for a store opened at `fleet`: while it is older, looks for older

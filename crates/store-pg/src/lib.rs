@@ -35,6 +35,7 @@ mod lead;
 mod migrate;
 mod notify;
 mod pace;
+mod processes;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -133,7 +134,7 @@ impl PgStore {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
         if config.get_application_name().is_none() {
-            config.application_name(fleet::application_name());
+            config.application_name(processes::application_name());
         }
         if let Some(schema) = schema {
             if schema.is_empty()

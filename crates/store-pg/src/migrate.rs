@@ -1,5 +1,5 @@
 //! Versioned schema migrations, applied when a store connects, and the fleet version they
-//! are applied under (`fleet.rs`).
+//! are applied under (`fleet.rs`; who is alive: `processes.rs`).
 //!
 //! Each migration is an SQL file in `migrations/`, numbered, of one of two kinds:
 //! - *additive* ([`Kind::Additive`]): the release before this one works on with it (a new
@@ -161,7 +161,7 @@ pub(crate) async fn run(client: &mut Client) -> Result<u8, StoreError> {
     let fleet = if finalized {
         apply(&tx, Kind::AtFinalize, true).await?;
         fleet
-    } else if crate::fleet::older_alive(&tx).await? == 0 {
+    } else if crate::processes::older_alive(&tx).await? == 0 {
         finalize(&tx).await?
     } else {
         tracing::info!(

@@ -188,7 +188,7 @@ pub async fn test_store() -> Option<TestStore> {
 /// Shortens how long a process of an older release may stay idle before it counts as gone
 /// (a minute in service), for this test process.
 pub fn shorten_fleet_lease(lease: std::time::Duration) {
-    crate::fleet::LEASE_MS.store(
+    crate::processes::LEASE_MS.store(
         u64::try_from(lease.as_millis()).unwrap_or(u64::MAX),
         std::sync::atomic::Ordering::Relaxed,
     );
@@ -226,7 +226,7 @@ fn with_application_name(url: &str, name: &str) -> String {
 }
 
 /// A database of its own on the `TEST_DATABASE_URL` server, for what the server sees
-/// database-wide (the releases of the processes connected, `fleet.rs`), so that it touches no
+/// database-wide (the releases of the processes connected, `processes.rs`), so that it touches no
 /// other test; dropped with it, connections and all.
 #[derive(Debug)]
 pub struct TestDatabase {

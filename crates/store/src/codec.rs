@@ -3,13 +3,15 @@
 //! deal as half-bytes.
 //!
 //! Older records are read through their old shapes ([`Record::upgrade`]) and written back in
-//! the current one (sled: when the store opens; PostgreSQL: once the fleet is finalized,
-//! `crate::fleet`, which also writes the previous release's shape meanwhile,
+//! the current one (sled: when the store opens; PostgreSQL: once the fleet is finalized, see
+//! the `fleet` module, which also has the previous release's shape written meanwhile,
 //! [`Record::older_shape`]); a record written by a newer schema is refused with a clear error
 //! instead of being misread.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+pub(crate) mod older;
 
 use super::StoreError;
 use super::records::{
@@ -40,12 +42,12 @@ pub trait Record: Serialize + DeserializeOwned {
     }
 
     /// The postcard bytes of this record in the shape of schema `version` (from
-    /// [`crate::fleet::OLDEST_WRITABLE`], older than [`SCHEMA_VERSION`]), for a fleet that
-    /// still runs an older release ([`crate::fleet::encode_for`]). The default is for records
+    /// the fleet module's `OLDEST_WRITABLE`, older than [`SCHEMA_VERSION`]), for a fleet that
+    /// still runs an older release (the fleet module's `encode_for`). The default is for records
     /// whose shape has not changed since: the current shape.
     fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
         let _ = version;
-        crate::fleet::body(self)
+        older::body(self)
     }
 }
 
@@ -90,7 +92,7 @@ impl Record for ChallengeRecord {
     }
 
     fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
-        crate::fleet::older_challenge(self, version)
+        older::older_challenge(self, version)
     }
 }
 /// `rest` followed by the stored form of `value`: an older record whose shape lacks only
@@ -157,7 +159,7 @@ impl Record for GameRecord {
     }
 
     fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
-        crate::fleet::older_game(self, version)
+        older::older_game(self, version)
     }
 }
 
@@ -170,7 +172,7 @@ impl Record for AnswerRecord {
     }
 
     fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
-        crate::fleet::older_answer(self, version)
+        older::older_answer(self, version)
     }
 }
 
@@ -184,7 +186,7 @@ impl Record for OutboxRecord {
     }
 
     fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
-        crate::fleet::older_outbox(self, version)
+        older::older_outbox(self, version)
     }
 }
 

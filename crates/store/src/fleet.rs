@@ -26,25 +26,10 @@
 //! The rules for adding a record field, a record or a table under this scheme are in
 //! `docs/architecture.md` ("Rolling upgrades").
 
-use serde::Serialize;
-
 use crate::StoreError;
 use crate::codec::{Record, SCHEMA_VERSION, encode};
-use crate::message::{ButtonAction, Destination, Message, MessageKind};
-use crate::records::{AnswerRecord, ChallengeRecord, GameRecord, ImageRecipe, OutboxRecord};
 
-/// The oldest fleet version this release writes for: the previous release's codec (f61d864).
-pub const OLDEST_WRITABLE: u8 = 4;
-
-/// The first fleet version in which each thing only newer releases read may be stored: a
-/// feature that would store it waits until `store.fleet() >= since::X`.
-pub mod since {
-    /// A game or challenge with "nobody sees" (`secret-captures`).
-    pub const SECRET_CAPTURES: u8 = 5;
-    /// Deferred replies (`Destination::DeferredReply`), stale-button edits
-    /// (`Destination::StaleButtons`) and edits that change only the buttons (empty text).
-    pub const DEFERRED_AND_BUTTON_EDITS: u8 = 6;
-}
+pub use crate::codec::older::{OLDEST_WRITABLE, older_message, since};
 
 /// `value` in its stored bytes as a fleet at version `fleet` reads them: this release's
 /// schema if the fleet is there (or newer), else the fleet's own.
@@ -61,143 +46,6 @@ pub fn encode_for<T: Record>(value: &T, fleet: u8) -> Result<Vec<u8>, StoreError
     let mut bytes = vec![fleet];
     bytes.extend(value.older_shape(fleet)?);
     Ok(bytes)
-}
-
-/// The postcard bytes of `value`.
-pub(crate) fn body<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, StoreError> {
-    postcard::to_allocvec(value)
-        .map_err(|e| StoreError::Corrupt(format!("cannot encode a record: {e}")))
-}
-
-/// `full` without `tail`, the stored form of its last fields (postcard writes a struct as
-/// its fields one after another, so the last fields are a suffix).
-fn without_tail<T: Serialize>(mut full: Vec<u8>, tail: &T) -> Result<Vec<u8>, StoreError> {
-    let tail = body(tail)?;
-    if !full.ends_with(&tail) {
-        return Err(StoreError::Corrupt(
-            "a record's last fields are not where its older shape ends".to_owned(),
-        ));
-    }
-    full.truncate(full.len() - tail.len());
-    Ok(full)
-}
-
-fn not_yet(what: &str, needs: u8, fleet: u8) -> StoreError {
-    StoreError::NotYet {
-        what: what.to_owned(),
-        needs: u32::from(needs),
-        fleet: u32::from(fleet),
-    }
-}
-
-/// Schema 4 lacks a game's last three fields (rules revision, secret captures, verdict).
-pub(crate) fn older_game(game: &GameRecord, version: u8) -> Result<Vec<u8>, StoreError> {
-    if game.secret_captures && version < since::SECRET_CAPTURES {
-        return Err(not_yet(
-            "a game with secret captures",
-            since::SECRET_CAPTURES,
-            version,
-        ));
-    }
-    let full = body(game)?;
-    if version >= 5 {
-        return Ok(full);
-    }
-    without_tail(
-        full,
-        &(game.rules_revision, game.secret_captures, &game.verdict),
-    )
-}
-
-/// Schema 4 lacks a challenge's last field, `secret_captures`.
-pub(crate) fn older_challenge(
-    challenge: &ChallengeRecord,
-    version: u8,
-) -> Result<Vec<u8>, StoreError> {
-    if challenge.secret_captures && version < since::SECRET_CAPTURES {
-        return Err(not_yet(
-            "a challenge with secret captures",
-            since::SECRET_CAPTURES,
-            version,
-        ));
-    }
-    let full = body(challenge)?;
-    if version >= 5 {
-        return Ok(full);
-    }
-    without_tail(full, &challenge.secret_captures)
-}
-
-/// Schemas 4 and 5 lack an outbox entry's last field, `covers`, and every message read by
-/// schema 4 is in the older release's words ([`older_message`]).
-pub(crate) fn older_outbox(record: &OutboxRecord, version: u8) -> Result<Vec<u8>, StoreError> {
-    let older = OutboxRecord {
-        message: older_message(&record.message, version)?,
-        covers: None,
-        ..record.clone()
-    };
-    without_tail(body(&older)?, &older.covers)
-}
-
-/// A stored answer's messages in the older release's words; a PGN recipe (which it does not
-/// know) is left off.
-pub(crate) fn older_answer(record: &AnswerRecord, version: u8) -> Result<Vec<u8>, StoreError> {
-    let mut older = record.clone();
-    for reply in &mut older.replies {
-        reply.message = older_message(&reply.message, version)?;
-        if matches!(reply.picture, Some(ImageRecipe::Pgn { .. })) {
-            reply.picture = None;
-        }
-    }
-    body(&older)
-}
-
-/// `message` as the release of codec schema 4 knows messages: five kinds of button, no
-/// review kind, no deferred replies or stale-button edits, and an edit always with its text.
-pub fn older_message(message: &Message, version: u8) -> Result<Message, StoreError> {
-    let needs = since::DEFERRED_AND_BUTTON_EDITS;
-    if version >= needs {
-        return Ok(message.clone());
-    }
-    match &message.to {
-        Destination::DeferredReply(_) => return Err(not_yet("a deferred reply", needs, version)),
-        Destination::StaleButtons(_) => {
-            return Err(not_yet("a stale-button edit", needs, version));
-        }
-        Destination::Chat(_) | Destination::Private(_) | Destination::ReplyToRequester { .. } => {}
-    }
-    if message.replaces.is_some() && message.text.is_empty() {
-        return Err(not_yet("an edit of only the buttons", needs, version));
-    }
-    let mut older = message.clone();
-    if older.kind == MessageKind::Review {
-        older.kind = MessageKind::Notice;
-    }
-    older.buttons = message
-        .buttons
-        .iter()
-        .filter_map(|button| {
-            let action = match &button.action {
-                ButtonAction::ResignAt(game, _) => ButtonAction::Resign(game.clone()),
-                ButtonAction::OfferDrawAt(game, _) => ButtonAction::OfferDraw(game.clone()),
-                known @ (ButtonAction::Accept(_)
-                | ButtonAction::Decline(_)
-                | ButtonAction::Resign(_)
-                | ButtonAction::ResignConfirm(_)
-                | ButtonAction::OfferDraw(_)) => known.clone(),
-                ButtonAction::Review(_)
-                | ButtonAction::Link(_)
-                | ButtonAction::PlayOnBoard(_)
-                | ButtonAction::App(_)
-                | ButtonAction::PlayInDiscord(_) => return None,
-            };
-            Some(crate::message::Button {
-                action,
-                ..button.clone()
-            })
-        })
-        .collect();
-    Ok(older)
 }
 
 #[cfg(test)]

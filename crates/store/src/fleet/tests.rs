@@ -3,8 +3,11 @@ use jieqi_rules::game::{Preset, RULES_REVISION};
 
 use super::*;
 use crate::codec::decode;
+use crate::codec::older::body;
 use crate::ids::{ChatId, Platform, User, UserId};
 use crate::message::{Button, DeferredReply};
+use crate::message::{ButtonAction, Destination, Message, MessageKind};
+use crate::records::{AnswerRecord, ChallengeRecord, GameRecord, ImageRecipe, OutboxRecord};
 use crate::records::{BoardMoves, Ending, Seat, StoredReply};
 use crate::{ColourChoice, Verdict, commitment};
 

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "puzzle_set",
             "personal_link",
             "sync",
+            "shared_clock",
         ],
     ),
     // `replay` rebuilds a game from its record, reading nothing but the store; the store's
@@ -39,6 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "game logic",
         &[
             "lifecycle",
+            "live_clock",
             "board_buttons",
             "puzzle_play",
             "game_page",
@@ -54,6 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "service",
             "engine_play",
             "timers",
+            "flag_timers",
             "outbox",
             "delivery",
             "deferred",
@@ -158,7 +161,7 @@ const STORE_LAYERS: &[(&str, &[&str])] = &[
             "ids", "language", "settings", "recipe", "message", "verdict", "pace",
         ],
     ),
-    ("records", &["records", "compact"]),
+    ("records", &["records", "compact", "game_clock"]),
     ("replay", &["replay"]),
     ("codec", &["codec"]),
     ("conformance", &["conformance"]),

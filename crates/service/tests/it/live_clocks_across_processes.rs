@@ -45,22 +45,44 @@ async fn a_move_racing_the_flag_on_another_process_stands_or_falls_exactly_once(
         let record = h.store.game(&id).await.unwrap().unwrap();
         let results = of_kind(&h.deliver().await, MessageKind::Result).len();
         if record.is_active() {
-            assert!(!late || round % 12 == 6, "round {round}: a move after the flag stood");
+            assert!(
+                !late || round % 12 == 6,
+                "round {round}: a move after the flag stood"
+            );
             assert_eq!(record.moves.len(), 3, "round {round}");
-            assert!(answer.replies.iter().all(|r| r.kind != MessageKind::Refusal));
+            assert!(
+                answer
+                    .replies
+                    .iter()
+                    .all(|r| r.kind != MessageKind::Refusal)
+            );
             assert_eq!(results, 0, "round {round}");
             stood += 1;
         } else {
-            assert_eq!(record.ending, Some(Ending::TimedOut(Seat::First)), "round {round}");
-            assert_eq!(record.moves.len(), 2, "round {round}: the move and the flag both stood");
+            assert_eq!(
+                record.ending,
+                Some(Ending::TimedOut(Seat::First)),
+                "round {round}"
+            );
+            assert_eq!(
+                record.moves.len(),
+                2,
+                "round {round}: the move and the flag both stood"
+            );
             assert!(!refusal(&answer).is_empty(), "round {round}");
-            assert_eq!(results, 1, "round {round}: the result was posted {results} times");
+            assert_eq!(
+                results, 1,
+                "round {round}: the result was posted {results} times"
+            );
             fell += 1;
         }
         h.advance(Duration::from_secs(120));
     }
     // Every move that came after the flag fell (5 a cycle at least), and the rest decided.
-    assert!(fell >= 10, "{stood} moves stood, {fell} games ended on time");
+    assert!(
+        fell >= 10,
+        "{stood} moves stood, {fell} games ended on time"
+    );
     assert_eq!(stood + fell, 24);
 }
 
@@ -77,7 +99,11 @@ async fn a_process_whose_clock_is_2_s_fast_never_ends_a_game_early() {
             SystemTime::now() + Duration::from_secs(2)
         })))
         .await;
-    let offset = fast.measure_clock().await.unwrap().expect("PostgreSQL has a clock");
+    let offset = fast
+        .measure_clock()
+        .await
+        .unwrap()
+        .expect("PostgreSQL has a clock");
     assert!((-2_500..=-1_500).contains(&offset), "measured {offset} ms");
     let (alice, bob) = (user("alice"), user("bob"));
     let chat = group("g1");
@@ -97,10 +123,15 @@ async fn a_process_whose_clock_is_2_s_fast_never_ends_a_game_early() {
     while SystemTime::now() + Duration::from_millis(150) < deadline {
         fast.tick(SystemTime::now() + Duration::from_secs(2)).await;
         let record = h.store.game(&id).await.unwrap().unwrap();
-        assert!(record.is_active(), "ended before the flag by a process 2 s fast");
+        assert!(
+            record.is_active(),
+            "ended before the flag by a process 2 s fast"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let after = deadline.duration_since(SystemTime::now()).unwrap_or_default();
+    let after = deadline
+        .duration_since(SystemTime::now())
+        .unwrap_or_default();
     tokio::time::sleep(after + Duration::from_millis(300)).await;
     fast.tick(SystemTime::now() + Duration::from_secs(2)).await;
     let record = h.store.game(&id).await.unwrap().unwrap();

@@ -3,7 +3,10 @@
 //! A fake Discord on 127.0.0.1 speaking the real wire formats, for the tests of the Discord
 //! adapter and of the bot binary (several bot processes against one fake): the REST routes
 //! the adapter uses (gateway lookup, command registration, interaction callbacks as JSON and
-//! multipart, webhook follow-ups and edits, DM channels, channel messages) and the WebSocket
+//! multipart, with the interaction callback response when asked `with_response=true` (a
+//! `LAUNCH_ACTIVITY` opens an Activity instance in the channel, or joins the one running there,
+//! and names it in `resource.activity_instance.id`), webhook follow-ups and edits, DM
+//! channels, channel messages) and the WebSocket
 //! gateway (HELLO, IDENTIFY with its shard, READY, heartbeats and acks, INTERACTION_CREATE).
 //!
 //! What it records: every REST request with its JSON body (or `payload_json`), its files

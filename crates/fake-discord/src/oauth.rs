@@ -21,8 +21,9 @@
 //! `GET /applications/{app}/activity-instances/{instance}` answers with the bot's token what
 //! Discord does: the instance's application, location (channel) and users; 404 for an
 //! instance it does not know, or another application's. A host page opens its instance (in
-//! its channel) or joins it before it launches the Activity; tests open others
-//! ([`crate::FakeDiscord::open_activity_instance`]).
+//! its channel) or joins it before it launches the Activity; a `LAUNCH_ACTIVITY` answer opens
+//! one in the interaction's channel, or joins the newest running there, as Discord runs one
+//! per channel; tests open others ([`crate::FakeDiscord::open_activity_instance`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

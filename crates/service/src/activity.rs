@@ -1,11 +1,13 @@
 //! The service's side of the bot's Discord Activity (the board inside Discord, `jieqi-web`'s
 //! `/activity`; its "Play in Discord" button is `lifecycle::launch_button`): the pass a signed-in
-//! Discord user holds in the Activity, the games it lists, and the challenges it sends.
+//! Discord user holds in the Activity, the games it lists, the game an Activity instance was
+//! launched on, and the challenges it sends.
 //!
 //! Who the person is was settled before anything here runs: the web crate exchanged the
 //! Embedded App SDK's OAuth2 code with Discord (through the Discord adapter) and read the
-//! user. From then on the person holds an [`ActivityPass`] (their Discord id and name, an
-//! expiry, HMAC-SHA256 under `WEB_SECRET`, like a personal link but for no one game) and,
+//! user. From then on the person holds an [`ActivityPass`] (their Discord id and name, the
+//! channel and Activity instance Discord showed them in, an expiry; signed under `WEB_SECRET`
+//! exactly as a personal link is, but for no one game) and,
 //! for each game they play, the personal link's own token ([`Service::personal_link`]). A
 //! Discord user is the same [`UserId`] as in slash commands, so their games and ratings are
 //! the same.
@@ -16,7 +18,7 @@ use crate::context::unix;
 use crate::error::ServiceError;
 use crate::ids::{ActivityInstanceId, ChatId, GameId, IdempotencyKey, Platform, User, UserId};
 use crate::message::{Destination, MessageKind};
-use crate::personal_link::TokenError;
+use crate::personal_link::{TokenError, fields};
 use crate::request::{Input, Request};
 use crate::service::Service;
 use crate::store::{LaunchRecord, UnixTime};
@@ -114,15 +116,7 @@ impl ActivityPass {
     }
 
     fn read(payload: &str) -> Result<ActivityPass, TokenError> {
-        let mut fields = payload.splitn(6, '\n');
-        let (Some(PASS_TAG), Some(id), Some(channel), Some(instance), Some(expires), Some(name)) = (
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-        ) else {
+        let Some([PASS_TAG, id, channel, instance, expires, name]) = fields::<6>(payload) else {
             return Err(TokenError::Malformed);
         };
         Ok(ActivityPass {

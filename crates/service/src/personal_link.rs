@@ -81,6 +81,12 @@ impl WebSecret {
     }
 }
 
+/// The `N` lines of a signed payload (the last one takes the rest, newlines and all), or
+/// `None` when it has fewer.
+pub(crate) fn fields<const N: usize>(payload: &str) -> Option<[&str; N]> {
+    payload.splitn(N, '\n').collect::<Vec<_>>().try_into().ok()
+}
+
 impl fmt::Debug for WebSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("WebSecret(…)")
@@ -141,15 +147,7 @@ impl PersonalToken {
     /// time), then its expiry.
     pub fn verify(token: &str, secret: &WebSecret, now: u64) -> Result<PersonalToken, TokenError> {
         let payload = secret.open(token, TOKEN_LONGEST)?;
-        let mut fields = payload.split('\n');
-        let (Some("1"), Some(game), Some(platform), Some(id), Some(expires), None) = (
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-        ) else {
+        let Some(["1", game, platform, id, expires]) = fields::<5>(&payload) else {
             return Err(TokenError::Malformed);
         };
         let token = PersonalToken {
@@ -234,6 +232,13 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_payloads_last_field_takes_the_rest_and_too_few_are_none() {
+        assert_eq!(fields::<3>("a\nb\nc\nd"), Some(["a", "b", "c\nd"]));
+        assert_eq!(fields::<3>("a\nb"), None);
+        assert_eq!(fields::<1>(""), Some([""]));
     }
 
     #[test]

@@ -19,9 +19,9 @@ use jieqi_service::Service;
 use rand::SeedableRng;
 use serde_json::Value;
 
-use crate::browser::{browser, browser_sized, console_problems, js, until};
+use crate::browser::{console_problems, js, until};
 use crate::harness::activity::{
-    OnDiscord, click, discord_user, host_record, open_host, until_board,
+    OnDiscord, click, discord_user, host_record, open_host, three_browsers, until_board,
 };
 use crate::harness::deal;
 use crate::play_browser::{choose, role_name, tap, text_of, until_moves};
@@ -70,11 +70,7 @@ fn posts_in(fake: &jieqi_fake_discord::FakeDiscord, channel: u64) -> Vec<String>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_discord_hosts_sign_in_challenge_play_by_tapping_and_watch() {
-    let (Some(alice_browser), Some(bob_browser), Some(carol_browser)) = (
-        browser().await,
-        browser().await,
-        browser_sized(1280, 800, 1.0).await,
-    ) else {
+    let Some([alice_browser, bob_browser, carol_browser]) = three_browsers().await else {
         return;
     };
     let (alice, bob, carol) = (

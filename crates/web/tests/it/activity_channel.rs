@@ -9,7 +9,7 @@ use jieqi_fake_discord::{ALICE, APP, CAROL, CHANNEL, OTHER_APP};
 use serde_json::{Value, json};
 
 use crate::harness::activity::{
-    JsonBody, OnDiscord, Untouched, WEEK, games, games_in, json_of, pass_of, sign_in_to,
+    JsonBody, OnDiscord, Untouched, games, games_in, json_of, pass_of, sign_in_as,
 };
 
 /// A channel of the guild where none of this test's people have the Activity open.
@@ -56,7 +56,7 @@ async fn only_a_user_discord_shows_in_the_channels_instance_gets_a_pass_for_it()
         ),
     ];
     for (case, who, instance, channel) in refused {
-        let answer = sign_in_to(&table, &fake.issue_code(APP, who, WEEK), instance, channel).await;
+        let answer = sign_in_as(&table, &fake, who, instance, channel).await;
         assert_eq!(answer.status(), 403, "{case}");
         let body: Value = json_of(answer).await;
         assert_eq!(body["error"], "not-in-channel", "{case}: {body}");
@@ -77,13 +77,7 @@ async fn only_a_user_discord_shows_in_the_channels_instance_gets_a_pass_for_it()
 
     // An instance id that is not one: 400, and Discord is not asked at all.
     let calls = fake.oauth_calls().len();
-    let answer = sign_in_to(
-        &table,
-        &fake.issue_code(APP, ALICE, WEEK),
-        "../../users/@me",
-        CHANNEL,
-    )
-    .await;
+    let answer = sign_in_as(&table, &fake, ALICE, "../../users/@me", CHANNEL).await;
     assert_eq!(answer.status(), 400);
     assert_eq!(fake.oauth_calls().len(), calls, "Discord not asked");
 

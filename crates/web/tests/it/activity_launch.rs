@@ -14,17 +14,17 @@
 use std::time::{Duration, Instant};
 
 use fantoccini::Client;
-use jieqi_fake_discord::{ALICE, APP, BOB, CAROL, CHANNEL, FakeDiscord, Member};
+use jieqi_fake_discord::{ALICE, APP, BOB, CAROL, CHANNEL, FakeDiscord, Member, launched_instance};
 use jieqi_rules::{Game, GameDeal, Preset, Rules, Side, Variant};
 use jieqi_service::ids::ActivityInstanceId;
 use jieqi_service::{ChatId, GameId, Platform};
 use rand::SeedableRng;
 use serde_json::Value;
 
-use crate::browser::{browser, browser_sized, js, until};
+use crate::browser::{browser, js, until};
 use crate::harness::activity::{
-    INSTANCE, OnDiscord, Untouched, WEEK, games, games_in, host_record, json_of, open_host,
-    pass_in, pass_of, sign_in_to, until_board,
+    INSTANCE, OnDiscord, Untouched, games, games_in, host_record, json_of, open_host, pass_in,
+    pass_of, sign_in_as, three_browsers, until_board,
 };
 use crate::harness::{Table, deal};
 use crate::play_browser::{choose, role_name, text_of, until_moves};
@@ -71,20 +71,9 @@ async fn press_play_in_discord(fake: &FakeDiscord, who: Member, game: &GameId) -
         .find(|r| r.path.ends_with("/callback"))
         .expect("a callback");
     assert_eq!(callback.json["type"], 12, "LAUNCH_ACTIVITY: {callback:?}");
-    assert!(
-        callback
-            .query
-            .split('&')
-            .any(|pair| pair == "with_response=true"),
-        "Discord's callback response is asked for: {callback:?}"
-    );
-    assert_eq!(callback.status, 200, "{callback:?}");
-    // The interaction callback response, in Discord's shape.
-    assert_eq!(callback.response["resource"]["type"], 12, "{callback:?}");
-    let instance = callback.response["resource"]["activity_instance"]["id"]
-        .as_str()
-        .expect("the launched instance")
-        .to_owned();
+    // The interaction callback response, asked for and in Discord's shape.
+    let instance = launched_instance(callback)
+        .unwrap_or_else(|| panic!("the launched instance is named: {callback:?}"));
     assert_eq!(
         callback.response["interaction"]["activity_instance_id"], instance,
         "{callback:?}"
@@ -151,11 +140,7 @@ async fn known_lines(client: &Client) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_in_discord_opens_that_game_as_each_players_view_and_the_public_view() {
-    let (Some(alice_browser), Some(bob_browser), Some(carol_browser)) = (
-        browser().await,
-        browser().await,
-        browser_sized(1280, 800, 1.0).await,
-    ) else {
+    let Some([alice_browser, bob_browser, carol_browser]) = three_browsers().await else {
         return;
     };
     let (alice, bob, carol) = (
@@ -164,7 +149,7 @@ async fn play_in_discord_opens_that_game_as_each_players_view_and_the_public_vie
         &carol_browser.client,
     );
     let mut on = OnDiscord::run(41).await;
-    // Another game in the channel first: the launch must open the one whose button it was.
+    // A covered piece taken before anyone opens the Activity: the capturer knows what.
     let game = on.table.start("jieqi").await;
     let (capturer, piece, plies) = play_until_a_covered_capture(&mut on.table, 41).await;
     let (fake, table) = (&on.fake, &on.table);
@@ -287,13 +272,7 @@ async fn unknown_and_foreign_instances_learn_no_launched_game() {
     assert!(listed["launched"].get("token").is_none(), "{listed}");
 
     // An instance Discord does not know: no pass, and nothing of the game.
-    let answer = sign_in_to(
-        &table,
-        &fake.issue_code(APP, CAROL, WEEK),
-        "never-opened",
-        CHANNEL,
-    )
-    .await;
+    let answer = sign_in_as(&table, &fake, CAROL, "never-opened", CHANNEL).await;
     assert_eq!(answer.status(), 403);
     let body = answer.text().await.expect("a body");
     assert!(!body.contains(game.as_str()), "{body}");

@@ -12,7 +12,7 @@ use jieqi_service::{ChatId, GameId, Platform, User, UserId};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::browser::{js, until};
+use crate::browser::{Browser, browser, browser_sized, js, until};
 use crate::harness::{Table, deal};
 
 /// A JSON body (this workspace's reqwest has no `json` feature).
@@ -175,6 +175,17 @@ pub(crate) async fn sign_in_to(
         .expect("an answer")
 }
 
+/// `who` signs in with a fresh code of the bot's application, naming `instance` in `channel`.
+pub(crate) async fn sign_in_as(
+    table: &Table,
+    fake: &FakeDiscord,
+    who: Member,
+    instance: &str,
+    channel: u64,
+) -> reqwest::Response {
+    sign_in_to(table, &fake.issue_code(APP, who, WEEK), instance, channel).await
+}
+
 /// The pass of `who`, signed in on `instance` in `channel`.
 pub(crate) async fn pass_in(
     table: &Table,
@@ -183,7 +194,7 @@ pub(crate) async fn pass_in(
     instance: &str,
     channel: u64,
 ) -> String {
-    let answer = sign_in_to(table, &fake.issue_code(APP, who, WEEK), instance, channel).await;
+    let answer = sign_in_as(table, fake, who, instance, channel).await;
     assert_eq!(answer.status(), 200);
     let body: Value = json_of(answer).await;
     body["pass"].as_str().expect("a pass").to_owned()
@@ -205,6 +216,16 @@ pub(crate) async fn games_in(table: &Table, pass: &str, channel: u64) -> reqwest
 
 pub(crate) async fn games(table: &Table, pass: &str) -> reqwest::Response {
     games_in(table, pass, CHANNEL).await
+}
+
+/// Alice's and bob's phones and carol's desktop, or `None` (the test is skipped) where there
+/// is no browser.
+pub(crate) async fn three_browsers() -> Option<[Browser; 3]> {
+    Some([
+        browser().await?,
+        browser().await?,
+        browser_sized(1280, 800, 1.0).await?,
+    ])
 }
 
 /// Opens the fake's host page of `who` on Activity instance `instance` of the fake's channel

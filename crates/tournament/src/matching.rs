@@ -7,20 +7,40 @@
 //! formulation: labels S and T, blossoms shrunk and expanded, four kinds of dual change.
 //! Weights are integers; they are doubled inside so that every dual stays an integer.
 
-use crate::weight::Weight;
+use crate::weight::{MatchWeight, Weight};
 
 /// One undirected edge: two vertices and a weight (non-negative; heavier is better).
-pub type Edge = (usize, usize, Weight);
+pub type Edge<W = Weight> = (usize, usize, W);
 
 const NONE: isize = -1;
 
 /// The heaviest matching of the graph of `vertex_count` vertices and `edges`: for each
 /// vertex its partner, if any. Among matchings of equal weight any may be returned.
-pub fn max_weight_matching(vertex_count: usize, edges: &[Edge]) -> Vec<Option<usize>> {
+pub fn max_weight_matching<W: MatchWeight>(
+    vertex_count: usize,
+    edges: &[Edge<W>],
+) -> Vec<Option<usize>> {
+    matching(vertex_count, edges, false)
+}
+
+/// The heaviest among the matchings with the most edges (van Rantwijk's `maxcardinality`).
+pub fn max_cardinality_matching<W: MatchWeight>(
+    vertex_count: usize,
+    edges: &[Edge<W>],
+) -> Vec<Option<usize>> {
+    matching(vertex_count, edges, true)
+}
+
+fn matching<W: MatchWeight>(
+    vertex_count: usize,
+    edges: &[Edge<W>],
+    max_cardinality: bool,
+) -> Vec<Option<usize>> {
     if edges.is_empty() || vertex_count == 0 {
         return vec![None; vertex_count];
     }
     let mut state = State::new(vertex_count, edges);
+    state.max_cardinality = max_cardinality;
     state.solve();
     (0..vertex_count)
         .map(|v| {
@@ -30,9 +50,10 @@ pub fn max_weight_matching(vertex_count: usize, edges: &[Edge]) -> Vec<Option<us
         .collect()
 }
 
-struct State {
+struct State<W> {
+    max_cardinality: bool,
     n: usize,
-    edges: Vec<(usize, usize, Weight)>,
+    edges: Vec<(usize, usize, W)>,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     mate: Vec<isize>,
@@ -46,7 +67,7 @@ struct State {
     bestedge: Vec<isize>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
-    dualvar: Vec<Weight>,
+    dualvar: Vec<W>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
 }
@@ -56,9 +77,9 @@ fn at(len: usize, j: isize) -> usize {
     j.rem_euclid(len as isize) as usize
 }
 
-impl State {
-    fn new(n: usize, input: &[Edge]) -> State {
-        let edges: Vec<(usize, usize, Weight)> = input
+impl<W: MatchWeight> State<W> {
+    fn new(n: usize, input: &[Edge<W>]) -> State<W> {
+        let edges: Vec<(usize, usize, W)> = input
             .iter()
             .filter(|(i, j, _)| i != j && *i < n && *j < n)
             .map(|&(i, j, w)| (i, j, w + w))
@@ -67,8 +88,8 @@ impl State {
             .iter()
             .map(|e| e.2)
             .max()
-            .unwrap_or(Weight::ZERO)
-            .max(Weight::ZERO);
+            .unwrap_or(W::ZERO)
+            .max(W::ZERO);
         let mut endpoint = Vec::with_capacity(2 * edges.len());
         let mut neighbend = vec![Vec::new(); n];
         for (k, &(i, j, _)) in edges.iter().enumerate() {
@@ -80,9 +101,10 @@ impl State {
         let mut blossombase: Vec<isize> = (0..n as isize).collect();
         blossombase.extend(std::iter::repeat_n(NONE, n));
         let mut dualvar = vec![maxweight; n];
-        dualvar.extend(std::iter::repeat_n(Weight::ZERO, n));
+        dualvar.extend(std::iter::repeat_n(W::ZERO, n));
         let edge_count = edges.len();
         State {
+            max_cardinality: false,
             n,
             edges,
             endpoint,
@@ -104,7 +126,7 @@ impl State {
         }
     }
 
-    fn slack(&self, k: usize) -> Weight {
+    fn slack(&self, k: usize) -> W {
         let (i, j, w) = self.edges[k];
         self.dualvar[i] + self.dualvar[j] - w - w
     }
@@ -210,7 +232,7 @@ impl State {
         }
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
-        self.dualvar[b] = Weight::ZERO;
+        self.dualvar[b] = W::ZERO;
         for leaf in self.leaves_of_path(&path) {
             if self.label[self.inblossom[leaf]] == 2 {
                 self.queue.push(leaf);
@@ -272,7 +294,7 @@ impl State {
             self.blossomparent[s] = NONE;
             if s < self.n {
                 self.inblossom[s] = s;
-            } else if endstage && self.dualvar[s] == Weight::ZERO {
+            } else if endstage && self.dualvar[s] == W::ZERO {
                 self.expand_blossom(s, endstage);
             } else {
                 for leaf in self.leaves(s) {
@@ -432,10 +454,10 @@ impl State {
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
-                        let mut kslack = Weight::ZERO;
+                        let mut kslack = W::ZERO;
                         if !self.allowedge[k] {
                             kslack = self.slack(k);
-                            if kslack <= Weight::ZERO {
+                            if kslack <= W::ZERO {
                                 self.allowedge[k] = true;
                             }
                         }
@@ -475,18 +497,17 @@ impl State {
                 }
                 // The dual change: type 1 ends the stage, 2 and 3 make an edge usable,
                 // 4 expands a T-blossom whose dual reached zero.
-                let mut deltatype = 1;
-                let mut delta = self.dualvar[..n]
-                    .iter()
-                    .copied()
-                    .min()
-                    .unwrap_or(Weight::ZERO);
+                let least_dual = self.dualvar[..n].iter().copied().min().unwrap_or(W::ZERO);
+                // With the most edges asked for, a stage ends only when nothing is left
+                // to grow (type 0 below), never because a vertex dual reached zero.
+                let mut deltatype = if self.max_cardinality { 0 } else { 1 };
+                let mut delta = least_dual;
                 let mut deltaedge = 0usize;
                 let mut deltablossom = 0usize;
                 for v in 0..n {
                     if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
                         let d = self.slack(self.bestedge[v] as usize);
-                        if d < delta {
+                        if deltatype == 0 || d < delta {
                             delta = d;
                             deltatype = 2;
                             deltaedge = self.bestedge[v] as usize;
@@ -499,7 +520,7 @@ impl State {
                         && self.bestedge[b] != NONE
                     {
                         let d = self.slack(self.bestedge[b] as usize).half();
-                        if d < delta {
+                        if deltatype == 0 || d < delta {
                             delta = d;
                             deltatype = 3;
                             deltaedge = self.bestedge[b] as usize;
@@ -510,12 +531,17 @@ impl State {
                     if self.blossombase[b] >= 0
                         && self.blossomparent[b] == NONE
                         && self.label[b] == 2
-                        && self.dualvar[b] < delta
+                        && (deltatype == 0 || self.dualvar[b] < delta)
                     {
                         delta = self.dualvar[b];
                         deltatype = 4;
                         deltablossom = b;
                     }
+                }
+                if deltatype == 0 {
+                    // No further improvement: a last update keeps the duals verifiable.
+                    deltatype = 1;
+                    delta = least_dual.max(W::ZERO);
                 }
                 for v in 0..n {
                     match self.label[self.inblossom[v]] {
@@ -558,7 +584,7 @@ impl State {
                 if self.blossomparent[b] == NONE
                     && self.blossombase[b] >= 0
                     && self.label[b] == 1
-                    && self.dualvar[b] == Weight::ZERO
+                    && self.dualvar[b] == W::ZERO
                 {
                     self.expand_blossom(b, true);
                 }
@@ -682,6 +708,30 @@ mod tests {
                 }
             }
             prop_assert_eq!(weight_of(&mate, &edges), brute_force(n, &edges));
+        }
+
+        #[test]
+        fn max_cardinality_is_the_heaviest_of_the_largest_matchings(
+            n in 2usize..10,
+            raw in proptest::collection::vec((0usize..10, 0usize..10, 1i128..40), 0..24),
+        ) {
+            let mut seen = std::collections::HashSet::new();
+            let edges: Vec<(usize, usize, i128)> = raw
+                .into_iter()
+                .filter(|(i, j, _)| i < j && *j < n)
+                .filter(|(i, j, _)| seen.insert((*i, *j)))
+                .collect();
+            // The same optimum as a plain matching whose every edge carries a bonus
+            // larger than all weights together: size first, then weight.
+            let bonus: i128 = 1 + edges.iter().map(|e| e.2).sum::<i128>();
+            let boosted: Vec<(usize, usize, i128)> =
+                edges.iter().map(|&(i, j, w)| (i, j, w + bonus)).collect();
+            let mate = max_cardinality_matching(n, &graph(&edges));
+            let size = mate.iter().flatten().count() as i128 / 2;
+            prop_assert_eq!(
+                weight_of(&mate, &edges) + size * bonus,
+                brute_force(n, &boosted)
+            );
         }
     }
 }

@@ -1,120 +1,194 @@
-//! A 256-bit signed integer, only as wide as the matching's weights need: every Dutch
+//! Wide signed integers, only as wide as the matching's weights need: every Dutch
 //! criterion is a field of one edge weight, most important in the highest bits, and their
-//! widths together pass 128 bits in a large event.
+//! widths together pass a thousand bits in a large event (each score group has its own
+//! bits in six of the fields). [`Wide`] is `L` 64-bit limbs in two's complement; the
+//! matching is generic over [`MatchWeight`], and the Dutch system picks the narrowest width
+//! that holds its layout.
 
 use std::cmp::Ordering;
 use std::ops::{Add, AddAssign, Sub, SubAssign};
 
-/// `hi · 2¹²⁸ + lo`, two's complement.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
-pub struct Weight {
-    hi: i128,
-    lo: u128,
+/// What the matching needs of a weight: an ordered group whose even values halve exactly.
+pub trait MatchWeight:
+    Copy + Ord + Add<Output = Self> + Sub<Output = Self> + AddAssign + SubAssign + std::fmt::Debug
+{
+    /// Zero.
+    const ZERO: Self;
+    /// Half, rounded down.
+    fn half(self) -> Self;
 }
 
-impl Weight {
+/// `L` limbs of 64 bits, least significant first, two's complement.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Wide<const L: usize> {
+    limbs: [u64; L],
+}
+
+/// The width the arena and small tests use: 256 bits.
+pub type Weight = Wide<4>;
+
+impl<const L: usize> Default for Wide<L> {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+
+impl<const L: usize> Wide<L> {
     /// Zero.
-    pub const ZERO: Weight = Weight { hi: 0, lo: 0 };
+    pub const ZERO: Wide<L> = Wide { limbs: [0; L] };
+
+    /// The number of bits.
+    pub const BITS: u32 = 64 * L as u32;
 
     /// A small value.
-    pub fn from_u64(value: u64) -> Weight {
-        Weight {
-            hi: 0,
-            lo: u128::from(value),
+    pub fn from_u64(value: u64) -> Wide<L> {
+        let mut limbs = [0; L];
+        limbs[0] = value;
+        Wide { limbs }
+    }
+
+    /// `2^bit` (zero past the width).
+    pub fn bit(bit: u32) -> Wide<L> {
+        let mut limbs = [0; L];
+        if let Some(limb) = limbs.get_mut((bit / 64) as usize) {
+            *limb = 1 << (bit % 64);
         }
+        Wide { limbs }
+    }
+
+    /// Whether zero.
+    pub fn is_zero(&self) -> bool {
+        self.limbs.iter().all(|&l| l == 0)
+    }
+
+    /// Whether above zero.
+    pub fn is_positive(&self) -> bool {
+        !self.is_negative() && !self.is_zero()
+    }
+
+    fn is_negative(&self) -> bool {
+        L > 0 && (self.limbs[L - 1] as i64) < 0
     }
 
     /// Room for a field `bits` wide below the current value, then the field's `value`.
-    /// The value must be below 2^bits (the builder of weights sizes fields so).
-    pub fn push(self, bits: u32, value: u64) -> Weight {
-        self.shifted_left(bits) + Weight::from_u64(value)
+    /// The value must be below 2^bits (the builders of weights size fields so).
+    pub fn push(self, bits: u32, value: u64) -> Wide<L> {
+        self.shifted_left(bits) + Wide::from_u64(value)
     }
 
-    /// Shifted left by `bits` (at most 127 at a time).
-    pub fn shifted_left(self, bits: u32) -> Weight {
-        match bits {
-            0 => self,
-            1..=127 => Weight {
-                hi: (self.hi << bits) | (self.lo >> (128 - bits)) as i128,
-                lo: self.lo << bits,
-            },
-            _ => self.shifted_left(127).shifted_left(bits - 127),
+    /// As [`Wide::push`] with a wide field value.
+    pub fn push_wide(self, bits: u32, value: Wide<L>) -> Wide<L> {
+        self.shifted_left(bits) + value
+    }
+
+    /// Shifted left by `bits`.
+    pub fn shifted_left(self, bits: u32) -> Wide<L> {
+        if bits >= Self::BITS {
+            return Self::ZERO;
         }
+        let (whole, part) = ((bits / 64) as usize, bits % 64);
+        let mut limbs = [0u64; L];
+        for k in (whole..L).rev() {
+            let src = k - whole;
+            let mut v = self.limbs[src] << part;
+            if part > 0 && src > 0 {
+                v |= self.limbs[src - 1] >> (64 - part);
+            }
+            limbs[k] = v;
+        }
+        Wide { limbs }
     }
 
     /// Shifted right by `bits` (arithmetic: the floor of the division by 2^bits).
-    pub fn shifted_right(self, bits: u32) -> Weight {
-        match bits {
-            0 => self,
-            1..=127 => Weight {
-                hi: self.hi >> bits,
-                lo: (self.lo >> bits) | ((self.hi as u128) << (128 - bits)),
-            },
-            _ => self.shifted_right(127).shifted_right(bits - 127),
+    pub fn shifted_right(self, bits: u32) -> Wide<L> {
+        let fill = if self.is_negative() { u64::MAX } else { 0 };
+        if bits >= Self::BITS {
+            return Wide { limbs: [fill; L] };
         }
+        let (whole, part) = ((bits / 64) as usize, bits % 64);
+        let limb = |k: usize| self.limbs.get(k).copied().unwrap_or(fill);
+        let mut limbs = [0u64; L];
+        for (k, out) in limbs.iter_mut().enumerate() {
+            let lo = limb(k + whole);
+            *out = if part == 0 {
+                lo
+            } else {
+                (lo >> part) | (limb(k + whole + 1) << (64 - part))
+            };
+        }
+        Wide { limbs }
     }
+}
 
-    /// Half, rounded down.
-    pub fn half(self) -> Weight {
+impl<const L: usize> MatchWeight for Wide<L> {
+    const ZERO: Self = Wide { limbs: [0; L] };
+    fn half(self) -> Self {
         self.shifted_right(1)
     }
 }
 
-impl Add for Weight {
-    type Output = Weight;
-    fn add(self, other: Weight) -> Weight {
-        let (lo, carry) = self.lo.overflowing_add(other.lo);
-        Weight {
-            hi: self
-                .hi
-                .wrapping_add(other.hi)
-                .wrapping_add(i128::from(carry)),
-            lo,
+impl<const L: usize> Add for Wide<L> {
+    type Output = Wide<L>;
+    fn add(self, other: Wide<L>) -> Wide<L> {
+        let mut limbs = [0u64; L];
+        let mut carry = false;
+        for (k, out) in limbs.iter_mut().enumerate() {
+            let (s, c1) = self.limbs[k].overflowing_add(other.limbs[k]);
+            let (s, c2) = s.overflowing_add(u64::from(carry));
+            *out = s;
+            carry = c1 || c2;
         }
+        Wide { limbs }
     }
 }
 
-impl Sub for Weight {
-    type Output = Weight;
-    fn sub(self, other: Weight) -> Weight {
-        let (lo, borrow) = self.lo.overflowing_sub(other.lo);
-        Weight {
-            hi: self
-                .hi
-                .wrapping_sub(other.hi)
-                .wrapping_sub(i128::from(borrow)),
-            lo,
+impl<const L: usize> Sub for Wide<L> {
+    type Output = Wide<L>;
+    fn sub(self, other: Wide<L>) -> Wide<L> {
+        let mut limbs = [0u64; L];
+        let mut borrow = false;
+        for (k, out) in limbs.iter_mut().enumerate() {
+            let (s, b1) = self.limbs[k].overflowing_sub(other.limbs[k]);
+            let (s, b2) = s.overflowing_sub(u64::from(borrow));
+            *out = s;
+            borrow = b1 || b2;
         }
+        Wide { limbs }
     }
 }
 
-impl AddAssign for Weight {
-    fn add_assign(&mut self, other: Weight) {
+impl<const L: usize> AddAssign for Wide<L> {
+    fn add_assign(&mut self, other: Wide<L>) {
         *self = *self + other;
     }
 }
 
-impl SubAssign for Weight {
-    fn sub_assign(&mut self, other: Weight) {
+impl<const L: usize> SubAssign for Wide<L> {
+    fn sub_assign(&mut self, other: Wide<L>) {
         *self = *self - other;
     }
 }
 
-impl Ord for Weight {
-    fn cmp(&self, other: &Weight) -> Ordering {
-        (self.hi, self.lo).cmp(&(other.hi, other.lo))
+impl<const L: usize> Ord for Wide<L> {
+    fn cmp(&self, other: &Wide<L>) -> Ordering {
+        match (self.is_negative(), other.is_negative()) {
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        self.limbs.iter().rev().cmp(other.limbs.iter().rev())
     }
 }
 
-impl PartialOrd for Weight {
-    fn partial_cmp(&self, other: &Weight) -> Option<Ordering> {
+impl<const L: usize> PartialOrd for Wide<L> {
+    fn partial_cmp(&self, other: &Wide<L>) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl std::iter::Sum for Weight {
-    fn sum<I: Iterator<Item = Weight>>(iter: I) -> Weight {
-        iter.fold(Weight::ZERO, |a, b| a + b)
+impl<const L: usize> std::iter::Sum for Wide<L> {
+    fn sum<I: Iterator<Item = Wide<L>>>(iter: I) -> Wide<L> {
+        iter.fold(Self::ZERO, |a, b| a + b)
     }
 }
 
@@ -141,10 +215,19 @@ mod tests {
         }
 
         #[test]
-        fn shifts_carry_across_the_halves(v in 0u64..u64::MAX, bits in 0u32..190) {
+        fn shifts_carry_across_the_limbs(v in 0u64..u64::MAX, bits in 0u32..190) {
             let big = Weight::from_u64(v).shifted_left(bits);
             prop_assert_eq!(big.shifted_right(bits), Weight::from_u64(v));
             prop_assert!(big >= Weight::from_u64(v));
+            prop_assert_eq!(Weight::bit(bits).shifted_right(bits), Weight::from_u64(1));
         }
+    }
+
+    #[test]
+    fn a_negative_value_orders_below_every_positive_one() {
+        assert!(w(-1) < w(0));
+        assert!(w(-1) < Weight::bit(200));
+        assert!(!w(-1).is_positive());
+        assert!(w(-1).shifted_right(5) == w(-1));
     }
 }

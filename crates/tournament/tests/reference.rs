@@ -6,11 +6,14 @@
 //! (`tests/reference/pair_rounds.py`), and compares games and colours. Where they
 //! differ the test prints both and the FIDE rule that decides; it fails on a pairing of
 //! ours that breaks an absolute criterion, on a round refused that the reference pairs
-//! legally, and when agreement falls below the floor measured when this landed.
+//! legally, and on any difference no FIDE rule explains.
 //!
-//! `TOURNAMENT_REFERENCE_EVENTS` sets how many events (default 5, a few minutes: the
-//! reference takes seconds a round for a hundred players); the note's figure is from 200.
-//! `TOURNAMENT_REFERENCE_KEEP=1` keeps the TRF files.
+//! `TOURNAMENT_REFERENCE_EVENTS` sets how many events: 5 by default (the first five seeds,
+//! a few minutes: the reference takes seconds a round for a hundred players), 200 for the
+//! issue's full comparison (hours on a loaded machine the first time). The reference's
+//! answers are kept under the target directory by the TRF file's text, so a run whose
+//! histories did not change asks it nothing. `TOURNAMENT_REFERENCE_KEEP=1` keeps the TRF
+//! files.
 
 use jieqi_tournament::model::{ByeKind, Colour, Entry};
 use jieqi_tournament::swiss::{BoardResult, Swiss, SwissError};
@@ -169,11 +172,60 @@ struct Answer {
     bye: Option<u16>,
 }
 
+/// Where the reference's answers are kept, by the TRF file's text and the round: the same
+/// history always gets the same answer, and the reference takes seconds a round.
+fn cache_path(a: &Asked) -> std::path::PathBuf {
+    use std::hash::{Hash, Hasher};
+    let text = std::fs::read_to_string(&a.path).unwrap();
+    let mut key = String::new();
+    for seed in 0..2u8 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (seed, &text, a.round).hash(&mut h);
+        key.push_str(&format!("{:016x}", h.finish()));
+    }
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("caissify-pairings-0.5.0")
+        .join(format!("{key}.json"))
+}
+
+fn parse_answer(line: &str) -> ((String, u8), Answer) {
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    let num = |x: &serde_json::Value| x.as_u64().unwrap() as u16;
+    let games = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (num(&g[0]), num(&g[1])))
+        .collect();
+    let bye = v["bye"].as_array().unwrap().first().map(num);
+    (
+        (
+            v["file"].as_str().unwrap().to_string(),
+            v["round"].as_u64().unwrap() as u8,
+        ),
+        Answer { games, bye },
+    )
+}
+
 fn ask_reference(asked: &[Asked]) -> HashMap<(String, u8), Answer> {
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/reference/pair_rounds.py"
     );
+    let mut answers = HashMap::new();
+    let mut missing = Vec::new();
+    for a in asked {
+        match std::fs::read_to_string(cache_path(a)) {
+            Ok(line) => {
+                let (_, answer) = parse_answer(line.trim());
+                answers.insert((a.path.clone(), a.round), answer);
+            }
+            Err(_) => missing.push(a),
+        }
+    }
+    if missing.is_empty() {
+        return answers;
+    }
     // Two reference processes, each with every other round: it is the slow part.
     let workers: Vec<_> = (0..2)
         .map(|k| {
@@ -184,7 +236,7 @@ fn ask_reference(asked: &[Asked]) -> HashMap<(String, u8), Answer> {
                 .spawn()
                 .expect("python3 runs (CI installs caissify-pairings)");
             let mut input = String::new();
-            for a in asked.iter().skip(k).step_by(2) {
+            for a in missing.iter().skip(k).step_by(2) {
                 input.push_str(&format!("{} {}\n", a.path, a.round));
             }
             let mut stdin = child.stdin.take().unwrap();
@@ -202,24 +254,14 @@ fn ask_reference(asked: &[Asked]) -> HashMap<(String, u8), Answer> {
         );
         text.push_str(&String::from_utf8(output.stdout).unwrap());
     }
-    let mut answers = HashMap::new();
     for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let num = |x: &serde_json::Value| x.as_u64().unwrap() as u16;
-        let games = v["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|g| (num(&g[0]), num(&g[1])))
-            .collect();
-        let bye = v["bye"].as_array().unwrap().first().map(num);
-        answers.insert(
-            (
-                v["file"].as_str().unwrap().to_string(),
-                v["round"].as_u64().unwrap() as u8,
-            ),
-            Answer { games, bye },
-        );
+        let (key, answer) = parse_answer(line);
+        if let Some(a) = missing.iter().find(|a| (a.path.clone(), a.round) == key) {
+            let path = cache_path(a);
+            let _ = std::fs::create_dir_all(path.parent().unwrap());
+            let _ = std::fs::write(path, line);
+        }
+        answers.insert(key, answer);
     }
     answers
 }
@@ -434,13 +476,11 @@ fn dutch_pairings_agree_with_the_reference_implementation() {
     if std::env::var_os("TOURNAMENT_REFERENCE_KEEP").is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    // The goal is no unexplained difference; the few left are in which of several equally
-    // good pairings of a bracket is taken where exchanges are needed (docs/tournament.md).
-    // Until they are closed this guards against falling back: agreement below 80% of the
-    // paired rounds fails (83% over the first 20 seeded events, 89% over the first 5).
-    let agreeing = identical + colour_exceptions + explained + bye_rule;
-    assert!(
-        agreeing * 100 >= rounds.saturating_sub(refused) * 80,
-        "only {agreeing} of {rounds} rounds agree with the reference (differences listed above)"
+    // Every difference must be one the FIDE text decides (listed above with its criterion):
+    // the colours of A.2's ranking, a bye C.2 allows, a pairing of the reference that breaks
+    // an absolute criterion. Any other is a disagreement and fails.
+    assert_eq!(
+        unexplained, 0,
+        "{unexplained} of {rounds} rounds differ from the reference with no rule explaining it (listed above)"
     );
 }

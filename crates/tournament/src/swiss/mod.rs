@@ -5,6 +5,7 @@
 //! ratings) and are given anew when a late entry joins (C.04.2's "subsequent
 //! modifications"), as FIDE allows.
 
+mod bracket;
 pub mod colour;
 pub mod dutch;
 

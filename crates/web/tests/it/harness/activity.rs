@@ -245,7 +245,8 @@ pub(crate) async fn open_host(
         until(
             client,
             "const a = document.getElementById('activity'); return (!!a && a.dataset.state === 'lobby') || !!document.getElementById('game')",
-            Duration::from_secs(30)
+            // Three Chromiums at once on a loaded 2-core machine took over 30 s once.
+            Duration::from_secs(60)
         )
         .await,
         "{} signs in: {}",

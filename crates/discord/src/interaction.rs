@@ -4,22 +4,10 @@
 
 use std::time::SystemTime;
 
-use jieqi_service::{ChatId, IdempotencyKey, Input, Platform, Request, User, UserId};
+use jieqi_service::{ChatId, IdempotencyKey, Input, Platform, Request, User};
 use serenity::all::{ChannelId, GuildId, InteractionId, Member, Permissions};
 
-/// A Discord user as the service names them: the server nickname, else the display name,
-/// else the user name.
-pub(crate) fn person(user: &serenity::all::User, nick: Option<&str>, locale: Option<&str>) -> User {
-    let name = nick
-        .or(user.global_name.as_deref())
-        .unwrap_or(&user.name)
-        .to_owned();
-    User {
-        id: UserId::new(Platform::Discord, user.id.to_string()),
-        name,
-        language: locale.map(str::to_owned),
-    }
-}
+use crate::person::person;
 
 /// Where an interaction happened and who made it.
 #[derive(Clone, Debug)]

@@ -32,6 +32,7 @@
 //! (40060) and we stop there.
 
 use std::future::Future;
+use std::num::NonZeroU64;
 use std::time::{Duration, Instant};
 
 use backon::{ExponentialBuilder, Retryable};
@@ -161,7 +162,7 @@ impl Target<'_> {
         handling: tokio::task::JoinHandle<Answer>,
         take_over_after: Duration,
     ) -> Result<(), Stop> {
-        let reply_token = crate::later::reply_token(self.application, self.token);
+        let reply_token = reply_token(self.application, self.token);
         // Recorded before Discord shows "thinking…": a process killed right after deferring
         // then leaves its placeholder to the next one, through the outbox. But a slow store
         // (often why the answer is late) must not hold the deferral past Discord's window:
@@ -561,4 +562,41 @@ where
         .when(|e| CallError::from_serenity(e).is_passing())
         .await
         .map_err(|e| failed(&CallError::from_serenity(&e), what))
+}
+
+/// What the outbox keeps to answer an interaction later (`later.rs`): `<application
+/// id>/<token>`.
+pub(crate) fn reply_token(application: ApplicationId, token: &str) -> String {
+    format!("{application}/{token}")
+}
+
+/// The application id and token of a reply token, or why it is not one of ours.
+pub(crate) fn read_reply_token(reply_token: &str) -> Result<(ApplicationId, &str), SendError> {
+    let bad = || SendError::Undeliverable(format!("`{reply_token}` names no interaction token"));
+    let (application, token) = reply_token.split_once('/').ok_or_else(bad)?;
+    let application = application.parse::<NonZeroU64>().map_err(|_| bad())?;
+    if token.is_empty() {
+        return Err(bad());
+    }
+    Ok((ApplicationId::from(application), token))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reply_tokens_read_back_and_garbage_is_refused() {
+        let written = reply_token(ApplicationId::new(900_001), "aW50ZXJhY3Rpb24/abc");
+        assert_eq!(written, "900001/aW50ZXJhY3Rpb24/abc");
+        let (application, token) = read_reply_token(&written).expect("a reply token");
+        assert_eq!(application, ApplicationId::new(900_001));
+        assert_eq!(token, "aW50ZXJhY3Rpb24/abc");
+        for bad in ["", "900001", "900001/", "0/token", "x/token", "/token"] {
+            assert!(
+                matches!(read_reply_token(bad), Err(SendError::Undeliverable(_))),
+                "{bad}"
+            );
+        }
+    }
 }

@@ -17,7 +17,7 @@ use serenity::all::{
     CreateCommandOption,
 };
 
-use crate::interaction::person;
+use crate::person::person;
 
 /// The option `/move` autocompletes.
 pub(crate) const MOVE_OPTION: &str = jieqi_service::menu::MOVE_OPTION;

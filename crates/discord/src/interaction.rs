@@ -4,22 +4,10 @@
 
 use std::time::SystemTime;
 
-use jieqi_service::{ChatId, IdempotencyKey, Input, Platform, Request, User, UserId};
+use jieqi_service::{ChatId, IdempotencyKey, Input, Platform, Request, User};
 use serenity::all::{ChannelId, GuildId, InteractionId, Member, Permissions};
 
-/// A Discord user as the service names them: the server nickname, else the display name,
-/// else the user name.
-pub(crate) fn person(user: &serenity::all::User, nick: Option<&str>, locale: Option<&str>) -> User {
-    let name = nick
-        .or(user.global_name.as_deref())
-        .unwrap_or(&user.name)
-        .to_owned();
-    User {
-        id: UserId::new(Platform::Discord, user.id.to_string()),
-        name,
-        language: locale.map(str::to_owned),
-    }
-}
+use crate::person::person;
 
 /// Where an interaction happened and who made it.
 #[derive(Clone, Debug)]
@@ -31,6 +19,11 @@ pub(crate) struct Origin {
     /// May change the chat's settings: Manage Server (or Administrator) in a server, anyone
     /// in a DM.
     pub is_admin: bool,
+}
+
+/// The chat of a Discord channel: every game, challenge and setting is the channel's.
+pub(crate) fn chat_of(channel: ChannelId) -> ChatId {
+    ChatId::new(Platform::Discord, channel.to_string())
 }
 
 impl Origin {
@@ -55,7 +48,7 @@ impl Origin {
 
     /// The chat: the channel (a DM with the bot is a channel too).
     pub(crate) fn chat(&self) -> ChatId {
-        ChatId::new(Platform::Discord, self.channel.to_string())
+        chat_of(self.channel)
     }
 
     /// The request for the service.

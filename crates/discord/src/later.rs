@@ -13,26 +13,10 @@ use std::num::NonZeroU64;
 use std::time::Instant;
 
 use jieqi_service::{Answer, Destination, OutboxEntry, SendError};
-use serenity::all::{ApplicationId, ChannelId, InteractionId};
+use serenity::all::{ChannelId, InteractionId};
 
-use crate::respond::{Stop, Target};
+use crate::respond::{Stop, Target, read_reply_token};
 use crate::sender::DiscordSender;
-
-/// What the outbox keeps to answer an interaction later: `<application id>/<token>`.
-pub(crate) fn reply_token(application: ApplicationId, token: &str) -> String {
-    format!("{application}/{token}")
-}
-
-/// The application id and token of a reply token, or why it is not one of ours.
-fn read_reply_token(reply_token: &str) -> Result<(ApplicationId, &str), SendError> {
-    let bad = || SendError::Undeliverable(format!("`{reply_token}` names no interaction token"));
-    let (application, token) = reply_token.split_once('/').ok_or_else(bad)?;
-    let application = snowflake(application).ok_or_else(bad)?;
-    if token.is_empty() {
-        return Err(bad());
-    }
-    Ok((ApplicationId::from(application), token))
-}
 
 fn snowflake(text: &str) -> Option<NonZeroU64> {
     text.parse().ok()
@@ -82,25 +66,5 @@ pub(crate) async fn finish(
             after: None,
             reason: format!("interaction {id} could not be finished yet"),
         }),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reply_tokens_read_back_and_garbage_is_refused() {
-        let written = reply_token(ApplicationId::new(900_001), "aW50ZXJhY3Rpb24/abc");
-        assert_eq!(written, "900001/aW50ZXJhY3Rpb24/abc");
-        let (application, token) = read_reply_token(&written).expect("a reply token");
-        assert_eq!(application, ApplicationId::new(900_001));
-        assert_eq!(token, "aW50ZXJhY3Rpb24/abc");
-        for bad in ["", "900001", "900001/", "0/token", "x/token", "/token"] {
-            assert!(
-                matches!(read_reply_token(bad), Err(SendError::Undeliverable(_))),
-                "{bad}"
-            );
-        }
     }
 }

@@ -10,8 +10,8 @@
 //! [`Discord::sender`] to the service's delivery loop, then [`Discord::run`] the gateway),
 //! `commands.rs` (the commands and their options), `respond.rs` (answering within Discord's
 //! three seconds), `later.rs` (a deferred interaction finished through the outbox, by any
-//! process), `sender.rs` (the outbox side), `rest.rs` (the calls whose rate limits we read
-//! ourselves).
+//! process), `sender.rs` (posts and edits, with their nonces), `outbox.rs` (the service's
+//! `Sender` on top), `rest.rs` (the calls whose rate limits we read ourselves).
 //!
 //! In the repository: `docs/architecture.md` (a request's path, shards and several
 //! processes), `docs/contributing.md` (what a platform adapter provides), `docs/testing.md`
@@ -43,7 +43,9 @@ mod interaction;
 mod later;
 mod layout;
 mod oauth;
+mod outbox;
 mod pace;
+mod person;
 mod respond;
 mod rest;
 mod sender;
@@ -62,7 +64,6 @@ pub use error::DiscordError;
 pub use interaction::request_from_interaction_json;
 pub use oauth::{
     ActivityInstance, ClientSecret, DiscordAccount, DiscordOAuth, NotAdmitted, SignInError,
-    is_instance_id,
 };
 pub use sender::{DiscordSender, PostRef};
 

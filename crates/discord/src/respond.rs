@@ -32,6 +32,7 @@
 //! (40060) and we stop there.
 
 use std::future::Future;
+use std::num::NonZeroU64;
 use std::time::{Duration, Instant};
 
 use backon::{ExponentialBuilder, Retryable};
@@ -161,7 +162,7 @@ impl Target<'_> {
         handling: tokio::task::JoinHandle<Answer>,
         take_over_after: Duration,
     ) -> Result<(), Stop> {
-        let reply_token = crate::later::reply_token(self.application, self.token);
+        let reply_token = reply_token(self.application, self.token);
         // Recorded before Discord shows "thinking…": a process killed right after deferring
         // then leaves its placeholder to the next one, through the outbox. But a slow store
         // (often why the answer is late) must not hold the deferral past Discord's window:
@@ -369,6 +370,26 @@ impl Target<'_> {
         response: &CreateInteractionResponse,
         files: Vec<CreateAttachment>,
     ) -> Result<(), Stop> {
+        self.first_answer(response, files, false).await.map(|_| ())
+    }
+
+    /// [`Target::callback`] with Discord's account of what the answer did
+    /// (`?with_response=true`: the interaction callback response, whose `resource` names the
+    /// message sent or the Activity instance launched). `None` when the answer is known to
+    /// have got through only by asking afterwards.
+    pub(crate) async fn callback_with_response(
+        &self,
+        response: &CreateInteractionResponse,
+    ) -> Result<Option<serde_json::Value>, Stop> {
+        self.first_answer(response, Vec::new(), true).await
+    }
+
+    async fn first_answer(
+        &self,
+        response: &CreateInteractionResponse,
+        files: Vec<CreateAttachment>,
+        with_response: bool,
+    ) -> Result<Option<serde_json::Value>, Stop> {
         let mut backoff = Duration::from_millis(100);
         // Whether an earlier try may have reached Discord although we saw no success.
         let mut maybe_sent = false;
@@ -382,18 +403,26 @@ impl Target<'_> {
             let left = self.deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return if maybe_sent && self.answered_after_all().await {
-                    Ok(())
+                    Ok(None)
                 } else {
                     Err(Stop::Failed)
                 };
             }
+            let params = with_response.then(|| vec![("with_response", "true".to_owned())]);
             let result = match with_body(
-                HttpRequest::new(route, LightMethod::Post),
+                HttpRequest::new(route, LightMethod::Post).params(params),
                 response,
                 files.clone(),
             ) {
                 Ok(request) => {
-                    tokio::time::timeout(left + WINDOW_CLOSES_AFTER, self.rest.call_unit(request))
+                    let call = async {
+                        if with_response {
+                            self.rest.call::<serde_json::Value>(request).await.map(Some)
+                        } else {
+                            self.rest.call_unit(request).await.map(|()| None)
+                        }
+                    };
+                    tokio::time::timeout(left + WINDOW_CLOSES_AFTER, call)
                         .await
                         .unwrap_or_else(|_| {
                             Err(CallError::Transport(
@@ -404,13 +433,13 @@ impl Target<'_> {
                 Err(error) => Err(error),
             };
             let error = match result {
-                Ok(()) => return Ok(()),
+                Ok(answer) => return Ok(answer),
                 Err(error) => error,
             };
             if error.status_and_code().map(|(_, code)| code) == Some(ALREADY_ACKNOWLEDGED) {
                 // Our earlier try got through after all, or this is a second delivery.
                 return if maybe_sent {
-                    Ok(())
+                    Ok(None)
                 } else {
                     Err(Stop::AlreadyAnswered)
                 };
@@ -428,7 +457,7 @@ impl Target<'_> {
                 // already, and posting it to the channel instead would show it twice.
                 if maybe_sent && self.answered_after_all().await {
                     tracing::info!(%error, "an interaction's answer got through unacknowledged");
-                    return Ok(());
+                    return Ok(None);
                 }
                 tracing::warn!(
                     %error,
@@ -533,4 +562,41 @@ where
         .when(|e| CallError::from_serenity(e).is_passing())
         .await
         .map_err(|e| failed(&CallError::from_serenity(&e), what))
+}
+
+/// What the outbox keeps to answer an interaction later (`later.rs`): `<application
+/// id>/<token>`.
+pub(crate) fn reply_token(application: ApplicationId, token: &str) -> String {
+    format!("{application}/{token}")
+}
+
+/// The application id and token of a reply token, or why it is not one of ours.
+pub(crate) fn read_reply_token(reply_token: &str) -> Result<(ApplicationId, &str), SendError> {
+    let bad = || SendError::Undeliverable(format!("`{reply_token}` names no interaction token"));
+    let (application, token) = reply_token.split_once('/').ok_or_else(bad)?;
+    let application = application.parse::<NonZeroU64>().map_err(|_| bad())?;
+    if token.is_empty() {
+        return Err(bad());
+    }
+    Ok((ApplicationId::from(application), token))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reply_tokens_read_back_and_garbage_is_refused() {
+        let written = reply_token(ApplicationId::new(900_001), "aW50ZXJhY3Rpb24/abc");
+        assert_eq!(written, "900001/aW50ZXJhY3Rpb24/abc");
+        let (application, token) = read_reply_token(&written).expect("a reply token");
+        assert_eq!(application, ApplicationId::new(900_001));
+        assert_eq!(token, "aW50ZXJhY3Rpb24/abc");
+        for bad in ["", "900001", "900001/", "0/token", "x/token", "/token"] {
+            assert!(
+                matches!(read_reply_token(bad), Err(SendError::Undeliverable(_))),
+                "{bad}"
+            );
+        }
+    }
 }

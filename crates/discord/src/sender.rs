@@ -5,10 +5,8 @@
 //! again after an ambiguous failure (a timeout, a 502 after Discord created the message) is
 //! not doubled, Discord returns the message it made the first time. A 429's `retry_after`
 //! (or the route's rate-limit headers) goes back to the delivery lane as
-//! [`SendError::Retry`]'s `after`, so that only this chat waits, exactly that long. A channel
-//! whose limit for new messages is known to be used up is waited out before the delivery loop
-//! chooses what to send there ([`Sender::ready`]), so that the boards queued meanwhile go out
-//! as one post naming every move.
+//! [`SendError::Retry`]'s `after`, so that only this chat waits, exactly that long. The
+//! service's `Sender` on top of these posts is `outbox.rs`.
 //!
 //! A user who does not accept DMs from the bot makes Discord answer 50007; that is reported
 //! as undeliverable, and the service tells the game's channel how to fix it.
@@ -18,22 +16,15 @@ use std::fmt;
 use std::num::NonZeroU64;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use async_trait::async_trait;
-use jieqi_service::{Destination, Message, OutboxEntry, OutboxId, Platform, SendError, Sender};
+use jieqi_service::{Destination, Message, OutboxId, Platform, SendError};
 use serenity::all::{ActionRowComponent, Button as DiscordButton, ButtonKind, ChannelId};
 use serenity::all::{CreateActionRow, CreateButton, EditMessage, MessageId, Nonce, UserId};
 use serenity::http::{LightMethod, Request, Route};
 
 use crate::error::{UNKNOWN_MESSAGE, describe};
 use crate::layout::Post;
-use crate::pace::Counted;
 use crate::rest::{Rest, with_body};
-
-/// The longest wait for a channel's limit before the delivery loop chooses what to send;
-/// past it the lane is deferred (the delivery loop's own bound for a "retry after" in a round).
-const LONGEST_READY_WAIT: Duration = Duration::from_secs(10);
 
 /// The nonce of an outbox entry's post: its id in decimal (Discord allows 25 characters).
 pub(crate) fn outbox_nonce(id: OutboxId) -> String {
@@ -153,7 +144,7 @@ impl DiscordSender {
     }
 
     /// The channel a message goes to, if it is known without asking Discord.
-    fn known_channel(&self, to: &Destination) -> Option<ChannelId> {
+    pub(crate) fn known_channel(&self, to: &Destination) -> Option<ChannelId> {
         match to {
             Destination::Chat(chat) | Destination::StaleButtons(chat)
                 if chat.platform == Platform::Discord =>
@@ -199,7 +190,11 @@ impl DiscordSender {
         })
     }
 
-    async fn edit(&self, post: PostRef, message: &Message) -> Result<Option<String>, SendError> {
+    pub(crate) async fn edit(
+        &self,
+        post: PostRef,
+        message: &Message,
+    ) -> Result<Option<String>, SendError> {
         let layout = Post::of(message);
         let files = layout.files();
         // No text and no picture: only the buttons change (the board keeps the caption it went
@@ -251,7 +246,7 @@ impl DiscordSender {
 
     /// An old board's buttons greyed out (`message.buttons`, as the board had them; links
     /// stay usable), its text and picture left as they are: one edit.
-    async fn grey_out(
+    pub(crate) async fn grey_out(
         &self,
         post: PostRef,
         message: &Message,
@@ -301,72 +296,6 @@ fn disabled(button: &DiscordButton) -> CreateButton {
         None => builder,
     };
     builder.disabled(true)
-}
-
-#[async_trait]
-impl Sender for DiscordSender {
-    /// Waits while the channel's limit for new messages is used up (Discord said so in the
-    /// headers of an earlier answer, or with a 429): the delivery loop chooses what to send
-    /// after this, so the boards queued meanwhile go out as one post naming every move, not
-    /// as a board already stale followed by the newest. A longer wait is left to the send,
-    /// which reports it, so that the lane is deferred instead of holding its claim. (An edit
-    /// waits here too, though edits have a bucket of their own: only where a message goes is
-    /// known here, and a channel's edits are rare next to its posts.)
-    async fn ready(&self, to: &Destination) {
-        let Some(channel) = self.known_channel(to) else {
-            return;
-        };
-        let new_message = Request::new(
-            Route::ChannelMessages {
-                channel_id: channel,
-            },
-            LightMethod::Post,
-        );
-        while let Some(wait) = self.rest.held_back(&new_message) {
-            if wait > LONGEST_READY_WAIT {
-                return;
-            }
-            tokio::time::sleep(wait).await;
-        }
-        // The channel's budget, shared with the bot's other processes.
-        self.rest.pace().reserve(Counted::of(&new_message)).await;
-    }
-
-    /// Room to spare for greying out an old board's buttons: the channel's edits (a budget
-    /// apart from its new messages, so a board never waits for it) keep one free after it.
-    async fn spare(&self, to: &Destination) -> bool {
-        let Some(channel) = self.known_channel(to) else {
-            return true;
-        };
-        self.rest.pace().spare(Counted::Edit(channel.get())).await
-    }
-
-    async fn send(&self, entry: &OutboxEntry) -> Result<Option<String>, SendError> {
-        let message = &entry.message;
-        if let Destination::StaleButtons(_) = &message.to {
-            return match entry.replaces_ref.as_deref() {
-                Some(reference) => self.grey_out(reference.parse()?, message).await,
-                None => Ok(None),
-            };
-        }
-        if message.replaces.is_some()
-            && let Some(reference) = &entry.replaces_ref
-        {
-            return self.edit(reference.parse()?, message).await;
-        }
-        // A new post, or an edit whose earlier post never got through: post it anew.
-        let post = self.post(message, outbox_nonce(entry.id)).await?;
-        Ok(Some(post.to_string()))
-    }
-
-    /// A deferred interaction, finished by whichever process delivers it (`later.rs`).
-    async fn finish(
-        &self,
-        entry: &OutboxEntry,
-        answer: &jieqi_service::Answer,
-    ) -> Result<Option<String>, SendError> {
-        crate::later::finish(self, entry, answer).await
-    }
 }
 
 #[cfg(test)]

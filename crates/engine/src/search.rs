@@ -146,17 +146,16 @@ use crate::eval::{ACTIVITY_BOUND, Tally, VALUES, activity, covered_values};
 use crate::pool::Pool;
 use crate::tt::{Bound, Tt};
 
+mod make;
 mod ordering;
 mod quiesce;
+mod static_value;
 
 pub(crate) use ordering::History;
 use ordering::{ERROR_GRAIN, ERROR_MAX, may_give_check, pick_best};
 
 /// Margin around the window given to each outcome of a chance node.
 const CHANCE_MARGIN: i32 = 600;
-/// The score of a repetition for the side that did not check with every move of it, when
-/// the other side did: a loss for the perpetual checker, short of a mate.
-const PERPETUAL: i32 = 2_000;
 
 /// Move-ordering tiers, far apart so that no history score (capped at `HISTORY_MAX`) ever
 /// outranks a capture or a killer: captures, then killers, then losing captures, then quiet
@@ -510,136 +509,6 @@ impl<'a> BoardSearch<'a> {
         v
     }
 
-    /// Plays `mv`. A covered mover turns up as `reveal` if given (an expanded outcome, taken
-    /// from the pool), else as the pool's most likely role carrying a correction to the
-    /// pool's average value.
-    fn make(&mut self, mv: Move, reveal: Option<Role>) -> Made {
-        let us = self.pos.side_to_move();
-        let from = mv.from.index();
-        let to = mv.to.index();
-        let mover_covered = matches!(self.pos.cell(mv.from), Cell::Covered(_));
-        let irreversible = mover_covered || self.pos.is_capture(mv);
-        let (role, correction, taken) = if mover_covered {
-            match reveal {
-                Some(role) => {
-                    self.pool.take(us, role);
-                    (Some(role), 0, Some((us, role)))
-                }
-                None => match self.pool.most_likely(us, &VALUES) {
-                    Some(role) => {
-                        let average = self.pool.expected_value(us, &VALUES);
-                        (Some(role), average - VALUES[role.index()], None)
-                    }
-                    None => (None, 0, None),
-                },
-            }
-        } else {
-            (None, self.corrections[from], None)
-        };
-        let tally = self.tally;
-        self.tally
-            .lift(mv.from, self.pos.cell(mv.from), self.corrections[from]);
-        self.tally
-            .lift(mv.to, self.pos.cell(mv.to), self.corrections[to]);
-        let made = Made {
-            undo: self.pos.play_unchecked(mv, role, None),
-            from_correction: self.corrections[from],
-            to_correction: self.corrections[to],
-            taken,
-            tally,
-        };
-        self.corrections[from] = 0;
-        self.corrections[to] = correction;
-        self.tally.set(mv.to, self.pos.cell(mv.to), correction);
-        self.path.push(PathEntry {
-            key: self.pos.zobrist(),
-            in_check: self.pos.is_check(),
-            irreversible,
-            passed: false,
-            mv: Some(mv),
-        });
-        made
-    }
-
-    /// The value for the side to move of passing and letting the other side search `depth`
-    /// plies with a null window at `beta`: if even that holds beta, a real move would too.
-    /// A pass ends the search for repetitions (it is not a move of the game).
-    fn after_pass(&mut self, depth: i32, ply: usize, beta: i32) -> i32 {
-        let pass = self.pos.pass();
-        self.path.push(PathEntry {
-            key: self.pos.zobrist(),
-            in_check: false,
-            irreversible: true,
-            passed: true,
-            mv: None,
-        });
-        let v = -self.negamax(depth, ply + 1, -beta, -beta + 1);
-        self.path.pop();
-        self.pos.undo_pass(pass);
-        v
-    }
-
-    /// Whether `side` has a face-up chariot, horse or cannon, or any covered piece: material
-    /// enough that passing would rarely be its best move (null-move pruning's zugzwang guard).
-    fn has_officers(&self, side: Side) -> bool {
-        self.pos.occupied_cells().any(|(_, cell)| match cell {
-            Cell::Piece(p) => {
-                p.side == side && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon)
-            }
-            Cell::Covered(Some(s)) => s == side,
-            _ => false,
-        })
-    }
-
-    /// Whether playing `mv` (a face-up piece's move) gives check.
-    fn gives_check(&mut self, mv: Move) -> bool {
-        let made = self.make(mv, None);
-        let check = self.path.last().is_some_and(|e| e.in_check);
-        self.unmake(made);
-        check
-    }
-
-    fn unmake(&mut self, made: Made) {
-        self.path.pop();
-        let mv = made.undo.mv();
-        self.pos.undo(made.undo);
-        self.corrections[mv.from.index()] = made.from_correction;
-        self.corrections[mv.to.index()] = made.to_correction;
-        self.tally = made.tally;
-        if let Some((side, role)) = made.taken {
-            self.pool.put_back(side, role);
-        }
-    }
-
-    /// The score of the current position if it repeats one earlier on the path.
-    fn repetition(&self) -> Option<i32> {
-        let len = self.path.len();
-        let current = self.path.last()?;
-        let mut mover_checked_all = true; // the side that just moved, into positions len-1, len-3...
-        let mut other_checked_all = true;
-        let mut j = len - 1;
-        while j > 0 {
-            let entry = self.path[j];
-            if (len - 1 - j).is_multiple_of(2) {
-                mover_checked_all &= entry.in_check;
-            } else {
-                other_checked_all &= entry.in_check;
-            }
-            if entry.irreversible {
-                return None;
-            }
-            j -= 1;
-            if self.path[j].key == current.key && (len - 1 - j).is_multiple_of(2) {
-                return Some(match (mover_checked_all, other_checked_all) {
-                    (true, false) => PERPETUAL,
-                    (false, true) => -PERPETUAL,
-                    _ => 0,
-                });
-            }
-        }
-        None
-    }
-
     fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
         if let Some(score) = self.repetition() {
             return score;
@@ -824,62 +693,6 @@ impl<'a> BoardSearch<'a> {
             }
         }
         best
-    }
-
-    /// The static evaluation of the current position for the side to move.
-    /// The search corrects it by [`BoardSearch::learnt_error`].
-    fn static_value(&mut self) -> i32 {
-        let (value, phase) = self.value_without_activity();
-        value + self.activity(phase)
-    }
-
-    /// What the correction history says the static value of the current position is off
-    /// by: the mean of what it learnt for the position's structure and for its piece counts.
-    #[inline]
-    fn learnt_error(&self) -> i32 {
-        if !self.corrects_static_value {
-            return 0;
-        }
-        let [a, b] = History::error_slots(self.pos.side_to_move(), &self.tally);
-        (self.history.static_error[a] + self.history.static_error[b]) / (2 * ERROR_GRAIN)
-    }
-
-    /// Moves the learnt errors of the current position toward what a search of `depth` found
-    /// it to be worth (`found`, where the static value said `raw`), the more the deeper the
-    /// search: a sixty-fourth of the way a ply, at most a quarter.
-    fn learn_error(&mut self, raw: i32, found: i32, depth: i32) {
-        if !self.corrects_static_value {
-            return;
-        }
-        let target = (found - raw).clamp(-ERROR_MAX, ERROR_MAX) * ERROR_GRAIN;
-        let weight = depth.clamp(1, 16);
-        for slot in History::error_slots(self.pos.side_to_move(), &self.tally) {
-            let entry = &mut self.history.static_error[slot];
-            *entry += (target - *entry) * weight / 64;
-        }
-    }
-
-    /// The static value but for its activity term, and the phase that term is blended by.
-    fn value_without_activity(&self) -> (i32, i32) {
-        self.tally
-            .value_without_activity(self.pos.side_to_move(), &self.pool)
-    }
-
-    /// The evaluation's activity term for the side to move at `phase`, from the cache when
-    /// this board was read before at that phase (iterative deepening reaches the same
-    /// leaves again and again, and the term costs as much as the rest of a node).
-    fn activity(&mut self, phase: i32) -> i32 {
-        if !self.tally.all_face_up() {
-            return 0;
-        }
-        let key = self.pos.zobrist() ^ (phase as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let slot = &mut self.activity_cache[key as usize % ACTIVITY_CACHE];
-        if slot.0 == key {
-            return slot.1;
-        }
-        let value = activity(&self.pos, self.pos.side_to_move(), phase);
-        *slot = (key, value);
-        value
     }
 }
 

@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 
 use super::StoreError;
 use super::records::{
-    AnswerRecord, BoardMoves, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord,
-    PlayerRecord, PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
+    AnswerRecord, BoardMoves, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, LaunchRecord,
+    OutboxRecord, PlayerRecord, PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
 };
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
@@ -116,6 +116,8 @@ impl Record for SentRecord {}
 impl Record for ReviewRecord {}
 // The review queue came after schema 5 and has kept its shape.
 impl Record for ReviewRequest {}
+// Activity launches came after schema 6 and have kept their shape.
+impl Record for LaunchRecord {}
 
 impl Record for GameRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {

@@ -11,8 +11,8 @@ use teloxide::types::{Me, User};
 use tokio::sync::OnceCell;
 
 use crate::config::TelegramConfig;
+use crate::held::HeldReplies;
 use crate::pacing::Pacer;
-use crate::replies::HeldReplies;
 
 /// What both halves of the adapter share.
 pub(crate) struct Client {

@@ -8,7 +8,7 @@
 //!   privately (the accepter is, by the Accept button's deep link); if not, they are told how
 //!   to fix it before the game starts, not after its first private message is lost.
 //! - `/peek` in a group: the service's "I sent your view" is held back until the private
-//!   message it speaks of has really been delivered (see [`replies::Held`]).
+//!   message it speaks of has really been delivered (see [`Held`]).
 
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -21,9 +21,10 @@ use teloxide::prelude::*;
 use teloxide::types::{ChatAction, MaybeInaccessibleMessage, Update, UpdateKind};
 
 use crate::address::Address;
+use crate::held::Held;
 use crate::inbound::{Inbound, Origin, Reading, read_update};
 use crate::outbound::{Failure, Poster};
-use crate::replies::{self, Held};
+use crate::replies;
 
 /// Handles updates for the service.
 #[derive(Debug, Clone)]

@@ -5,8 +5,8 @@
 //! rule lives here.
 //!
 //! Where to start: [`Telegram`] (what `jieqi-bot run` starts), `inbound.rs` (an update becomes
-//! a request), `outbound.rs` (a message becomes `sendPhoto` / `sendMessage` / edits, and the
-//! service's [`Sender`]), `replies.rs` (answers only the requester
+//! a request), `outbound.rs` (a message becomes `sendPhoto` / `sendMessage` / edits),
+//! `sender.rs` (the service's [`Sender`] on top), `replies.rs` (answers only the requester
 //! sees), `polling.rs` and `webhook.rs` (the two ways updates arrive).
 //!
 //! Promises kept here:
@@ -28,6 +28,7 @@ mod address;
 mod client;
 mod config;
 mod handler;
+mod held;
 mod inbound;
 mod keyboard;
 mod menu;
@@ -35,6 +36,7 @@ mod outbound;
 mod pacing;
 mod polling;
 mod replies;
+mod sender;
 mod text;
 mod webhook;
 
@@ -52,7 +54,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::config::{Receiving, SendLimits, TelegramConfig, WebhookSecret, WebhookSecretError};
 pub use crate::inbound::request_from_update_json;
-pub use crate::outbound::TelegramSender;
+pub use crate::sender::TelegramSender;
 pub use crate::webhook::SECRET_HEADER;
 
 use crate::client::Client;

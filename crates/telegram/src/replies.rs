@@ -3,9 +3,7 @@
 //! notice otherwise). Every callback query is answered exactly once, so the button stops
 //! spinning even when there is nothing to say.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use backon::{ExponentialBuilder, Retryable};
 use jieqi_service::{Answer, Destination, Message, MessageKind, SendError, UserId};
@@ -120,45 +118,6 @@ fn backoff() -> ExponentialBuilder {
         .with_max_delay(Duration::from_secs(10))
         .with_max_times(4)
         .with_jitter()
-}
-
-/// Replies that speak of a private message (`/peek`'s "I sent your view"), held back until
-/// that message is delivered: said before, they could be false. Kept in memory: if another
-/// process delivers the private message, or this one restarts, the reply is never said,
-/// which is better than a false one.
-#[derive(Debug, Default)]
-pub(crate) struct HeldReplies {
-    by_user: Mutex<HashMap<UserId, (Instant, Held)>>,
-}
-
-/// Replies to say once a private message to their requester is delivered.
-#[derive(Debug)]
-pub(crate) struct Held {
-    /// The chat of the request.
-    pub address: Address,
-    /// The request's message, which they answer.
-    pub reply_to: teloxide::types::MessageId,
-    pub messages: Vec<Message>,
-}
-
-/// Held replies whose private message never came are forgotten after this long.
-const HELD_AT_MOST: Duration = Duration::from_secs(15 * 60);
-
-impl HeldReplies {
-    pub(crate) fn hold(&self, user: &UserId, held: Held) {
-        let mut by_user = self.by_user.lock().unwrap_or_else(|p| p.into_inner());
-        by_user.retain(|_, (since, _)| since.elapsed() < HELD_AT_MOST);
-        by_user.insert(user.clone(), (Instant::now(), held));
-    }
-
-    /// The replies held for `user`, taken.
-    pub(crate) fn take(&self, user: &UserId) -> Option<Held> {
-        let mut by_user = self.by_user.lock().unwrap_or_else(|p| p.into_inner());
-        by_user
-            .remove(user)
-            .filter(|(since, _)| since.elapsed() < HELD_AT_MOST)
-            .map(|(_, held)| held)
-    }
 }
 
 /// After a private message of `kind` to `user` was delivered (`Ok`) or found undeliverable:

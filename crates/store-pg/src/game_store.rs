@@ -455,7 +455,48 @@ impl GameStore for PgStore {
             .execute("DELETE FROM sent WHERE at < $1", &[&int(before)])
             .await
             .map_err(backend)?;
-        Ok(usize::try_from(answers + sent).unwrap_or(usize::MAX))
+        let launches = client
+            .execute(
+                "DELETE FROM activity_launches WHERE at < $1",
+                &[&int(before)],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(usize::try_from(answers + sent + launches).unwrap_or(usize::MAX))
+    }
+
+    async fn record_launch(
+        &self,
+        instance: &ActivityInstanceId,
+        launch: &LaunchRecord,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached(
+                "INSERT INTO activity_launches (instance, at, record) VALUES ($1, $2, $3) \
+                 ON CONFLICT (instance) DO UPDATE SET at = EXCLUDED.at, record = EXCLUDED.record",
+            )
+            .await
+            .map_err(backend)?;
+        client
+            .execute(
+                &statement,
+                &[&instance.as_str(), &int(launch.at), &encode(launch)?],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    async fn launch(
+        &self,
+        instance: &ActivityInstanceId,
+    ) -> Result<Option<LaunchRecord>, StoreError> {
+        self.read(
+            "SELECT record FROM activity_launches WHERE instance = $1",
+            instance.as_str(),
+        )
+        .await
     }
 
     async fn review(&self, game: &GameId) -> Result<Option<ReviewRecord>, StoreError> {

@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 
 use super::StoreError;
 use super::records::{
-    AnswerRecord, BoardMoves, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord,
-    PlayerRecord, PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
+    AnswerRecord, BoardMoves, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, LaunchRecord,
+    OutboxRecord, PlayerRecord, PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
 };
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
@@ -127,6 +127,8 @@ impl Record for SentRecord {}
 impl Record for ReviewRecord {}
 // The review queue came after schema 5 and has kept its shape.
 impl Record for ReviewRequest {}
+// Activity launches came after schema 6 and have kept their shape.
+impl Record for LaunchRecord {}
 
 impl Record for GameRecord {
     /// Through the compact form, so that a record refused for what it holds (an impossible

@@ -641,6 +641,21 @@ impl ReviewRequest {
     }
 }
 
+/// What a Discord Activity instance shows: the game whose "Play in Discord" button launched it
+/// (Discord's `LAUNCH_ACTIVITY` answer names the instance it opened, or joined if one was
+/// running in the channel). Its own kind of record, by instance (sled key `a`, the PostgreSQL
+/// table `activity_launches`); a later launch into the same instance replaces it, and it is
+/// forgotten with old request answers ([`crate::GameStore::prune`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchRecord {
+    /// The game launched.
+    pub game: GameId,
+    /// The channel the button was pressed in (the game's, and the instance's).
+    pub chat: ChatId,
+    /// When it was launched.
+    pub at: UnixTime,
+}
+
 /// A time control in its notation (`3+2`), read back by the same parser: a stored text that
 /// is not a control is refused.
 mod control_text {

@@ -75,6 +75,11 @@ const MIGRATIONS: &[(u32, &str, Kind)] = &[
         include_str!("migrations/0008_send_budgets.sql"),
         Kind::Additive,
     ),
+    (
+        9,
+        include_str!("migrations/0009_activity_launches.sql"),
+        Kind::Additive,
+    ),
 ];
 
 /// The newest schema version this binary knows.

@@ -51,6 +51,7 @@ fn game(id: &str, revision: u64) -> GameRecord {
         rules_revision: jieqi_rules::game::RULES_REVISION,
         secret_captures: false,
         verdict: None,
+        clock: None,
     }
 }
 
@@ -134,7 +135,7 @@ async fn beside_an_older_process_records_are_written_as_it_reads_them_until_it_i
     assert_eq!(versions(&raw, "schema_migrations").await, [1, 2, 3]);
     assert_eq!(
         versions(&raw, "schema_migrations_ahead").await,
-        [4, 6, 7, 8]
+        [4, 6, 7, 8, 9]
     );
 
     let id: jieqi_store::ids::GameId = "g7k2".parse().unwrap();
@@ -191,6 +192,7 @@ async fn beside_an_older_process_records_are_written_as_it_reads_them_until_it_i
         post: None,
         text: "a challenge".to_owned(),
         secret_captures: true,
+        control: None,
     };
     let refused = store
         .commit(Change {
@@ -222,7 +224,7 @@ async fn beside_an_older_process_records_are_written_as_it_reads_them_until_it_i
     );
     assert_eq!(
         versions(&raw, "schema_migrations").await,
-        [1, 2, 3, 4, 6, 7, 8]
+        [1, 2, 3, 4, 6, 7, 8, 9]
     );
     assert!(versions(&raw, "schema_migrations_ahead").await.is_empty());
     until("the game swept", async || {

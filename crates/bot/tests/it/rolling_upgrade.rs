@@ -290,6 +290,7 @@ fn finished_game(n: usize, plies: usize) -> GameRecord {
         rules_revision: jieqi_rules::game::RULES_REVISION,
         secret_captures: false,
         verdict: None,
+        clock: None,
     }
 }
 

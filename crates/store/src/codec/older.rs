@@ -19,6 +19,8 @@ pub mod since {
     /// Deferred replies (`Destination::DeferredReply`), stale-button edits
     /// (`Destination::StaleButtons`) and edits that change only the buttons (empty text).
     pub const DEFERRED_AND_BUTTON_EDITS: u8 = 6;
+    /// A live game on a clock (`GameRecord::clock`, `ChallengeRecord::control`).
+    pub const CLOCKS: u8 = 7;
 }
 
 /// The postcard bytes of `value`.
@@ -48,8 +50,12 @@ fn not_yet(what: &str, needs: u8, fleet: u8) -> StoreError {
     }
 }
 
-/// Schema 4 lacks a game's last three fields (rules revision, secret captures, verdict).
+/// Schemas 5 and 6 lack a game's last field (`clock`); schema 4 also the three before it
+/// (rules revision, secret captures, verdict).
 pub(crate) fn older_game(game: &GameRecord, version: u8) -> Result<Vec<u8>, StoreError> {
+    if game.clock.is_some() && version < since::CLOCKS {
+        return Err(not_yet("a game on a clock", since::CLOCKS, version));
+    }
     if game.secret_captures && version < since::SECRET_CAPTURES {
         return Err(not_yet(
             "a game with secret captures",
@@ -57,21 +63,28 @@ pub(crate) fn older_game(game: &GameRecord, version: u8) -> Result<Vec<u8>, Stor
             version,
         ));
     }
-    let full = body(game)?;
-    if version >= 5 {
-        return Ok(full);
+    let mut bytes = body(game)?;
+    if version < since::CLOCKS {
+        bytes = without_tail(bytes, &None::<()>)?;
     }
-    without_tail(
-        full,
-        &(game.rules_revision, game.secret_captures, &game.verdict),
-    )
+    if version < 5 {
+        bytes = without_tail(
+            bytes,
+            &(game.rules_revision, game.secret_captures, &game.verdict),
+        )?;
+    }
+    Ok(bytes)
 }
 
-/// Schema 4 lacks a challenge's last field, `secret_captures`.
+/// Schemas 5 and 6 lack a challenge's last field (`control`); schema 4 also the one before
+/// it (`secret_captures`).
 pub(crate) fn older_challenge(
     challenge: &ChallengeRecord,
     version: u8,
 ) -> Result<Vec<u8>, StoreError> {
+    if challenge.control.is_some() && version < since::CLOCKS {
+        return Err(not_yet("a challenge on a clock", since::CLOCKS, version));
+    }
     if challenge.secret_captures && version < since::SECRET_CAPTURES {
         return Err(not_yet(
             "a challenge with secret captures",
@@ -79,16 +92,22 @@ pub(crate) fn older_challenge(
             version,
         ));
     }
-    let full = body(challenge)?;
-    if version >= 5 {
-        return Ok(full);
+    let mut bytes = body(challenge)?;
+    if version < since::CLOCKS {
+        bytes = without_tail(bytes, &None::<()>)?;
     }
-    without_tail(full, &challenge.secret_captures)
+    if version < 5 {
+        bytes = without_tail(bytes, &challenge.secret_captures)?;
+    }
+    Ok(bytes)
 }
 
 /// Schemas 4 and 5 lack an outbox entry's last field, `covers`, and every message read by
 /// schema 4 is in the older release's words ([`older_message`]).
 pub(crate) fn older_outbox(record: &OutboxRecord, version: u8) -> Result<Vec<u8>, StoreError> {
+    if version >= 6 {
+        return body(record);
+    }
     let older = OutboxRecord {
         message: older_message(&record.message, version)?,
         covers: None,

@@ -43,6 +43,7 @@ fn game() -> GameRecord {
         rules_revision: RULES_REVISION,
         secret_captures: false,
         verdict: None,
+        clock: None,
     }
 }
 
@@ -99,6 +100,27 @@ fn a_game_for_the_previous_release_lacks_its_last_three_fields_and_reads_back_th
 }
 
 #[test]
+fn a_game_for_a_fleet_of_schema_six_lacks_only_its_clock_and_a_clock_waits() {
+    let record = game();
+    let current = encode(&record).unwrap();
+    let older = encode_for(&record, 6).unwrap();
+    assert_eq!(older[0], 6);
+    assert_eq!(&older[1..], &current[1..current.len() - 1]);
+    assert_eq!(decode::<GameRecord>(&older).unwrap(), record);
+    let live = GameRecord {
+        clock: Some(jieqi_clock::Clock::new("3+2".parse().unwrap())),
+        ..record
+    };
+    for fleet in [4, 6] {
+        assert!(matches!(
+            encode_for(&live, fleet),
+            Err(StoreError::NotYet { needs: 7, .. })
+        ));
+    }
+    assert!(encode_for(&live, since::CLOCKS).is_ok());
+}
+
+#[test]
 fn secret_captures_wait_for_the_fleet() {
     let mut record = game();
     record.secret_captures = true;
@@ -130,9 +152,10 @@ fn a_challenge_for_the_previous_release_lacks_secret_captures() {
         post: None,
         text: "a challenge".to_owned(),
         secret_captures: false,
+        control: None,
     };
     let older = encode_for(&record, 4).unwrap();
-    assert_eq!(older.len(), encode(&record).unwrap().len() - 1);
+    assert_eq!(older.len(), encode(&record).unwrap().len() - 2);
     assert_eq!(decode::<ChallengeRecord>(&older).unwrap(), record);
     let secret = ChallengeRecord {
         secret_captures: true,

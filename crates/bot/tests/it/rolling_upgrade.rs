@@ -1,11 +1,11 @@
 //! An upgrade the way it broke: the previous release (f61d864, record codec 4) runs on a
 //! PostgreSQL database, taking Telegram groups' updates by webhook, and this release is
 //! started beside it on the same database. Before, the new process migrated the schema and
-//! rewrote every game in codec 6 at once, and the old one refused every move of its games
+//! rewrote every game in its codec at once, and the old one refused every move of its games
 //! ("the store has schema version 6, newer than this bot's 4"). Now the new process serves
 //! at once, writing records in the fleet's codec 4: moves and new games go to both, none
 //! refused; once the old one is killed the new one finalizes the fleet, its games are
-//! rewritten in codec 6 and read back, and an old process started after that is refused,
+//! rewritten in this release's codec and read back, and an old process started after that is refused,
 //! naming the versions. A crash of the new process while it finalizes leaves every game
 //! readable, and the next start finishes the rewrite.
 //!

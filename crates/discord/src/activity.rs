@@ -11,7 +11,7 @@
 //! the Activity reads it. The Activity opened on that instance opens that game; opened before
 //! the record is written (the person was quicker than the store), it shows the channel's
 //! games and switches to the game when the record appears. The entry point command names no
-//! game: its Activity shows the channel's games.
+//! game and writes nothing down: an instance it opens shows the channel's games.
 //!
 //! The entry point command is registered with the others while the Activity is on. Discord
 //! refuses a bulk overwrite of an application's commands that leaves out its entry point, so

@@ -219,6 +219,19 @@ impl GameStore for PgStore {
         Ok(row.get::<_, Option<i64>>(0).map(uint))
     }
 
+    async fn store_time(&self) -> Result<Option<UnixMillis>, StoreError> {
+        let client = self.client().await?;
+        // `clock_timestamp()`, not `now()`: the instant of the reading, not of a transaction.
+        let row = client
+            .query_one(
+                "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8",
+                &[],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(Some(uint(row.get::<_, i64>(0))))
+    }
+
     async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError> {
         if ids.is_empty() {
             return Ok(Vec::new());

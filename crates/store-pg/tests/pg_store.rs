@@ -59,6 +59,7 @@ fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord {
         rules_revision: jieqi_rules::game::RULES_REVISION,
         secret_captures: false,
         verdict: None,
+        clock: None,
     }
 }
 

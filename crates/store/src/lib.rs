@@ -28,6 +28,7 @@ pub mod codec;
 mod compact;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+pub mod game_clock;
 pub mod ids;
 pub mod language;
 pub mod message;
@@ -491,6 +492,13 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     async fn spend(&self, allowances: &[Allowance]) -> Result<Spend, StoreError>;
     /// Tries to take `role` for this process; `None` if another process holds it.
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError>;
+    /// The store's own clock, in milliseconds since the Unix epoch, for a store several
+    /// processes share: the one clock their live games are timed by (each process measures
+    /// its offset from it). `None`: the store has no clock of its own (sled, one process:
+    /// that process's clock is the store's).
+    async fn store_time(&self) -> Result<Option<UnixMillis>, StoreError> {
+        Ok(None)
+    }
     /// Follows every game revision committed from now on: by this process, and for a store
     /// several processes share, by the others too (PostgreSQL: `LISTEN`/`NOTIFY`).
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange>;

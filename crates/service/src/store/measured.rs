@@ -86,6 +86,9 @@ impl GameStore for MeasuredStore {
         self.timed("next_claimable", self.store.next_claimable(platform, claim))
             .await
     }
+    async fn store_time(&self) -> Result<Option<UnixMillis>, StoreError> {
+        self.timed("store_time", self.store.store_time()).await
+    }
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
         self.timed("pending", self.store.pending(limit)).await
     }

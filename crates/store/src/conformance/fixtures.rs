@@ -56,6 +56,7 @@ pub(crate) fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord
         rules_revision: RULES_REVISION,
         secret_captures: false,
         verdict: None,
+        clock: None,
     }
 }
 
@@ -75,6 +76,7 @@ pub(crate) fn challenge(id: &str, revision: u64, expires_at: u64) -> ChallengeRe
         post: None,
         text: "a challenge".to_owned(),
         secret_captures: false,
+        control: None,
     }
 }
 

@@ -40,7 +40,7 @@ async fn plant(subject: &dyn Subject, opened: &Opened, record: StoredRecord<'_>,
     subject.overwrite(opened, record, bytes).await;
 }
 
-/// Challenges: schemas 1 to 4 lacked `secret_captures`.
+/// Challenges: schemas 1 to 4 lacked `secret_captures`, schemas 1 to 6 `control`.
 pub async fn challenges_of_every_older_schema_read_as_current(subject: &dyn Subject) {
     let opened = crate::__open_or_skip!(subject);
     let record = challenge("c4f7k", 1, 50);
@@ -54,10 +54,10 @@ pub async fn challenges_of_every_older_schema_read_as_current(subject: &dyn Subj
         .unwrap();
     let current = encode(&record).unwrap();
     for version in 1..SCHEMA_VERSION {
-        let old = if version <= 4 {
-            without(&current, version, &postcard(&false))
-        } else {
-            written_by(version, &current[1..])
+        let old = match version {
+            1..=4 => without(&current, version, &postcard(&(false, None::<String>))),
+            5 | 6 => without(&current, version, &postcard(&None::<String>)),
+            _ => written_by(version, &current[1..]),
         };
         plant(subject, &opened, StoredRecord::Challenge(&record.id), &old).await;
         assert_eq!(
@@ -129,8 +129,8 @@ pub async fn players_of_every_older_schema_read_as_current(subject: &dyn Subject
 }
 
 /// Games: schemas 1 and 2 wrote the whole record by name (schema 1 without `engine`),
-/// schemas 3 and 4 the compact form without the rules revision, `secret_captures` and the
-/// verdict.
+/// schemas 3 and 4 the compact form without the rules revision, `secret_captures`, the
+/// verdict and the clock, schemas 5 and 6 without the clock.
 pub async fn games_of_every_older_schema_read_as_current(subject: &dyn Subject) {
     let opened = crate::__open_or_skip!(subject);
     let mut record = game("g7k2", 1, Some(90));
@@ -175,8 +175,14 @@ pub async fn games_of_every_older_schema_read_as_current(subject: &dyn Subject) 
             3 | 4 => without(
                 &current,
                 version,
-                &postcard(&(r.rules_revision, r.secret_captures, None::<Verdict>)),
+                &postcard(&(
+                    r.rules_revision,
+                    r.secret_captures,
+                    None::<Verdict>,
+                    None::<u8>,
+                )),
             ),
+            5 | 6 => without(&current, version, &postcard(&None::<u8>)),
             _ => written_by(version, &current[1..]),
         };
         plant(subject, &opened, StoredRecord::Game(&record.id), &old).await;
@@ -207,7 +213,8 @@ pub async fn outbox_entries_of_every_older_schema_read_as_current(subject: &dyn 
                     &record.picture,
                 )),
             ),
-            _ => without(&current, version, &postcard(&None::<BoardMoves>)),
+            3..=5 => without(&current, version, &postcard(&None::<BoardMoves>)),
+            _ => written_by(version, &current[1..]),
         };
         plant(subject, &opened, StoredRecord::Outbox(id), &old).await;
         assert_eq!(

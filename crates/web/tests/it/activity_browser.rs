@@ -70,14 +70,10 @@ fn posts_in(fake: &jieqi_fake_discord::FakeDiscord, channel: u64) -> Vec<String>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_discord_hosts_sign_in_challenge_play_by_tapping_and_watch() {
-    let Some([alice_browser, bob_browser, carol_browser]) = three_browsers().await else {
+    let Some(browsers) = three_browsers().await else {
         return;
     };
-    let (alice, bob, carol) = (
-        &alice_browser.client,
-        &bob_browser.client,
-        &carol_browser.client,
-    );
+    let [alice, bob, carol] = browsers.each_ref().map(|b| &b.client);
     let on = OnDiscord::run(SEED).await;
     let (fake, table) = (&on.fake, &on.table);
     let service: Service = table.service.clone();

@@ -140,14 +140,10 @@ async fn known_lines(client: &Client) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_in_discord_opens_that_game_as_each_players_view_and_the_public_view() {
-    let Some([alice_browser, bob_browser, carol_browser]) = three_browsers().await else {
+    let Some(browsers) = three_browsers().await else {
         return;
     };
-    let (alice, bob, carol) = (
-        &alice_browser.client,
-        &bob_browser.client,
-        &carol_browser.client,
-    );
+    let [alice, bob, carol] = browsers.each_ref().map(|b| &b.client);
     let mut on = OnDiscord::run(41).await;
     // A covered piece taken before anyone opens the Activity: the capturer knows what.
     let game = on.table.start("jieqi").await;

@@ -49,7 +49,7 @@ challenge-anyone = anyone
 challenge-colour-red = { $challenger } plays Red
 challenge-colour-black = { $challenger } plays Black
 challenge-colour-random = colours by coin toss
-challenge-posted = { $challenger } challenges { $opponent } to { $variant } ({ $preset } rules, { $time } per move; { $colour }).
+challenge-posted = { $challenger } challenges { $opponent } to { $variant } ({ $preset } rules, { $time }; { $colour }).
     Accept within { $expiry } with the button or /accept. Challenge { $challenge }.
 challenge-accepted = Accepted by { $player }: game { $game } has started.
 challenge-declined = Declined by { $player }.
@@ -60,7 +60,7 @@ accepted-elsewhere = You accepted { $challenger }'s challenge. Game { $game } is
 ## Game start
 
 game-started = Game { $game } has started: { $first } against { $second }.
-game-terms = { $variant } · { $preset } rules · { $time } per move
+game-terms = { $variant } · { $preset } rules · { $time }
 game-commitment = Fairness commitment, sha256(deal ‖ salt): { $commitment }. The deal and salt are published when the game ends, so anyone can check that the deal never changed.
 dm-game-started = Your { $variant } game { $game } against { $opponent } has started. You play { $side }.
 dm-secret-captures = This game is played with secret captures: nobody, not even the capturer, learns what a captured covered piece was until the game ends and the whole deal is shown. /peek shows your own view of the board at any time.
@@ -200,11 +200,19 @@ refuse-play-usage = To play against me write /play bot, optionally with a level 
 play-levels = How strong the levels are, against the engine Fairy-Stockfish in Xiangqi at 200 ms a move: novice plays about as its Skill Level 1 to 2, casual about 5 to 6, club about 10 to 15, master about as 20, Fairy-Stockfish's full strength; on the Elo scale, with that full strength at 0, novice is roughly −980, casual −540, club −225 and master 0 (master scores 75 % against 15 and 50 % against 20, also with 1 s a move each; the figures vary with the machine).
 refuse-play-option = I do not understand “{ $option }” in /play bot. Use a level (novice, casual, club, master), a variant (jieqi, xiangqi, banqi), a colour (red, black, random), rules (standard, pychess, tencent, vietnam) or secret-captures.
 refuse-play-has-game = You are already playing game { $game } against me here. Finish it (or /resign) before starting another.
-refuse-challenge-time = “{ $time }” is not a time per move I can use: write one from 1m to 30d, like 30m, 24h or 2d.
+refuse-challenge-time = “{ $time }” is not a time I can use{ $reason ->
+        [initial] : the game time of minutes + increment is whole minutes from 1 to 180
+        [increment] : the increment is whole seconds from 0 to 180
+        [main] : the game time before byo-yomi is at most 3 hours
+        [period] : a byo-yomi period is 5 s to 10 minutes
+        [periods] : byo-yomi has 1 to 5 periods
+        [per-move] : a time per move is whole minutes from 1 minute to 30 days
+       *[other] {""}
+    }. Write a game clock, minutes + increment (3+2) or game time then seconds a move (10m|30s, or 10m|3x30s for three periods); a time per move (30m, 1d); or a preset: bullet (1+0), blitz (3+2), rapid (10+5), classical (30+20).
 refuse-challenge-two-users = A challenge is for one person (or for anyone, if you name nobody).
 refuse-challenge-private = Challenges are made in a group chat, where your opponent can see them. Add me to a group and send /challenge there.
 refuse-challenge-self = You cannot challenge yourself. Name someone else, or name nobody to let anyone accept.
-refuse-challenge-exists = You already challenged { $opponent } here: challenge { $challenge }, { $variant }, { $time } per move. Wait for an answer, or withdraw it with /cancel { $challenge } and challenge again.
+refuse-challenge-exists = You already challenged { $opponent } here: challenge { $challenge }, { $variant }, { $time }. Wait for an answer, or withdraw it with /cancel { $challenge } and challenge again.
 refuse-unknown-user = I cannot tell who { $handle } is. Mention them so the platform resolves them: on Discord pick the user in the command's option; on Telegram reply to one of their messages with /challenge.
 refuse-pair-has-game = You and { $player } already have a game in this chat ({ $game }). Finish it first, or play in another chat.
 refuse-no-such-challenge = There is no open challenge { $challenge }: it was taken, withdrawn or has expired.
@@ -270,6 +278,11 @@ button-not-ours = This button is not one of mine any more: use the commands inst
 resign-confirm = Do you really want to resign game { $game }? Press the button, or send /resign again within a minute, to confirm.
 button-resign-confirm = Yes, resign
 board-deadline = Move by { $time } ({ $left } left).
+time-per-move = { $time } per move
+time-clock = { $control } clock
+board-clocks = ⏱ { $first } { $first-time } · { $second } { $second-time }
+refuse-time-is-up = Time is up: your clock ran out before that move, so the game is over on time.
+refuse-clock-not-yet = Games with a clock start once every process of this bot runs the new release; a time per move (30m, 1d) works now.
 reminder-to-move = { $player }, it is your move in game { $game }: only { $left } left, until { $time }. Without a move you lose on time.
 result-ratings = New ratings: { $changes }.
 rating-change = { $player } { $rating } ({ $change })
@@ -378,7 +391,8 @@ option-variant = Which game (default Jieqi)
 option-colour = Your colour (default random)
 option-rules = Rules preset (default standard)
 option-captures = Jieqi: nobody sees a captured covered piece until the end (default: the captor does)
-option-time = Time per move (default 1 day)
+option-time = A game clock for a live game (3+2) or a time per move (default 1 day per move)
+option-clock = A game clock for a live game (3+2); without one, 1 day per move
 option-challenge = The challenge's id
 option-move = h2e2, C2.5 or 炮二平五 (Banqi: c3 flips, c3c4 moves)
 option-game = The game's id (see /games)
@@ -415,6 +429,11 @@ choice-time-6h = 6 hours
 choice-time-1d = 1 day
 choice-time-3d = 3 days
 choice-time-7d = 7 days
+choice-time-bullet = Bullet 1+0: 1 minute each, live
+choice-time-blitz = Blitz 3+2: 3 minutes + 2 s a move, live
+choice-time-rapid = Rapid 10+5: 10 minutes + 5 s a move, live
+choice-time-classical = Classical 30+20: 30 minutes + 20 s a move, live
+choice-time-byoyomi = 10 minutes, then 30 s a move (byo-yomi), live
 choice-captures-secret = Nobody sees a captured covered piece (secret-captures)
 choice-hour-off = Off
 choice-style-characters = Characters (帥仕相)

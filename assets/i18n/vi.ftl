@@ -37,7 +37,7 @@ challenge-anyone = bất kỳ ai
 challenge-colour-red = { $challenger } cầm quân Đỏ
 challenge-colour-black = { $challenger } cầm quân Đen
 challenge-colour-random = chọn màu ngẫu nhiên
-challenge-posted = { $challenger } thách đấu { $opponent } ván { $variant } (luật { $preset }, { $time } mỗi nước; { $colour }).
+challenge-posted = { $challenger } thách đấu { $opponent } ván { $variant } (luật { $preset }, { $time }; { $colour }).
     Hãy nhận lời trong { $expiry } bằng nút bấm hoặc /accept. Mã thách đấu { $challenge }.
 challenge-accepted = { $player } đã nhận lời: ván { $game } bắt đầu.
 challenge-declined = { $player } đã từ chối.
@@ -48,7 +48,7 @@ accepted-elsewhere = Bạn đã nhận lời thách đấu của { $challenger }
 ## Game start
 
 game-started = Ván { $game } bắt đầu: { $first } gặp { $second }.
-game-terms = { $variant } · luật { $preset } · { $time } mỗi nước
+game-terms = { $variant } · luật { $preset } · { $time }
 game-commitment = Cam kết công bằng sha256(deal ‖ salt): { $commitment }. Cách chia quân và muối sẽ được công bố khi ván đấu kết thúc để ai cũng kiểm tra được rằng cách chia không hề thay đổi.
 dm-game-started = Ván { $variant } { $game } của bạn với { $opponent } đã bắt đầu. Bạn cầm quân { $side }.
 dm-secret-captures = Ván này chơi với secret-captures: không ai, kể cả người ăn, biết quân úp bị ăn là quân gì cho đến khi ván kết thúc và toàn bộ cách chia quân được công bố. Gửi /peek bất cứ lúc nào để xem bàn cờ theo góc nhìn của bạn.
@@ -182,11 +182,19 @@ refuse-play-usage = Để chơi với tôi hãy viết /play bot, có thể thê
 play-levels = Sức mạnh các cấp độ, so với máy Fairy-Stockfish chơi cờ tướng 200 ms mỗi nước: novice ngang Skill Level 1 đến 2 của nó, casual khoảng 5 đến 6, club khoảng 10 đến 15, master ngang mức 20, sức mạnh tối đa của Fairy-Stockfish; trên thang Elo lấy sức mạnh tối đa đó làm 0, novice khoảng −980, casual −540, club −225 và master 0 (được 75 % điểm trước mức 15 và 50 % trước mức 20, cả khi mỗi bên có 1 giây mỗi nước; kết quả thay đổi theo máy).
 refuse-play-option = Tôi không hiểu “{ $option }” trong /play bot. Hãy dùng cấp độ (novice, casual, club, master), biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam) hoặc secret-captures.
 refuse-play-has-game = Bạn đang chơi ván { $game } với tôi ở đây. Hãy chơi xong (hoặc /resign) trước khi bắt đầu ván khác.
-refuse-challenge-time = “{ $time }” không phải thời gian mỗi nước dùng được: hãy viết từ 1m đến 30d, như 30m, 24h hoặc 2d.
+refuse-challenge-time = “{ $time }” không phải thời gian dùng được{ $reason ->
+        [initial] : thời gian ván của phút + giây cộng thêm là số phút nguyên từ 1 đến 180
+        [increment] : giây cộng thêm là số giây nguyên từ 0 đến 180
+        [main] : thời gian ván trước byo-yomi tối đa 3 giờ
+        [period] : mỗi lượt byo-yomi từ 5 giây đến 10 phút
+        [periods] : byo-yomi có từ 1 đến 5 lượt
+        [per-move] : thời gian mỗi nước là số phút nguyên từ 1 phút đến 30 ngày
+       *[other] {""}
+    }. Hãy viết đồng hồ ván: phút + giây cộng thêm (3+2) hoặc thời gian ván rồi số giây mỗi nước (10m|30s, hoặc 10m|3x30s cho ba lượt); thời gian mỗi nước (30m, 1d); hoặc một mức có sẵn: bullet (1+0), blitz (3+2), rapid (10+5), classical (30+20).
 refuse-challenge-two-users = Mỗi lời thách đấu chỉ dành cho một người (hoặc cho bất kỳ ai nếu bạn không nêu tên ai).
 refuse-challenge-private = Lời thách đấu phải đăng trong nhóm, nơi đối thủ nhìn thấy. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó.
 refuse-challenge-self = Bạn không thể tự thách đấu mình. Hãy nêu tên người khác, hoặc không nêu ai để bất kỳ ai cũng nhận lời được.
-refuse-challenge-exists = Bạn đã thách đấu { $opponent } ở đây rồi: thách đấu { $challenge }, { $variant }, { $time } mỗi nước. Hãy chờ trả lời, hoặc rút lại bằng /cancel { $challenge } rồi thách đấu lại.
+refuse-challenge-exists = Bạn đã thách đấu { $opponent } ở đây rồi: thách đấu { $challenge }, { $variant }, { $time }. Hãy chờ trả lời, hoặc rút lại bằng /cancel { $challenge } rồi thách đấu lại.
 refuse-unknown-user = Tôi không biết { $handle } là ai. Hãy nhắc đến họ để nền tảng nhận ra: trên Discord chọn người trong tùy chọn của lệnh; trên Telegram trả lời một tin nhắn của họ bằng /challenge.
 refuse-pair-has-game = Bạn và { $player } đã có một ván trong nhóm này ({ $game }). Hãy chơi xong ván đó trước, hoặc chơi ở nhóm khác.
 refuse-no-such-challenge = Không có lời thách đấu { $challenge } nào đang mở: nó đã được nhận, bị rút lại hoặc đã hết hạn.
@@ -252,6 +260,11 @@ button-not-ours = Nút này không còn dùng được nữa: hãy dùng lệnh 
 resign-confirm = Bạn thật sự muốn chịu thua ván { $game }? Bấm nút, hoặc gửi lại /resign trong vòng một phút, để xác nhận.
 button-resign-confirm = Có, chịu thua
 board-deadline = Hãy đi trước { $time } (còn { $left }).
+time-per-move = { $time } mỗi nước
+time-clock = đồng hồ { $control }
+board-clocks = ⏱ { $first } { $first-time } · { $second } { $second-time }
+refuse-time-is-up = Hết giờ: đồng hồ của bạn đã hết trước nước đi đó, nên ván đấu kết thúc vì hết giờ.
+refuse-clock-not-yet = Ván có đồng hồ sẽ bắt đầu được khi mọi tiến trình của bot đều chạy bản mới; thời gian mỗi nước (30m, 1d) dùng được ngay.
 reminder-to-move = { $player }, đến lượt bạn đi trong ván { $game }: chỉ còn { $left }, đến { $time }. Nếu không đi, bạn sẽ thua vì hết giờ.
 result-ratings = Điểm mới: { $changes }.
 rating-change = { $player } { $rating } ({ $change })
@@ -358,7 +371,8 @@ option-variant = Loại cờ (mặc định Cờ úp)
 option-colour = Màu của bạn (mặc định ngẫu nhiên)
 option-rules = Bộ luật (mặc định standard)
 option-captures = Cờ úp: không ai biết quân úp bị ăn cho tới hết ván (mặc định: bên ăn biết)
-option-time = Thời gian mỗi nước (mặc định 1 ngày)
+option-time = Đồng hồ cho ván chơi ngay (3+2) hoặc thời gian mỗi nước (mặc định 1 ngày mỗi nước)
+option-clock = Đồng hồ cho ván chơi ngay (3+2); không chọn thì 1 ngày mỗi nước
 option-challenge = Mã lời thách đấu
 option-move = h2e2, C2.5 hoặc 炮二平五 (Banqi: c3 để lật, c3c4 để đi)
 option-game = Mã ván cờ (xem /games)
@@ -395,6 +409,11 @@ choice-time-6h = 6 giờ
 choice-time-1d = 1 ngày
 choice-time-3d = 3 ngày
 choice-time-7d = 7 ngày
+choice-time-bullet = Bullet 1+0: mỗi bên 1 phút, chơi ngay
+choice-time-blitz = Blitz 3+2: 3 phút + 2 giây mỗi nước, chơi ngay
+choice-time-rapid = Rapid 10+5: 10 phút + 5 giây mỗi nước, chơi ngay
+choice-time-classical = Classical 30+20: 30 phút + 20 giây mỗi nước, chơi ngay
+choice-time-byoyomi = 10 phút, rồi 30 giây mỗi nước (byo-yomi), chơi ngay
 choice-captures-secret = Không ai biết quân úp bị ăn (secret-captures)
 choice-hour-off = Tắt
 choice-style-characters = Chữ Hán (帥仕相)

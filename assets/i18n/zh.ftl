@@ -37,7 +37,7 @@ challenge-anyone = 任何人
 challenge-colour-red = { $challenger }执红
 challenge-colour-black = { $challenger }执黑
 challenge-colour-random = 颜色随机
-challenge-posted = { $challenger } 向 { $opponent } 发起{ $variant }挑战（{ $preset } 规则，每步 { $time }；{ $colour }）。
+challenge-posted = { $challenger } 向 { $opponent } 发起{ $variant }挑战（{ $preset } 规则，{ $time }；{ $colour }）。
     请在 { $expiry } 内点击按钮或发送 /accept 接受。挑战编号 { $challenge }。
 challenge-accepted = { $player } 已接受：对局 { $game } 开始。
 challenge-declined = { $player } 已拒绝。
@@ -48,7 +48,7 @@ accepted-elsewhere = 你接受了 { $challenger } 的挑战。对局 { $game } �
 ## Game start
 
 game-started = 对局 { $game } 开始：{ $first } 对 { $second }。
-game-terms = { $variant } · { $preset } 规则 · 每步 { $time }
+game-terms = { $variant } · { $preset } 规则 · { $time }
 game-commitment = 公平承诺 sha256(deal ‖ salt)：{ $commitment }。对局结束时会公布发牌和盐值，任何人都可以验证发牌从未改变。
 dm-game-started = 你与 { $opponent } 的{ $variant }对局 { $game } 已开始。你是{ $side }。
 dm-secret-captures = 本局使用 secret-captures：被吃的暗子是什么，对局结束公布全部发牌之前谁都不知道，吃子方也不知道。随时发送 /peek 查看你自己的视角。
@@ -182,11 +182,19 @@ refuse-play-usage = 要和我下棋，请写 /play bot，可加上级别（novic
 play-levels = 各级别的强度（与引擎 Fairy-Stockfish 下象棋、每步 200 毫秒比较）：novice 约相当于它的 Skill Level 1 至 2，casual 约 5 至 6，club 约 10 至 15，master 约相当于 20，即 Fairy-Stockfish 全力；以该全力为 0 的等级分（Elo）计，novice 约 −980，casual 约 −540，club 约 −225，master 约 0（对 15 得分 75%，对 20 得分 50%，双方每步 1 秒时也是如此；结果随机器而异）。
 refuse-play-option = 我不理解 /play bot 中的“{ $option }”。可用：级别（novice、casual、club、master）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）或 secret-captures。
 refuse-play-has-game = 你已经在这里和我下着对局 { $game }。请先下完（或 /resign）再开新局。
-refuse-challenge-time = “{ $time }”不是可用的每步时间：请写 1m 到 30d 之间的时间，如 30m、24h 或 2d。
+refuse-challenge-time = “{ $time }”不是可用的时间{ $reason ->
+        [initial] ：分钟 + 加秒的局时须为 1 到 180 整分钟
+        [increment] ：每步加秒须为 0 到 180 整秒
+        [main] ：读秒前的局时最长 3 小时
+        [period] ：每次读秒须为 5 秒到 10 分钟
+        [periods] ：读秒次数为 1 到 5 次
+        [per-move] ：每步时间须为 1 分钟到 30 天的整分钟
+       *[other] {""}
+    }。请写棋钟：分钟 + 加秒（3+2），或局时加读秒（10m|30s；10m|3x30s 为三次读秒）；或每步时间（30m、1d）；或预设：bullet（1+0）、blitz（3+2）、rapid（10+5）、classical（30+20）。
 refuse-challenge-two-users = 一次挑战只能针对一个人（不指定任何人则任何人都可以接受）。
 refuse-challenge-private = 挑战要在群聊中发起，对手才能看到。把我加入群聊并在群里发送 /challenge。
 refuse-challenge-self = 你不能挑战自己。请指定其他人，或不指定任何人让任何人都可以接受。
-refuse-challenge-exists = 你已经在这里向 { $opponent } 发起了挑战：挑战 { $challenge }，{ $variant }，每步 { $time }。请等待回应，或用 /cancel { $challenge } 撤回后重新挑战。
+refuse-challenge-exists = 你已经在这里向 { $opponent } 发起了挑战：挑战 { $challenge }，{ $variant }，{ $time }。请等待回应，或用 /cancel { $challenge } 撤回后重新挑战。
 refuse-unknown-user = 我不知道 { $handle } 是谁。请提及对方，让平台识别：在 Discord 上在命令选项中选择用户；在 Telegram 上回复对方的消息并发送 /challenge。
 refuse-pair-has-game = 你和 { $player } 在本群已经有一局对局（{ $game }）。请先下完，或在其他群对弈。
 refuse-no-such-challenge = 没有进行中的挑战 { $challenge }：它已被接受、撤回或已过期。
@@ -252,6 +260,11 @@ button-not-ours = 这个按钮已经失效了：请改用命令（/help）。
 resign-confirm = 你确定要认输对局 { $game } 吗？请在一分钟内按下按钮或再次发送 /resign 以确认。
 button-resign-confirm = 确认认输
 board-deadline = 请在 { $time } 之前走棋（还剩 { $left }）。
+time-per-move = 每步 { $time }
+time-clock = 棋钟 { $control }
+board-clocks = ⏱ { $first } { $first-time } · { $second } { $second-time }
+refuse-time-is-up = 时间到：你在这步棋之前已用完时间，本局超时结束。
+refuse-clock-not-yet = 等本机器人的所有进程都运行新版本后，才能开始带棋钟的对局；每步时间（30m、1d）现在就可以用。
 reminder-to-move = { $player }，对局 { $game } 轮到你走棋：只剩 { $left }，截止 { $time }。不走棋将超时判负。
 result-ratings = 新的等级分：{ $changes }。
 rating-change = { $player } { $rating }（{ $change }）
@@ -357,7 +370,8 @@ option-variant = 哪种棋（默认揭棋）
 option-colour = 你的颜色（默认随机）
 option-rules = 规则预设（默认标准）
 option-captures = 揭棋：吃掉的暗子谁都看不到，直到终局（默认：吃子方可见）
-option-time = 每步用时（默认 1 天）
+option-time = 棋钟（实时对局，如 3+2）或每步用时（默认每步 1 天）
+option-clock = 实时对局的棋钟（如 3+2）；不选则每步 1 天
 option-challenge = 挑战的编号
 option-move = h2e2、C2.5 或 炮二平五（半棋：c3 翻子，c3c4 走子）
 option-game = 对局编号（见 /games）
@@ -394,6 +408,11 @@ choice-time-6h = 6 小时
 choice-time-1d = 1 天
 choice-time-3d = 3 天
 choice-time-7d = 7 天
+choice-time-bullet = 超快棋 1+0：每方 1 分钟，实时
+choice-time-blitz = 快棋 3+2：3 分钟，每步加 2 秒，实时
+choice-time-rapid = 中速 10+5：10 分钟，每步加 5 秒，实时
+choice-time-classical = 慢棋 30+20：30 分钟，每步加 20 秒，实时
+choice-time-byoyomi = 局时 10 分钟，读秒 30 秒，实时
 choice-captures-secret = 被吃的暗子谁都看不到（secret-captures）
 choice-hour-off = 关闭
 choice-style-characters = 汉字（帥仕相）

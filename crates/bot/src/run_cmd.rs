@@ -29,6 +29,8 @@ use crate::config::{Config, ConfigFile, Token};
 const GRACE: Duration = Duration::from_secs(20);
 /// How often time-outs and expired challenges are checked.
 const TICK: Duration = Duration::from_secs(5);
+/// How often the offset from this process's clock to the store's is measured again.
+const CLOCK_MEASURE: Duration = Duration::from_secs(60);
 
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
@@ -448,13 +450,29 @@ fn report_stop(
     }
 }
 
-/// Time-outs and challenge expiry, checked every few seconds.
+/// Time-outs and challenge expiry, checked every few seconds; and the offset from this
+/// process's clock to the store's, measured at start and every minute (live games' clocks
+/// read the store's clock through it, `docs/clocks.md`).
 async fn tick(service: Service, shutdown: CancellationToken) {
     let mut ticks = tokio::time::interval(TICK);
+    let mut measured: Option<std::time::Instant> = None;
     loop {
         tokio::select! {
             () = shutdown.cancelled() => return,
-            _ = ticks.tick() => service.tick(SystemTime::now()).await,
+            _ = ticks.tick() => {
+                if measured.is_none_or(|at| at.elapsed() >= CLOCK_MEASURE) {
+                    match service.measure_clock().await {
+                        Ok(offset) => {
+                            measured = Some(std::time::Instant::now());
+                            if let Some(offset) = offset {
+                                tracing::debug!(offset_ms = offset, "measured the store's clock");
+                            }
+                        }
+                        Err(error) => tracing::warn!(%error, "cannot read the store's clock"),
+                    }
+                }
+                service.tick(SystemTime::now()).await;
+            }
         }
     }
 }

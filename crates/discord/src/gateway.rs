@@ -181,8 +181,11 @@ impl Handler {
             true,
             received,
         );
-        if self.config.activity && crate::activity::launches(&component.data.custom_id) {
-            return crate::activity::launch(target).await;
+        if self.config.activity
+            && let Some(game) = crate::activity::launches(&component.data.custom_id)
+        {
+            let chat = interaction::chat_of(component.channel_id);
+            return crate::activity::launch_game(target, &self.service, &game, &chat).await;
         }
         let request = match interaction::button_request(component) {
             Ok(request) => request,

@@ -21,6 +21,11 @@ pub(crate) struct Origin {
     pub is_admin: bool,
 }
 
+/// The chat of a Discord channel: every game, challenge and setting is the channel's.
+pub(crate) fn chat_of(channel: ChannelId) -> ChatId {
+    ChatId::new(Platform::Discord, channel.to_string())
+}
+
 impl Origin {
     pub(crate) fn new(
         id: InteractionId,
@@ -43,7 +48,7 @@ impl Origin {
 
     /// The chat: the channel (a DM with the bot is a channel too).
     pub(crate) fn chat(&self) -> ChatId {
-        ChatId::new(Platform::Discord, self.channel.to_string())
+        chat_of(self.channel)
     }
 
     /// The request for the service.

@@ -64,7 +64,6 @@ pub use error::DiscordError;
 pub use interaction::request_from_interaction_json;
 pub use oauth::{
     ActivityInstance, ClientSecret, DiscordAccount, DiscordOAuth, NotAdmitted, SignInError,
-    is_instance_id,
 };
 pub use sender::{DiscordSender, PostRef};
 

@@ -370,6 +370,26 @@ impl Target<'_> {
         response: &CreateInteractionResponse,
         files: Vec<CreateAttachment>,
     ) -> Result<(), Stop> {
+        self.first_answer(response, files, false).await.map(|_| ())
+    }
+
+    /// [`Target::callback`] with Discord's account of what the answer did
+    /// (`?with_response=true`: the interaction callback response, whose `resource` names the
+    /// message sent or the Activity instance launched). `None` when the answer is known to
+    /// have got through only by asking afterwards.
+    pub(crate) async fn callback_with_response(
+        &self,
+        response: &CreateInteractionResponse,
+    ) -> Result<Option<serde_json::Value>, Stop> {
+        self.first_answer(response, Vec::new(), true).await
+    }
+
+    async fn first_answer(
+        &self,
+        response: &CreateInteractionResponse,
+        files: Vec<CreateAttachment>,
+        with_response: bool,
+    ) -> Result<Option<serde_json::Value>, Stop> {
         let mut backoff = Duration::from_millis(100);
         // Whether an earlier try may have reached Discord although we saw no success.
         let mut maybe_sent = false;
@@ -383,18 +403,26 @@ impl Target<'_> {
             let left = self.deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return if maybe_sent && self.answered_after_all().await {
-                    Ok(())
+                    Ok(None)
                 } else {
                     Err(Stop::Failed)
                 };
             }
+            let params = with_response.then(|| vec![("with_response", "true".to_owned())]);
             let result = match with_body(
-                HttpRequest::new(route, LightMethod::Post),
+                HttpRequest::new(route, LightMethod::Post).params(params),
                 response,
                 files.clone(),
             ) {
                 Ok(request) => {
-                    tokio::time::timeout(left + WINDOW_CLOSES_AFTER, self.rest.call_unit(request))
+                    let call = async {
+                        if with_response {
+                            self.rest.call::<serde_json::Value>(request).await.map(Some)
+                        } else {
+                            self.rest.call_unit(request).await.map(|()| None)
+                        }
+                    };
+                    tokio::time::timeout(left + WINDOW_CLOSES_AFTER, call)
                         .await
                         .unwrap_or_else(|_| {
                             Err(CallError::Transport(
@@ -405,13 +433,13 @@ impl Target<'_> {
                 Err(error) => Err(error),
             };
             let error = match result {
-                Ok(()) => return Ok(()),
+                Ok(answer) => return Ok(answer),
                 Err(error) => error,
             };
             if error.status_and_code().map(|(_, code)| code) == Some(ALREADY_ACKNOWLEDGED) {
                 // Our earlier try got through after all, or this is a second delivery.
                 return if maybe_sent {
-                    Ok(())
+                    Ok(None)
                 } else {
                     Err(Stop::AlreadyAnswered)
                 };
@@ -429,7 +457,7 @@ impl Target<'_> {
                 // already, and posting it to the channel instead would show it twice.
                 if maybe_sent && self.answered_after_all().await {
                     tracing::info!(%error, "an interaction's answer got through unacknowledged");
-                    return Ok(());
+                    return Ok(None);
                 }
                 tracing::warn!(
                     %error,

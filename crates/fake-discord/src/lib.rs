@@ -3,7 +3,10 @@
 //! A fake Discord on 127.0.0.1 speaking the real wire formats, for the tests of the Discord
 //! adapter and of the bot binary (several bot processes against one fake): the REST routes
 //! the adapter uses (gateway lookup, command registration, interaction callbacks as JSON and
-//! multipart, webhook follow-ups and edits, DM channels, channel messages) and the WebSocket
+//! multipart, with the interaction callback response when asked `with_response=true` (a
+//! `LAUNCH_ACTIVITY` opens an Activity instance in the channel, or joins the one running there,
+//! and names it in `resource.activity_instance.id`), webhook follow-ups and edits, DM
+//! channels, channel messages) and the WebSocket
 //! gateway (HELLO, IDENTIFY with its shard, READY, heartbeats and acks, INTERACTION_CREATE).
 //!
 //! What it records: every REST request with its JSON body (or `payload_json`), its files
@@ -126,6 +129,8 @@ pub struct Recorded {
     pub files: Vec<(String, String, Vec<u8>)>,
     /// Who could see it.
     pub seen: Seen,
+    /// The query string (`with_response=true`), or empty.
+    pub query: String,
     /// What the fake answered (`null` for 204).
     pub response: Value,
     /// When the request arrived.
@@ -190,6 +195,8 @@ enum FaultAt {
 struct Pending {
     user: u64,
     channel: u64,
+    /// The interaction's type (2 a command, 3 a button).
+    kind: u8,
     /// How the interaction was first answered: Some(ephemeral) for a message or deferral.
     ephemeral: Option<bool>,
     answered: bool,
@@ -233,6 +240,8 @@ struct Inner {
     identified: Mutex<Vec<[u64; 2]>>,
     seq: AtomicU64,
     heartbeats: AtomicU32,
+    /// The Activity instances (opened by `LAUNCH_ACTIVITY` answers, host pages and tests).
+    oauth: Arc<oauth::OAuth>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -281,6 +290,7 @@ impl FakeDiscord {
     pub async fn start() -> FakeDiscord {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
+        let oauth = Arc::new(oauth::OAuth::default());
         let inner = Arc::new(Inner {
             ws_url: format!("ws://{addr}"),
             next_id: AtomicU64::new(1_000_000),
@@ -299,8 +309,8 @@ impl FakeDiscord {
             identified: Mutex::new(Vec::new()),
             seq: AtomicU64::new(1),
             heartbeats: AtomicU32::new(0),
+            oauth: Arc::clone(&oauth),
         });
-        let oauth = Arc::new(oauth::OAuth::default());
         let app = Router::new()
             .route("/", get(gateway::upgrade))
             .fallback(rest::api)
@@ -561,6 +571,7 @@ impl FakeDiscord {
                 Pending {
                     user: who.id,
                     channel: CHANNEL,
+                    kind,
                     ephemeral: None,
                     answered: false,
                     thinking: false,

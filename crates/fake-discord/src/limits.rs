@@ -449,6 +449,7 @@ mod tests {
             json: Value::Null,
             files: Vec::new(),
             seen: crate::Seen::Nobody,
+            query: String::new(),
             response: Value::Null,
             at,
         }

@@ -21,8 +21,9 @@
 //! `GET /applications/{app}/activity-instances/{instance}` answers with the bot's token what
 //! Discord does: the instance's application, location (channel) and users; 404 for an
 //! instance it does not know, or another application's. A host page opens its instance (in
-//! its channel) or joins it before it launches the Activity; tests open others
-//! ([`crate::FakeDiscord::open_activity_instance`]).
+//! its channel) or joins it before it launches the Activity; a `LAUNCH_ACTIVITY` answer opens
+//! one in the interaction's channel, or joins the newest running there, as Discord runs one
+//! per channel; tests open others ([`crate::FakeDiscord::open_activity_instance`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -70,6 +71,8 @@ struct Instance {
     app: u64,
     channel: u64,
     users: Vec<u64>,
+    /// When it opened, in the fake's order: the newest of a channel is the one running there.
+    opened: u64,
 }
 
 /// One request to the OAuth2 routes: (method and path, status answered).
@@ -117,16 +120,34 @@ impl OAuth {
     /// Opens (or joins) Activity instance `id` of `app` in `channel` with `users`.
     pub(crate) fn open_instance(&self, id: &str, app: u64, channel: u64, users: &[u64]) {
         let mut instances = lock(&self.instances);
+        let opened = instances.len() as u64;
         let instance = instances.entry(id.to_owned()).or_insert(Instance {
             app,
             channel,
             users: Vec::new(),
+            opened,
         });
         for user in users {
             if !instance.users.contains(user) {
                 instance.users.push(*user);
             }
         }
+    }
+
+    /// `LAUNCH_ACTIVITY` answered for `user` in `channel`: the instance of `app` running there
+    /// (the newest), joined, or a new one, in Discord's shape of id. Returns its id.
+    pub(crate) fn launch_instance(&self, app: u64, channel: u64, user: u64) -> String {
+        let running = lock(&self.instances)
+            .iter()
+            .filter(|(_, i)| i.app == app && i.channel == channel)
+            .max_by_key(|(_, i)| i.opened)
+            .map(|(id, _)| id.clone());
+        let id = running.unwrap_or_else(|| {
+            let n = self.fresh("");
+            format!("i-{n}-gc-{}-{channel}", super::GUILD)
+        });
+        self.open_instance(&id, app, channel, &[user]);
+        id
     }
 
     pub(crate) fn calls(&self) -> Vec<OAuthCall> {

@@ -33,6 +33,19 @@ pub fn callback_type(answers: &[Recorded]) -> Option<u64> {
         .and_then(|r| r.json["type"].as_u64())
 }
 
+/// The Activity instance a `LAUNCH_ACTIVITY` callback launched, as the interaction callback
+/// response names it (`resource.activity_instance.id`): `None` unless the callback asked for
+/// that response (`with_response=true`) and was answered with it.
+pub fn launched_instance(callback: &Recorded) -> Option<String> {
+    let asked = callback
+        .query
+        .split('&')
+        .any(|pair| pair == "with_response=true");
+    let resource = &callback.response["resource"];
+    let id = resource["activity_instance"]["id"].as_str()?;
+    (asked && callback.status == 200 && resource["type"] == json!(12)).then(|| id.to_owned())
+}
+
 /// Successful posts to the game channel.
 pub fn channel_posts(log: &[Recorded]) -> Vec<&Recorded> {
     log.iter()

@@ -92,6 +92,7 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
     let at = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
+    let query = request.uri().query().unwrap_or_default().to_owned();
     let authorized = request
         .headers()
         .get(header::AUTHORIZATION)
@@ -117,7 +118,7 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
                 json!({"code": 0, "message": format!("{status}: Server Error")}),
             ),
             Some(Fault::FailAfterCreate) => {
-                let mut done = route(&fake, &method, &segments, &json, &files);
+                let mut done = route(&fake, &method, &segments, &query, &json, &files);
                 // The work is done and visible; only the answer is lost.
                 done.status = StatusCode::BAD_GATEWAY;
                 done.body = json!({"code": 0, "message": "502: Bad Gateway"});
@@ -125,7 +126,7 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
                 done
             }
             Some(Fault::Exhausted(reset_after)) => {
-                let mut done = route(&fake, &method, &segments, &json, &files);
+                let mut done = route(&fake, &method, &segments, &query, &json, &files);
                 done.headers = vec![
                     ("x-ratelimit-limit", "5".to_owned()),
                     ("x-ratelimit-remaining", "0".to_owned()),
@@ -138,7 +139,7 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
             }
             Some(Fault::AnswerLate(_)) | Some(Fault::Delay(_)) | None => {
                 within_limits(&fake, &method, &path, |fake| {
-                    route(fake, &method, &segments, &json, &files)
+                    route(fake, &method, &segments, &query, &json, &files)
                 })
             }
         }
@@ -150,6 +151,7 @@ pub(super) async fn api(State(fake): State<Arc<Inner>>, request: Request) -> Res
         json,
         files,
         seen: reply.seen.clone(),
+        query,
         response: reply.body.clone(),
         at,
     });
@@ -217,6 +219,7 @@ fn route(
     fake: &Inner,
     method: &Method,
     segments: &[&str],
+    query: &str,
     json: &Value,
     files: &[(String, String, Vec<u8>)],
 ) -> Reply {
@@ -287,6 +290,12 @@ fn route(
                 );
             }
             pending.answered = true;
+            // LAUNCH_ACTIVITY opens the Activity in the interaction's channel, or joins the
+            // instance running there, with the presser in it.
+            let instance = (json["type"] == json!(12)).then(|| {
+                fake.oauth
+                    .launch_instance(APP, pending.channel, pending.user)
+            });
             let data = &json["data"];
             check_attachments(data, files);
             let ephemeral = ephemeral_flag(data);
@@ -306,7 +315,28 @@ fn route(
                 }
                 _ => Seen::Nobody,
             };
-            no_content(seen)
+            if !query.split('&').any(|pair| pair == "with_response=true") {
+                return no_content(seen);
+            }
+            // The interaction callback response: the interaction, and what the answer made.
+            let mut resource = json!({"type": json["type"]});
+            if let Some(instance) = &instance {
+                resource["activity_instance"] = json!({"id": instance});
+            }
+            ok(
+                seen,
+                json!({
+                    "interaction": {
+                        "id": id,
+                        "type": pending.kind,
+                        "activity_instance_id": instance,
+                        "response_message_id": null,
+                        "response_message_loading": pending.thinking,
+                        "response_message_ephemeral": pending.ephemeral.unwrap_or(false),
+                    },
+                    "resource": resource,
+                }),
+            )
         }
         ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
             let mut interactions = lock(&fake.interactions);

@@ -1,4 +1,5 @@
-//! Writes the sample pictures under `docs/` from views built by hand:
+//! Writes the sample pictures under `docs/` (boards from views built by hand, and a
+//! standings table):
 //! `cargo run -p jieqi-render --example samples -- [OUT_DIR] [--all]` (`--all` adds the
 //! symbol style, Black at the bottom, a full view, a small one and a GIF, to look at).
 
@@ -8,7 +9,9 @@ mod common;
 use std::path::PathBuf;
 
 use common::{banqi_midgame, jieqi_midgame, jieqi_start};
-use jieqi_render::{PieceStyle, RenderOptions, render, render_gif};
+use jieqi_render::{
+    PieceStyle, RenderOptions, StandingsTable, render, render_gif, render_standings,
+};
 use jieqi_rules::{Cell, Piece, Point, Role, Side, Viewer};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -27,6 +30,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     std::fs::write(out.join("sample-jieqi.png"), render(&jieqi, &default)?)?;
     std::fs::write(out.join("sample-banqi.png"), render(&banqi, &default)?)?;
+    let rows = common::swiss_standings(60, 7);
+    let table = StandingsTable {
+        title: "Club Swiss, after round 7 of 9",
+        tiebreaks: &["BH-1", "BH", "SB", "DE", "W"],
+        rounds: 7,
+        rows: &rows,
+        asker: Some(41),
+    };
+    std::fs::write(out.join("sample-standings.png"), render_standings(&table)?)?;
     if std::env::args().nth(2).as_deref() == Some("--all") {
         std::fs::write(
             out.join("sample-jieqi-symbols.png"),

@@ -421,8 +421,15 @@ fn options() -> usvg::Options<'static> {
 
 /// Rasterises a document made by [`document`].
 pub(crate) fn rasterise(svg: &str) -> Result<tiny_skia::Pixmap, RenderError> {
-    let tree =
-        usvg::Tree::from_str(svg, &options()).map_err(|e| RenderError::Art(e.to_string()))?;
+    rasterise_with(svg, &options())
+}
+
+/// Rasterises a document with the fonts of `options`.
+pub(crate) fn rasterise_with(
+    svg: &str,
+    options: &usvg::Options<'_>,
+) -> Result<tiny_skia::Pixmap, RenderError> {
+    let tree = usvg::Tree::from_str(svg, options).map_err(|e| RenderError::Art(e.to_string()))?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| RenderError::Art(format!("no room for a {size:?} picture")))?;

@@ -16,10 +16,13 @@
 //!   rasterise-everything path ([`render_svg_per_request`], `reference.rs`) is kept as the
 //!   benchmark's yardstick and as a check that the sprites draw the same picture.
 //! - [`render_graph`] draws a reviewed game's evaluation graph ([`EvaluationGraph`]).
+//! - [`render_standings`] draws a tournament's standings table ([`StandingsTable`]); names
+//!   in any script are made safe first ([`drawable`]) and drawn in the embedded names font.
 //! - [`Layout`] is the geometry (where each point, square and tray is), public so that
 //!   tests can look at the right pixels.
 //! - Text uses a subset of Noto Serif CJK embedded from `assets/fonts/` (regenerate it with
-//!   `scripts/subset-font.py`); no system font is ever loaded.
+//!   `scripts/subset-font.py`), and the standings' names a subset of Noto Sans CJK
+//!   (`scripts/subset-names-font.py`); no system font is ever loaded.
 //!
 //! What the pictures show in a chat, and the hidden-information promises they keep, are in
 //! `docs/chat-surface.md` in the repository; how the crates fit together in
@@ -57,6 +60,7 @@ mod layout;
 mod palette;
 mod reference;
 mod sprites;
+mod standings;
 mod symbols;
 
 use jieqi_rules::{Side, View};
@@ -67,6 +71,10 @@ pub use art::character;
 pub use graph::{EvaluationGraph, GRAPH_WIDTHS, GraphMark, graph_svg, render_graph};
 pub use layout::{BoardShape, Layout, MAX_WIDTH, MIN_WIDTH, Rect};
 pub use reference::{board_svg, render_svg_per_request};
+pub use standings::{
+    Outcome, RoundCell, StandingsRow, StandingsTable, TOP_ROWS, drawable, render_standings,
+    shown_rows, standings_svg,
+};
 
 /// How pieces are marked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

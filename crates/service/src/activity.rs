@@ -1,28 +1,27 @@
 //! The service's side of the bot's Discord Activity (the board inside Discord, `jieqi-web`'s
 //! `/activity`; its "Play in Discord" button is `lifecycle::launch_button`): the pass a signed-in
-//! Discord user holds in the Activity, the games it lists, and the challenges it sends.
+//! Discord user holds in the Activity, the games it lists, the game an Activity instance was
+//! launched on, and the challenges it sends.
 //!
 //! Who the person is was settled before anything here runs: the web crate exchanged the
 //! Embedded App SDK's OAuth2 code with Discord (through the Discord adapter) and read the
-//! user. From then on the person holds an [`ActivityPass`] (their Discord id and name, an
-//! expiry, HMAC-SHA256 under `WEB_SECRET`, like a personal link but for no one game) and,
+//! user. From then on the person holds an [`ActivityPass`] (their Discord id and name, the
+//! channel and Activity instance Discord showed them in, an expiry; signed under `WEB_SECRET`
+//! exactly as a personal link is, but for no one game) and,
 //! for each game they play, the personal link's own token ([`Service::personal_link`]). A
 //! Discord user is the same [`UserId`] as in slash commands, so their games and ratings are
 //! the same.
 
 use std::time::{Duration, SystemTime};
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::Mac;
-
 use crate::context::unix;
 use crate::error::ServiceError;
-use crate::ids::{ChatId, GameId, IdempotencyKey, Platform, User, UserId};
+use crate::ids::{ActivityInstanceId, ChatId, GameId, IdempotencyKey, Platform, User, UserId};
 use crate::message::{Destination, MessageKind};
-use crate::personal_link::TokenError;
+use crate::personal_link::{TokenError, fields};
 use crate::request::{Input, Request};
 use crate::service::Service;
+use crate::store::{LaunchRecord, UnixTime};
 
 /// How long an Activity pass lets its holder list games and challenge: an hour. The page
 /// signs in again (Discord answers at once for a user who allowed the app) when it lapses.
@@ -31,9 +30,9 @@ pub const ACTIVITY_PASS_LIFETIME: Duration = Duration::from_secs(60 * 60);
 const PASS_LONGEST: usize = 512;
 /// What a pass's payload starts with: never a personal link's (`1\n…`), so one is never
 /// read as the other.
-/// `activity2`: the pass names the channel it was granted for (`activity1` passes named none
-/// and are refused).
-const PASS_TAG: &str = "activity2";
+/// `activity3`: the pass names the channel and the Activity instance it was granted for
+/// (`activity1` passes named neither, `activity2` no instance; both are refused).
+const PASS_TAG: &str = "activity3";
 /// How many finished games of a channel the Activity lists.
 const RECENT_FINISHED: usize = 5;
 /// The longest key the Activity may give a challenge.
@@ -47,8 +46,20 @@ pub struct ActivityPass {
     /// The one channel it lists and challenges in: the channel of the Activity instance
     /// Discord reported the user in at sign-in.
     pub channel: ChatId,
+    /// That Activity instance: the game it was launched on is opened for its holder.
+    pub instance: ActivityInstanceId,
     /// Unix seconds after which it is refused.
     pub expires: u64,
+}
+
+/// The game an Activity instance was launched on (its "Play in Discord" button), and when: a
+/// later launch into the same instance is another one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launched {
+    /// The game.
+    pub game: GameId,
+    /// When it was launched (Unix seconds).
+    pub at: UnixTime,
 }
 
 /// The games the Activity shows in a channel.
@@ -81,29 +92,53 @@ pub enum ActivityAnswer {
 }
 
 impl ActivityPass {
-    /// A pass for `user` in `channel` from `now` (Unix seconds).
-    pub fn new(user: User, channel: ChatId, now: u64) -> ActivityPass {
+    /// A pass for `user` in Activity instance `instance` of `channel` from `now` (Unix
+    /// seconds).
+    pub fn new(
+        user: User,
+        channel: ChatId,
+        instance: ActivityInstanceId,
+        now: u64,
+    ) -> ActivityPass {
         ActivityPass {
             user,
             channel,
+            instance,
             expires: now.saturating_add(ACTIVITY_PASS_LIFETIME.as_secs()),
         }
     }
 
     fn payload(&self) -> String {
         format!(
-            "{PASS_TAG}\n{}\n{}\n{}\n{}",
-            self.user.id.id, self.channel.id, self.expires, self.user.name
+            "{PASS_TAG}\n{}\n{}\n{}\n{}\n{}",
+            self.user.id.id, self.channel.id, self.instance, self.expires, self.user.name
         )
+    }
+
+    fn read(payload: &str) -> Result<ActivityPass, TokenError> {
+        let Some([PASS_TAG, id, channel, instance, expires, name]) = fields::<6>(payload) else {
+            return Err(TokenError::Malformed);
+        };
+        Ok(ActivityPass {
+            user: User::new(UserId::new(Platform::Discord, id), name),
+            channel: ChatId::new(Platform::Discord, channel),
+            instance: instance.parse().map_err(|_| TokenError::Malformed)?,
+            expires: expires.parse().map_err(|_| TokenError::Malformed)?,
+        })
     }
 }
 
 impl Service {
     /// The signed pass of `user` (a Discord user who signed in to the Activity, whom Discord
-    /// reported in an Activity instance in `channel`): `None` when personal links are off
-    /// (`WEB_SECRET`).
-    pub fn activity_pass(&self, user: &User, channel: &ChatId) -> Option<String> {
-        self.activity_pass_issued_at(user, channel, unix(SystemTime::now()))
+    /// reported in Activity instance `instance` in `channel`): `None` when personal links are
+    /// off (`WEB_SECRET`).
+    pub fn activity_pass(
+        &self,
+        user: &User,
+        channel: &ChatId,
+        instance: &ActivityInstanceId,
+    ) -> Option<String> {
+        self.activity_pass_issued_at(user, channel, instance, unix(SystemTime::now()))
     }
 
     /// [`Service::activity_pass`] as if issued at `now` (Unix seconds): tests make a lapsed
@@ -112,17 +147,12 @@ impl Service {
         &self,
         user: &User,
         channel: &ChatId,
+        instance: &ActivityInstanceId,
         now: u64,
     ) -> Option<String> {
         let secret = self.inner.config.web_secret.as_ref()?;
-        let payload = ActivityPass::new(user.clone(), channel.clone(), now).payload();
-        let mut mac = secret.mac();
-        mac.update(payload.as_bytes());
-        Some(format!(
-            "{}.{}",
-            URL_SAFE_NO_PAD.encode(payload),
-            URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
-        ))
+        let pass = ActivityPass::new(user.clone(), channel.clone(), instance.clone(), now);
+        Some(secret.sign(&pass.payload()))
     }
 
     /// Reads and checks an Activity pass: its signature (in constant time), then its expiry.
@@ -133,39 +163,57 @@ impl Service {
             .web_secret
             .as_ref()
             .ok_or(TokenError::Forged)?;
-        if pass.len() > PASS_LONGEST {
-            return Err(TokenError::Malformed);
-        }
-        let (payload, tag) = pass.split_once('.').ok_or(TokenError::Malformed)?;
-        let payload = URL_SAFE_NO_PAD
-            .decode(payload)
-            .map_err(|_| TokenError::Malformed)?;
-        let tag = URL_SAFE_NO_PAD
-            .decode(tag)
-            .map_err(|_| TokenError::Malformed)?;
-        let mut mac = secret.mac();
-        mac.update(&payload);
-        mac.verify_slice(&tag).map_err(|_| TokenError::Forged)?;
-        let payload = String::from_utf8(payload).map_err(|_| TokenError::Malformed)?;
-        let mut fields = payload.splitn(5, '\n');
-        let (Some(PASS_TAG), Some(id), Some(channel), Some(expires), Some(name)) = (
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-        ) else {
-            return Err(TokenError::Malformed);
-        };
-        let expires: u64 = expires.parse().map_err(|_| TokenError::Malformed)?;
-        if unix(SystemTime::now()) > expires {
+        let pass = ActivityPass::read(&secret.open(pass, PASS_LONGEST)?)?;
+        if unix(SystemTime::now()) > pass.expires {
             return Err(TokenError::Expired);
         }
-        Ok(ActivityPass {
-            user: User::new(UserId::new(Platform::Discord, id), name),
-            channel: ChatId::new(Platform::Discord, channel),
-            expires,
-        })
+        Ok(pass)
+    }
+
+    /// Remembers, for every process, that the "Play in Discord" button of `game`, pressed in
+    /// `chat`, launched Discord's Activity instance `instance` (Discord named it in its answer
+    /// to the press): whoever opens that instance is shown the game. Only a game of that
+    /// channel is remembered (a button of another channel's game launches nothing of it);
+    /// returns whether it was.
+    pub async fn record_launch(
+        &self,
+        instance: &ActivityInstanceId,
+        game: &GameId,
+        chat: &ChatId,
+    ) -> Result<bool, ServiceError> {
+        let store = &self.inner.store;
+        if chat.platform != Platform::Discord
+            || store.game(game).await?.is_none_or(|g| g.chat != *chat)
+        {
+            return Ok(false);
+        }
+        let launch = LaunchRecord {
+            game: game.clone(),
+            chat: chat.clone(),
+            at: unix(SystemTime::now()),
+        };
+        store.record_launch(instance, &launch).await?;
+        Ok(true)
+    }
+
+    /// The game Activity instance `instance` (which Discord showed in `channel`) was launched
+    /// on: none when it was launched otherwise (the entry point command), not yet remembered,
+    /// or launched on a game of another channel.
+    pub async fn launched(
+        &self,
+        instance: &ActivityInstanceId,
+        channel: &ChatId,
+    ) -> Result<Option<Launched>, ServiceError> {
+        Ok(self
+            .inner
+            .store
+            .launch(instance)
+            .await?
+            .filter(|launch| launch.chat == *channel)
+            .map(|launch| Launched {
+                game: launch.game,
+                at: launch.at,
+            }))
     }
 
     /// The games the Activity lists for `person` in `channel` (a Discord channel).
@@ -268,6 +316,10 @@ mod tests {
         ChatId::new(Platform::Discord, "444444")
     }
 
+    fn instance() -> ActivityInstanceId {
+        "i-1-gc-1-444444".parse().expect("an instance id")
+    }
+
     fn carol() -> User {
         User::new(
             UserId::new(Platform::Discord, "333333"),
@@ -279,11 +331,12 @@ mod tests {
     fn a_pass_reads_back_as_its_discord_user() {
         let (service, _dir) = service(1);
         let pass = service
-            .activity_pass(&carol(), &here())
+            .activity_pass(&carol(), &here(), &instance())
             .expect("passes are on");
         let read = service.read_activity_pass(&pass).expect("valid");
         assert_eq!(read.user, carol());
         assert_eq!(read.channel, here());
+        assert_eq!(read.instance, instance());
         assert!(read.expires > unix(SystemTime::now()));
     }
 
@@ -292,10 +345,12 @@ mod tests {
         let (ours, _a) = service(1);
         let (theirs, _b) = service(2);
         let pass = theirs
-            .activity_pass(&carol(), &here())
+            .activity_pass(&carol(), &here(), &instance())
             .expect("passes are on");
         assert_eq!(ours.read_activity_pass(&pass), Err(TokenError::Forged));
         let (payload, tag) = pass.split_once('.').expect("two parts");
+        use base64::Engine;
+        use base64::engine::general_purpose::URL_SAFE_NO_PAD;
         let other = URL_SAFE_NO_PAD.encode(
             String::from_utf8(URL_SAFE_NO_PAD.decode(payload).expect("base64"))
                 .expect("text")
@@ -315,7 +370,12 @@ mod tests {
         let (service, _dir) = service(1);
         let hour_and_more = ACTIVITY_PASS_LIFETIME.as_secs() + 2;
         let pass = service
-            .activity_pass_issued_at(&carol(), &here(), unix(SystemTime::now()) - hour_and_more)
+            .activity_pass_issued_at(
+                &carol(),
+                &here(),
+                &instance(),
+                unix(SystemTime::now()) - hour_and_more,
+            )
             .expect("passes are on");
         assert_eq!(service.read_activity_pass(&pass), Err(TokenError::Expired));
     }

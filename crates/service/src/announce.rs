@@ -347,8 +347,35 @@ pub(crate) fn game_terms(ctx: &Ctx<'_>, lang: Language, record: &GameRecord) -> 
                 ctx.say_in(lang, &Sentence::new(variant_key(record.variant))),
             )
             .arg("preset", preset_text(record.preset, record.secret_captures))
-            .arg("time", duration_text(ctx, lang, record.move_time)),
+            .arg(
+                "time",
+                time_terms(
+                    ctx,
+                    lang,
+                    record.move_time,
+                    record.clock.as_ref().map(jieqi_clock::Clock::control),
+                ),
+            ),
     )
+}
+
+/// A game's time as its terms name it: "3+2 clock" for a live game, else "1 day per move".
+pub(crate) fn time_terms(
+    ctx: &Ctx<'_>,
+    lang: Language,
+    move_time: u64,
+    control: Option<jieqi_clock::TimeControl>,
+) -> String {
+    match control.filter(jieqi_clock::TimeControl::is_live) {
+        Some(control) => ctx.say_in(
+            lang,
+            &Sentence::new("time-clock").arg("control", control.to_string()),
+        ),
+        None => ctx.say_in(
+            lang,
+            &Sentence::new("time-per-move").arg("time", duration_text(ctx, lang, move_time)),
+        ),
+    }
 }
 
 /// The preset with the challenge's options, as typed: `standard`, `tencent secret-captures`.

@@ -37,6 +37,10 @@ pub struct ServiceConfig {
     /// Whether the bot's Discord Activity is on (`DISCORD_CLIENT_SECRET` set, with
     /// `PUBLIC_URL` and `WEB_SECRET`): Discord boards then carry "Play in Discord".
     pub discord_activity: bool,
+    /// The process's own clock (the system's; tests inject a fake or a wrong one). Live
+    /// games read it through the offset measured from the store's clock
+    /// (`Service::measure_clock`).
+    pub wall_clock: crate::shared_clock::WallClock,
 }
 
 impl Default for ServiceConfig {
@@ -53,6 +57,7 @@ impl Default for ServiceConfig {
             web_secret: None,
             telegram_mini_app: None,
             discord_activity: false,
+            wall_clock: crate::shared_clock::WallClock::system(),
         }
     }
 }

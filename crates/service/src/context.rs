@@ -142,6 +142,9 @@ pub(crate) struct Ctx<'a> {
     /// The request being handled (`None` for timers).
     pub request: Option<&'a Request>,
     pub now: UnixTime,
+    /// Now on the shared clock live games are timed by (the request's arrival, or the
+    /// timer's instant), in milliseconds.
+    pub clock_now: jieqi_clock::Timestamp,
     pub change: Change,
     pub replies: Vec<Message>,
     /// Counted once the change is committed.
@@ -169,6 +172,7 @@ impl<'a> Ctx<'a> {
             inner,
             request: Some(request),
             now: unix(request.received_at),
+            clock_now: inner.shared_clock.at(request.received_at),
             change: Change {
                 durable: true,
                 ..Change::default()
@@ -185,10 +189,16 @@ impl<'a> Ctx<'a> {
     }
 
     pub(crate) fn for_timer(inner: &'a Inner, now: UnixTime) -> Ctx<'a> {
+        Ctx::for_timer_at(inner, UNIX_EPOCH + std::time::Duration::from_secs(now))
+    }
+
+    /// A timer's context at `at` on this process's clock, to the millisecond (a flag).
+    pub(crate) fn for_timer_at(inner: &'a Inner, at: SystemTime) -> Ctx<'a> {
         Ctx {
             inner,
             request: None,
-            now,
+            now: unix(at),
+            clock_now: inner.shared_clock.at(at),
             change: Change {
                 durable: true,
                 ..Change::default()

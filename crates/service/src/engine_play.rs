@@ -9,14 +9,13 @@
 //! the engine moves exactly once per turn even across restarts or several processes.
 
 use std::sync::{Arc, Weak};
-use std::time::SystemTime;
 
 use jieqi_engine::{Engine, Level};
 use jieqi_rules::{GameMove, View, Viewer};
 
 use crate::announce::side_of;
 use crate::context::engine_to_move;
-use crate::context::{Ctx, Step, rebuild, unix};
+use crate::context::{Ctx, Step, rebuild};
 use crate::ids::{GameId, Platform, engine_user_id};
 use crate::lifecycle::{after_move, settle_draw_offer};
 use crate::service::Service;
@@ -73,9 +72,9 @@ impl Service {
     /// Plays the engine's `mv` in game `id` if the game is still at `ply` with the engine to
     /// move (one transaction, retried on conflicts).
     async fn play_engine_move(&self, id: &GameId, ply: usize, mv: GameMove) {
-        let now = unix(SystemTime::now());
+        let now = self.inner.config.wall_clock.now();
         match self
-            .commit_unattended(now, |ctx| {
+            .commit_unattended_at(now, |ctx| {
                 let id = id.clone();
                 Box::pin(async move { engine_move(ctx, &id, ply, mv).await })
             })
@@ -187,12 +186,18 @@ async fn engine_move(ctx: &mut Ctx<'_>, id: &GameId, ply: usize, mv: GameMove) -
         // Played already (another process, before a restart) or the game ended meanwhile.
         return Ok(());
     }
+    let mover = crate::announce::our_seat(loaded.game.seat_to_move());
+    if let Err(flagged) =
+        crate::live_clock::press(ctx, &mut loaded.record, mover, std::time::Duration::ZERO)
+    {
+        return crate::live_clock::end_on_time(ctx, loaded, flagged).await;
+    }
     if let Err(error) = loaded.game.play(mv) {
         tracing::error!(%error, game = %id, "the engine chose a move the rules refuse");
         return Ok(());
     }
     loaded.record.moves = loaded.game.move_record_texts();
-    crate::lifecycle::start_clock(&mut loaded.record, ctx.now);
+    crate::lifecycle::start_clock(ctx, &mut loaded.record);
     let engine_seat = loaded.record.engine.as_ref().map(|e| e.seat);
     // Moving answers the human's draw offer with a no, as a human's move would.
     if loaded

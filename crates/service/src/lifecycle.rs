@@ -26,9 +26,16 @@ use crate::store::{
     Seat, UnixTime,
 };
 
-/// Starts the clock of the player to move at `now`: the next timer is their reminder, when a
-/// tenth of their time is left, and after it their time-out.
-pub(crate) fn start_clock(record: &mut GameRecord, now: UnixTime) {
+/// Starts the clock of the player to move at `ctx.now`: the next timer is their reminder,
+/// when a tenth of their time is left, and after it their time-out. A live game's clock was
+/// pressed already (`live_clock::press`): its next timer is the flag.
+pub(crate) fn start_clock(ctx: &Ctx<'_>, record: &mut GameRecord) {
+    if let Some(clock) = &record.clock {
+        record.deadline = crate::live_clock::deadline_of(ctx, clock);
+        record.prompts.times_out_at = None;
+        return;
+    }
+    let now = ctx.now;
     let times_out = now.saturating_add(record.move_time);
     let remind = times_out.saturating_sub(record.move_time / 10);
     if remind > now && remind < times_out {
@@ -124,7 +131,10 @@ fn to_move_line(ctx: &Ctx<'_>, settings: &ChatSettings, loaded: &LoadedGame) -> 
         line.push(' ');
         line.push_str(&ctx.say_in(settings.language, &Sentence::new("board-check")));
     }
-    if let Some(deadline) = deadline_line(ctx, settings.language, &loaded.record) {
+    if let Some(clocks) = crate::live_clock::clocks_line(ctx, settings.language, loaded) {
+        line.push('\n');
+        line.push_str(&clocks);
+    } else if let Some(deadline) = deadline_line(ctx, settings.language, &loaded.record) {
         line.push(' ');
         line.push_str(&deadline);
     }
@@ -364,9 +374,13 @@ pub(crate) async fn start_game(
         rules_revision: jieqi_rules::game::RULES_REVISION,
         secret_captures: challenge.secret_captures,
         verdict: None,
+        clock: challenge
+            .control
+            .filter(jieqi_clock::TimeControl::is_live)
+            .map(|control| crate::live_clock::new_clock(ctx, control)),
     };
     let mut loaded = LoadedGame { record, game };
-    start_clock(&mut loaded.record, ctx.now);
+    start_clock(ctx, &mut loaded.record);
 
     // Index the game under its chat and both players.
     let mut chat = ctx.chat_record(&challenge.chat).await?;
@@ -618,6 +632,9 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
     loaded.record.deadline = None;
     loaded.record.prompts.times_out_at = None;
     loaded.record.finished_at = Some(ctx.now);
+    if let Some(clock) = &mut loaded.record.clock {
+        clock.stop(ctx.clock_now);
+    }
     // The result as announced below: what the game shows from now on, whatever the rules
     // judge later.
     loaded.record.verdict = Some(outcome.into());

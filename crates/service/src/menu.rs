@@ -139,12 +139,25 @@ const PRESETS: OptionKind = OptionKind::Choice(&[
     choice("choice-rules-vietnam", "vietnam"),
 ]);
 const MOVE_TIMES: OptionKind = OptionKind::Choice(&[
+    choice("choice-time-bullet", "1+0"),
+    choice("choice-time-blitz", "3+2"),
+    choice("choice-time-rapid", "10+5"),
+    choice("choice-time-classical", "30+20"),
+    choice("choice-time-byoyomi", "10m|30s"),
     choice("choice-time-10m", "10m"),
     choice("choice-time-1h", "1h"),
     choice("choice-time-6h", "6h"),
     choice("choice-time-1d", "24h"),
     choice("choice-time-3d", "3d"),
     choice("choice-time-7d", "7d"),
+]);
+/// The game clocks `/play` offers (a game against the engine is played now or not at all).
+const CLOCKS: OptionKind = OptionKind::Choice(&[
+    choice("choice-time-bullet", "1+0"),
+    choice("choice-time-blitz", "3+2"),
+    choice("choice-time-rapid", "10+5"),
+    choice("choice-time-classical", "30+20"),
+    choice("choice-time-byoyomi", "10m|30s"),
 ]);
 /// Jieqi's "nobody sees" reading (`secret-captures`): offered as an option of its own, since
 /// a client with structured options (Discord) cannot type the word.
@@ -279,6 +292,7 @@ pub const COMMANDS: &[MenuCommand] = &[
             VARIANT,
             COLOUR,
             opt("captures", "option-captures", CAPTURES),
+            opt("time", "option-clock", CLOCKS),
         ]),
     },
     MenuCommand {

@@ -40,13 +40,51 @@ impl WebSecret {
         (bytes.len() >= Self::SHORTEST).then_some(WebSecret(bytes))
     }
 
-    pub(crate) fn mac(&self) -> Hmac<Sha256> {
+    fn mac(&self) -> Hmac<Sha256> {
         // HMAC takes a key of any length.
         match Hmac::<Sha256>::new_from_slice(&self.0) {
             Ok(mac) => mac,
             Err(_) => unreachable!("HMAC accepts every key length"),
         }
     }
+
+    /// `payload` signed: the payload and its HMAC-SHA256, both base64url, joined by a dot. The
+    /// one form of every credential the bot signs (personal links, Activity passes); what the
+    /// payload starts with tells them apart.
+    pub(crate) fn sign(&self, payload: &str) -> String {
+        let mut mac = self.mac();
+        mac.update(payload.as_bytes());
+        format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(payload),
+            URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+        )
+    }
+
+    /// The payload of `signed` (at most `longest` long), once its MAC is checked in constant
+    /// time. Signed by us, it is still read as carefully as any input.
+    pub(crate) fn open(&self, signed: &str, longest: usize) -> Result<String, TokenError> {
+        if signed.len() > longest {
+            return Err(TokenError::Malformed);
+        }
+        let (payload, tag) = signed.split_once('.').ok_or(TokenError::Malformed)?;
+        let payload = URL_SAFE_NO_PAD
+            .decode(payload)
+            .map_err(|_| TokenError::Malformed)?;
+        let tag = URL_SAFE_NO_PAD
+            .decode(tag)
+            .map_err(|_| TokenError::Malformed)?;
+        let mut mac = self.mac();
+        mac.update(&payload);
+        mac.verify_slice(&tag).map_err(|_| TokenError::Forged)?;
+        String::from_utf8(payload).map_err(|_| TokenError::Malformed)
+    }
+}
+
+/// The `N` lines of a signed payload (the last one takes the rest, newlines and all), or
+/// `None` when it has fewer.
+pub(crate) fn fields<const N: usize>(payload: &str) -> Option<[&str; N]> {
+    payload.splitn(N, '\n').collect::<Vec<_>>().try_into().ok()
 }
 
 impl fmt::Debug for WebSecret {
@@ -102,44 +140,14 @@ impl PersonalToken {
 
     /// The signed token: the payload and its MAC, both base64url.
     pub fn sign(&self, secret: &WebSecret) -> String {
-        let payload = self.payload();
-        let mut mac = secret.mac();
-        mac.update(payload.as_bytes());
-        let tag = mac.finalize().into_bytes();
-        format!(
-            "{}.{}",
-            URL_SAFE_NO_PAD.encode(payload),
-            URL_SAFE_NO_PAD.encode(tag)
-        )
+        secret.sign(&self.payload())
     }
 
     /// Reads and checks a token at `now` (Unix seconds): its signature (compared in constant
     /// time), then its expiry.
     pub fn verify(token: &str, secret: &WebSecret, now: u64) -> Result<PersonalToken, TokenError> {
-        if token.len() > TOKEN_LONGEST {
-            return Err(TokenError::Malformed);
-        }
-        let (payload, tag) = token.split_once('.').ok_or(TokenError::Malformed)?;
-        let payload = URL_SAFE_NO_PAD
-            .decode(payload)
-            .map_err(|_| TokenError::Malformed)?;
-        let tag = URL_SAFE_NO_PAD
-            .decode(tag)
-            .map_err(|_| TokenError::Malformed)?;
-        let mut mac = secret.mac();
-        mac.update(&payload);
-        mac.verify_slice(&tag).map_err(|_| TokenError::Forged)?;
-        // Signed by us: the payload is ours, but read it as carefully as any input.
-        let payload = String::from_utf8(payload).map_err(|_| TokenError::Malformed)?;
-        let mut fields = payload.split('\n');
-        let (Some("1"), Some(game), Some(platform), Some(id), Some(expires), None) = (
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-        ) else {
+        let payload = secret.open(token, TOKEN_LONGEST)?;
+        let Some(["1", game, platform, id, expires]) = fields::<5>(&payload) else {
             return Err(TokenError::Malformed);
         };
         let token = PersonalToken {
@@ -224,6 +232,13 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_payloads_last_field_takes_the_rest_and_too_few_are_none() {
+        assert_eq!(fields::<3>("a\nb\nc\nd"), Some(["a", "b", "c\nd"]));
+        assert_eq!(fields::<3>("a\nb"), None);
+        assert_eq!(fields::<1>(""), Some([""]));
     }
 
     #[test]

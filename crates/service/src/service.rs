@@ -182,8 +182,19 @@ impl Service {
         now: crate::store::UnixTime,
         step: impl for<'c, 'i> Fn(&'c mut Ctx<'i>) -> StepFuture<'c>,
     ) -> Result<bool, StoreError> {
+        let at = std::time::UNIX_EPOCH + Duration::from_secs(now);
+        self.commit_unattended_at(at, step).await
+    }
+
+    /// [`Service::commit_unattended`] at `at` on this process's clock, to the millisecond (a
+    /// flag, the engine's move on a live game's clock).
+    pub(crate) async fn commit_unattended_at(
+        &self,
+        at: std::time::SystemTime,
+        step: impl for<'c, 'i> Fn(&'c mut Ctx<'i>) -> StepFuture<'c>,
+    ) -> Result<bool, StoreError> {
         for _ in 0..ATTEMPTS {
-            let mut ctx = Ctx::for_timer(&self.inner, now);
+            let mut ctx = Ctx::for_timer_at(&self.inner, at);
             match step(&mut ctx).await {
                 Ok(()) => {}
                 Err(Halt::Refuse(_)) => return Ok(false),
@@ -230,6 +241,7 @@ impl Service {
         for event in events {
             self.inner.metrics.count(event);
         }
+        self.arm_flags(&loaded);
         self.inner.remember(loaded);
         if queued {
             self.inner

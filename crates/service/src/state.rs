@@ -42,6 +42,11 @@ pub(crate) struct Inner {
     pub instance: String,
     /// Reviews waiting and running (`/review`).
     pub reviews: crate::review_queue::ReviewRunner,
+    /// The offset from this process's clock to the store's: live games' instants.
+    pub shared_clock: crate::shared_clock::SharedClock,
+    /// The flag timer of each live game this process committed last: the deadline it waits
+    /// for, and how to stop it (a newer commit re-arms it).
+    pub flag_timers: Mutex<HashMap<GameId, (jieqi_clock::Timestamp, tokio::task::AbortHandle)>>,
 }
 
 impl Inner {
@@ -62,7 +67,14 @@ impl Inner {
             thinking: Mutex::new(HashSet::new()),
             instance: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
             reviews: crate::review_queue::ReviewRunner::default(),
+            shared_clock: crate::shared_clock::SharedClock::default(),
+            flag_timers: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Now on the shared clock live games are timed by.
+    pub(crate) fn clock_now(&self) -> jieqi_clock::Timestamp {
+        self.shared_clock.at(self.config.wall_clock.now())
     }
 
     pub(crate) fn secret(&self, variant: jieqi_rules::Variant) -> Secret {

@@ -24,8 +24,8 @@ impl Service {
     /// first two plies is aborted), challenges expire, the engine resumes thinking where it is
     /// to move. Deadlines are stored, so this works
     /// across restarts; call it every few seconds.
-    pub async fn tick(&self, now: SystemTime) {
-        let now = unix(now);
+    pub async fn tick(&self, at: SystemTime) {
+        let now = unix(at);
         // A game waiting for the engine (one that failed to move, say) is picked up again.
         self.resume_engines().await;
         // So are reviews queued and not posted: after a restart, those of a process that
@@ -42,7 +42,7 @@ impl Service {
             };
             let count = due.len();
             for item in due {
-                let result = self.run_timer(now, &item).await;
+                let result = self.run_timer(at, &item).await;
                 if let Err(error) = result {
                     tracing::error!(%error, ?item, "a timer failed");
                     return;
@@ -93,8 +93,8 @@ impl Service {
         .map(drop)
     }
 
-    async fn run_timer(&self, now: u64, due: &Due) -> Result<(), StoreError> {
-        self.commit_unattended(now, |ctx| match due {
+    async fn run_timer(&self, at: SystemTime, due: &Due) -> Result<(), StoreError> {
+        self.commit_unattended_at(at, |ctx| match due {
             Due::Game(id) => Box::pin(time_out(ctx, id.clone())),
             Due::Challenge(id) => Box::pin(expire(ctx, id.clone())),
         })
@@ -104,11 +104,19 @@ impl Service {
 }
 
 /// A game whose player to move is out of time.
-async fn time_out(ctx: &mut Ctx<'_>, id: GameId) -> Step {
+pub(crate) async fn time_out(ctx: &mut Ctx<'_>, id: GameId) -> Step {
     ctx.lock_game(&id).await;
     let Some(mut loaded) = ctx.load_game(&id).await? else {
         return Err(Halt::Refuse(Sentence::new("error-internal")));
     };
+    if loaded.record.is_active() && loaded.record.clock.is_some() {
+        // A live game: its clock judges, to the millisecond on the shared clock; the
+        // deadline index only brought the game here (the tick, the flag timer's net).
+        return match crate::live_clock::flagged(ctx, &loaded.record) {
+            Some(seat) => crate::live_clock::end_on_time(ctx, loaded, seat).await,
+            None => Ok(()),
+        };
+    }
     let expired = loaded.record.deadline.is_some_and(|d| d <= ctx.now);
     if !loaded.record.is_active() || !expired {
         // Stale index entry: rewrite the record so its deadline entry is corrected.

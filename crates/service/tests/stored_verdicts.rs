@@ -45,7 +45,7 @@ async fn shown(h: &mut Harness, chat: &ChatId, games: &[GameId], people: &[&User
     texts
 }
 
-/// `record` as schema 4 wrote it: the compact game without its last three fields.
+/// `record` as schema 4 wrote it: the compact game without its last four fields.
 fn schema_four(record: &GameRecord) -> Vec<u8> {
     let old = GameRecord {
         verdict: None,
@@ -54,8 +54,8 @@ fn schema_four(record: &GameRecord) -> Vec<u8> {
         ..record.clone()
     };
     let mut bytes = encode(&old).expect("encode");
-    assert!(bytes.ends_with(&[0, 0, 0]), "the new fields are last");
-    bytes.truncate(bytes.len() - 3);
+    assert!(bytes.ends_with(&[0, 0, 0, 0]), "the new fields are last");
+    bytes.truncate(bytes.len() - 4);
     bytes[0] = 4;
     bytes
 }
@@ -86,6 +86,7 @@ async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_schema: boo
                  DROP TABLE review_requests;
                  DROP TABLE send_budgets;
                  DROP FUNCTION jieqi_spend;
+                 DROP TABLE activity_launches;
                  UPDATE players SET record = overlay(record placing '\\x04'::bytea from 1 for 1);
                  UPDATE chats SET record = overlay(record placing '\\x04'::bytea from 1 for 1);",
             );
@@ -121,7 +122,9 @@ async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_schema: boo
         if !old_schema {
             break;
         }
-        if matches!(key.first(), Some(b'p' | b'h')) && value.first() == Some(&5) {
+        if matches!(key.first(), Some(b'p' | b'h'))
+            && value.first() == Some(&jieqi_service::store::codec::SCHEMA_VERSION)
+        {
             let mut bytes = value.to_vec();
             bytes[0] = 4;
             tree.insert(key, bytes).unwrap();
@@ -318,5 +321,6 @@ fn sample_game() -> GameRecord {
         rules_revision: RULES_REVISION,
         secret_captures: false,
         verdict: None,
+        clock: None,
     }
 }

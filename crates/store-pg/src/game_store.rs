@@ -219,6 +219,19 @@ impl GameStore for PgStore {
         Ok(row.get::<_, Option<i64>>(0).map(uint))
     }
 
+    async fn store_time(&self) -> Result<Option<UnixMillis>, StoreError> {
+        let client = self.client().await?;
+        // `clock_timestamp()`, not `now()`: the instant of the reading, not of a transaction.
+        let row = client
+            .query_one(
+                "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8",
+                &[],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(Some(uint(row.get::<_, i64>(0))))
+    }
+
     async fn renew(&self, claim: &Claim, ids: &[OutboxId]) -> Result<Vec<OutboxId>, StoreError> {
         if ids.is_empty() {
             return Ok(Vec::new());
@@ -442,7 +455,48 @@ impl GameStore for PgStore {
             .execute("DELETE FROM sent WHERE at < $1", &[&int(before)])
             .await
             .map_err(backend)?;
-        Ok(usize::try_from(answers + sent).unwrap_or(usize::MAX))
+        let launches = client
+            .execute(
+                "DELETE FROM activity_launches WHERE at < $1",
+                &[&int(before)],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(usize::try_from(answers + sent + launches).unwrap_or(usize::MAX))
+    }
+
+    async fn record_launch(
+        &self,
+        instance: &ActivityInstanceId,
+        launch: &LaunchRecord,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let statement = client
+            .prepare_cached(
+                "INSERT INTO activity_launches (instance, at, record) VALUES ($1, $2, $3) \
+                 ON CONFLICT (instance) DO UPDATE SET at = EXCLUDED.at, record = EXCLUDED.record",
+            )
+            .await
+            .map_err(backend)?;
+        client
+            .execute(
+                &statement,
+                &[&instance.as_str(), &int(launch.at), &encode(launch)?],
+            )
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    async fn launch(
+        &self,
+        instance: &ActivityInstanceId,
+    ) -> Result<Option<LaunchRecord>, StoreError> {
+        self.read(
+            "SELECT record FROM activity_launches WHERE instance = $1",
+            instance.as_str(),
+        )
+        .await
     }
 
     async fn review(&self, game: &GameId) -> Result<Option<ReviewRecord>, StoreError> {

@@ -42,12 +42,13 @@ use deadpool_postgres::{
     Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
 };
 use jieqi_store::codec::{decode, encode};
-use jieqi_store::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
+use jieqi_store::ids::{ActivityInstanceId, ChallengeId, ChatId, GameId, Platform, UserId};
 use jieqi_store::message::{OutboxEntry, OutboxId};
 use jieqi_store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
-    GameChange, GameChanges, GameRecord, Lane, Leadership, OutboxRecord, PendingMessage,
-    PlayerRecord, RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, UnixMillis, UnixTime,
+    GameChange, GameChanges, GameRecord, Lane, LaunchRecord, Leadership, OutboxRecord,
+    PendingMessage, PlayerRecord, RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, UnixMillis,
+    UnixTime,
 };
 use jieqi_store::{GameStore, StoreError};
 use tokio_postgres::error::SqlState;

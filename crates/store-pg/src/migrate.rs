@@ -22,6 +22,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (6, include_str!("migrations/0006_reviews.sql")),
     (7, include_str!("migrations/0007_review_queue.sql")),
     (8, include_str!("migrations/0008_send_budgets.sql")),
+    (9, include_str!("migrations/0009_activity_launches.sql")),
 ];
 
 /// The migration after whose SQL the game records are rewritten in the codec's current

@@ -12,7 +12,8 @@
 //! `R` time + request key (pruning index), `o` outbox id (pending messages), `s` outbox id
 //! (delivered messages' platform refs), `d` kind + time + id (deadlines), `v` game id
 //! (finished reviews), `q` queue order (reviews queued, in order), `Q` game id + chat (the
-//! queue order of that review, to find it in a transaction).
+//! queue order of that review, to find it in a transaction), `a` Activity instance (the game
+//! it was launched on).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -29,11 +30,11 @@ use tokio::sync::watch;
 
 use crate::sled_folder::{DataFolder, allocated_bytes};
 use jieqi_store::codec::{Record, SCHEMA_VERSION, decode, encode, version_of};
-use jieqi_store::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
+use jieqi_store::ids::{ActivityInstanceId, ChallengeId, ChatId, GameId, Platform, UserId};
 use jieqi_store::message::{OutboxEntry, OutboxId};
 use jieqi_store::records::{
-    AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, OutboxRecord, PlayerRecord,
-    ReviewRecord, ReviewRequest, SentRecord, UnixTime,
+    AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, LaunchRecord, OutboxRecord,
+    PlayerRecord, ReviewRecord, ReviewRequest, SentRecord, UnixTime,
 };
 use jieqi_store::{
     Change, Claim, Coalescing, CommitError, Due, GameChange, GameChanges, GameStore, Lane,

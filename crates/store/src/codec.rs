@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 
 use super::StoreError;
 use super::records::{
-    AnswerRecord, BoardMoves, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, OutboxRecord,
-    PlayerRecord, PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
+    AnswerRecord, BoardMoves, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, LaunchRecord,
+    OutboxRecord, PlayerRecord, PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
 };
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
@@ -27,10 +27,19 @@ use super::records::{
 ///   verdict once, when the store upgrades it (`replay::verdict_of_old_game`).
 /// - 6 added `OutboxRecord::covers` (the moves a board names, for coalescing boards), last.
 ///   Nothing else changed shape: the other records of schema 5 read as they are.
-pub const SCHEMA_VERSION: u8 = 6;
+/// - 7 added `GameRecord::clock` (a live game's clock: control, both sides' time, whose time
+///   runs since when) and `ChallengeRecord::control`, last. Older games and challenges read
+///   with none: they keep their deadlines per move. A stored clock no game could reach is
+///   refused (`game_clock`).
+pub const SCHEMA_VERSION: u8 = 7;
 
 /// A record the store keeps: its current shape, and how to read its older ones.
 pub trait Record: Serialize + DeserializeOwned {
+    /// Reads `rest` written by this schema.
+    fn read(rest: &[u8]) -> Result<Self, StoreError> {
+        postcard_read(rest)
+    }
+
     /// Reads `rest` written by schema `version` (older than [`SCHEMA_VERSION`]).
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
         let _ = version;
@@ -52,7 +61,7 @@ pub fn encode<T: Record>(value: &T) -> Result<Vec<u8>, StoreError> {
 /// The record from its stored bytes, of this schema or an older one.
 pub fn decode<T: Record>(bytes: &[u8]) -> Result<T, StoreError> {
     match bytes.split_first() {
-        Some((&SCHEMA_VERSION, rest)) => postcard_read(rest),
+        Some((&SCHEMA_VERSION, rest)) => T::read(rest),
         Some((&version, rest)) if (1..SCHEMA_VERSION).contains(&version) => {
             T::upgrade(version, rest)
         }
@@ -71,11 +80,13 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
 
 impl Record for ChallengeRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
-        if version >= 5 {
-            return postcard_read(rest);
+        let mut bytes = rest.to_vec();
+        if version < 5 {
+            // Schemas 1 to 4 lack `secret_captures`: every challenge let the capturer see.
+            bytes = completed(&bytes, &false)?;
         }
-        // Schemas 1 to 4 lack `secret_captures` at the end: every challenge let the capturer see.
-        postcard_read(&completed(rest, &false)?)
+        // Schemas 1 to 6 lack `control` at the end: a time per move, as before.
+        postcard_read(&completed(&bytes, &None::<String>)?)
     }
 }
 /// `rest` followed by the stored form of `value`: an older record whose shape lacks only
@@ -116,18 +127,29 @@ impl Record for SentRecord {}
 impl Record for ReviewRecord {}
 // The review queue came after schema 5 and has kept its shape.
 impl Record for ReviewRequest {}
+// Activity launches came after schema 6 and have kept their shape.
+impl Record for LaunchRecord {}
 
 impl Record for GameRecord {
+    /// Through the compact form, so that a record refused for what it holds (an impossible
+    /// clock, say) is refused with the reason rather than serde's bare "cannot decode".
+    fn read(rest: &[u8]) -> Result<Self, StoreError> {
+        let stored: crate::compact::StoredGame = postcard_read(rest)?;
+        GameRecord::try_from(stored).map_err(StoreError::Corrupt)
+    }
+
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
         if version >= 5 {
-            // Schema 5 games have the current shape, verdicts and rules revisions included.
-            return postcard_read(rest);
+            // Schemas 5 and 6 games lack only `clock` at the end: a zero byte reads as none,
+            // a game on a time per move.
+            return Self::read(&completed(rest, &None::<u8>)?);
         }
         let mut bytes = rest.to_vec();
         let mut game: GameRecord = if version >= 3 {
-            // Schemas 3 and 4 wrote the compact form without its last three fields: zero
-            // bytes read as revision 0, the capturer sees, no verdict (filled in below).
-            bytes.extend([0, 0, 0]);
+            // Schemas 3 and 4 wrote the compact form without its last four fields: zero
+            // bytes read as revision 0, the capturer sees, no verdict (filled in below), no
+            // clock.
+            bytes.extend([0, 0, 0, 0]);
             postcard_read(&bytes)?
         } else {
             // Schema 1 differs from 2 only in lacking `engine` at the end: a trailing zero
@@ -153,6 +175,9 @@ impl Record for AnswerRecord {
 
 impl Record for OutboxRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 6 {
+            return postcard_read(rest);
+        }
         if version >= 3 {
             // Schemas 3 to 5 lack `covers` at the end: no moves named for coalescing.
             return postcard_read(&completed(rest, &None::<BoardMoves>)?);
@@ -222,6 +247,7 @@ mod legacy {
                 rules_revision: 0,
                 secret_captures: false,
                 verdict: None,
+                clock: None,
             }
         }
     }
@@ -276,6 +302,9 @@ mod legacy {
         }
     }
 }
+
+#[cfg(test)]
+mod clock_tests;
 
 #[cfg(test)]
 mod tests {

@@ -222,7 +222,8 @@ mod serde_bytes_compat {
     }
 }
 
-/// [`GameRecord`] as stored (schema 3; schema 5 added the last three fields).
+/// [`GameRecord`] as stored (schema 3; schema 5 added `rules_revision`, `secret_captures`
+/// and `verdict`; schema 7 added `clock`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct StoredGame {
     id: GameId,
@@ -251,6 +252,8 @@ pub(crate) struct StoredGame {
     rules_revision: u32,
     secret_captures: bool,
     verdict: Option<Verdict>,
+    /// Schema 7 on: a live game's clock.
+    pub(crate) clock: Option<crate::game_clock::StoredClock>,
 }
 
 fn index_of<T: PartialEq>(all: &[T], value: &T) -> u8 {
@@ -288,6 +291,7 @@ impl From<GameRecord> for StoredGame {
             rules_revision: game.rules_revision,
             secret_captures: game.secret_captures,
             verdict: game.verdict,
+            clock: game.clock.as_ref().map(Into::into),
         }
     }
 }
@@ -302,6 +306,11 @@ impl TryFrom<StoredGame> for GameRecord {
         let preset = *jieqi_rules::game::Preset::ALL
             .get(usize::from(stored.preset))
             .ok_or_else(|| format!("rule preset {} is unknown", stored.preset))?;
+        let clock = stored.clock.map(jieqi_clock::Clock::try_from).transpose()?;
+        let moves = stored.moves.unpack()?;
+        if let Some(clock) = &clock {
+            crate::game_clock::check_against_game(clock, stored.ending.is_none(), moves.len())?;
+        }
         let deal = stored.deal.unpack()?;
         let salt = stored.salt.unpack();
         let commitment = stored
@@ -318,7 +327,7 @@ impl TryFrom<StoredGame> for GameRecord {
             deal,
             salt,
             commitment,
-            moves: stored.moves.unpack()?,
+            moves,
             ending: stored.ending,
             move_time: stored.move_time,
             deadline: stored.deadline,
@@ -332,6 +341,7 @@ impl TryFrom<StoredGame> for GameRecord {
             rules_revision: stored.rules_revision,
             secret_captures: stored.secret_captures,
             verdict: stored.verdict,
+            clock,
         })
     }
 }

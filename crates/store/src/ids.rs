@@ -54,6 +54,9 @@ pub enum ParseIdError {
     /// A game or challenge id with the wrong letters or length.
     #[error("`{0}` is not a game or challenge id: ids look like g7k2 (see /games)")]
     Short(String),
+    /// Not a Discord Activity instance id in shape.
+    #[error("`{0}` is not an Activity instance id: the Embedded App SDK's instanceId")]
+    Instance(String),
 }
 
 impl FromStr for Platform {
@@ -257,6 +260,47 @@ short_id_type!(
     5
 );
 
+/// A Discord Activity instance, as Discord names it (the Embedded App SDK's `instanceId`, the
+/// `activity_instance` of a `LAUNCH_ACTIVITY` answer): letters, digits, `-` and `_`, at most
+/// [`ActivityInstanceId::LONGEST`] of them, so that one can go into an address or a key as it is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ActivityInstanceId(String);
+
+impl ActivityInstanceId {
+    /// The longest instance id read: Discord's are like
+    /// `i-1234567890123456789-gc-1234567890123456789-1234567890123456789`.
+    pub const LONGEST: usize = 128;
+
+    /// The id as Discord wrote it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ActivityInstanceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for ActivityInstanceId {
+    type Err = ParseIdError;
+
+    fn from_str(s: &str) -> Result<ActivityInstanceId, ParseIdError> {
+        let fits = !s.is_empty()
+            && s.len() <= Self::LONGEST
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if fits {
+            Ok(ActivityInstanceId(s.to_owned()))
+        } else {
+            Err(ParseIdError::Instance(
+                s.chars().take(Self::LONGEST).collect(),
+            ))
+        }
+    }
+}
+
 /// The engine's user id on every platform (no platform id looks like it).
 pub const ENGINE_USER_ID: &str = "jieqi-bot";
 
@@ -294,6 +338,20 @@ mod tests {
         assert!("g7k".parse::<GameId>().is_err());
         assert!("g7l2".parse::<GameId>().is_err());
         assert!("g7k2".parse::<ChallengeId>().is_err());
+    }
+
+    #[test]
+    fn an_activity_instance_is_letters_digits_dashes_and_underscores() {
+        let id = "i-1336414486185947146-gc-800001-700001";
+        assert_eq!(
+            id.parse::<ActivityInstanceId>()
+                .map(|i| i.to_string())
+                .as_deref(),
+            Ok(id)
+        );
+        for bad in ["", "../../users/@me", "i 1", "i/1", &"i".repeat(129)] {
+            assert!(bad.parse::<ActivityInstanceId>().is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod codec;
 mod compact;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+pub mod game_clock;
 pub mod ids;
 pub mod language;
 pub mod message;
@@ -41,15 +42,17 @@ pub mod verdict;
 use async_trait::async_trait;
 use thiserror::Error;
 
-use crate::ids::{ChallengeId, ChatId, GameId, IdempotencyKey, Platform, UserId};
+use crate::ids::{
+    ActivityInstanceId, ChallengeId, ChatId, GameId, IdempotencyKey, Platform, UserId,
+};
 use crate::message::{Destination, OutboxEntry, OutboxId};
 
 pub use pace::{Allowance, Spend, WindowLog};
 pub use records::{
     AnswerRecord, BoardMoves, BoardPost, ChallengeRecord, ChatPuzzles, ChatRecord, ColourChoice,
-    CourseProgress, DailySlot, DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe, OpenPuzzle,
-    OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord, ReviewRequest, Seat,
-    SentRecord, StoredReply, UnixTime, VariantStats, commitment,
+    CourseProgress, DailySlot, DrawOffer, Ending, EngineSeat, GameRecord, ImageRecipe,
+    LaunchRecord, OpenPuzzle, OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord,
+    ReviewRequest, Seat, SentRecord, StoredReply, UnixTime, VariantStats, commitment,
 };
 pub use verdict::Verdict;
 
@@ -443,8 +446,22 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     async fn allocate_outbox_ids(&self, n: usize) -> Result<Vec<OutboxId>, StoreError>;
     /// Applies `change` atomically (durably if `change.durable`).
     async fn commit(&self, change: Change) -> Result<(), CommitError>;
-    /// Forgets request answers and delivered-message references older than `before`.
+    /// Forgets request answers, delivered-message references and Activity launches older
+    /// than `before`.
     async fn prune(&self, before: UnixTime) -> Result<usize, StoreError>;
+    /// Remembers that Discord's Activity instance `instance` was launched on `launch.game`
+    /// (the game's "Play in Discord"), for every process: the Activity opened there asks
+    /// [`GameStore::launch`]. A later launch into the same instance replaces it.
+    async fn record_launch(
+        &self,
+        instance: &ActivityInstanceId,
+        launch: &LaunchRecord,
+    ) -> Result<(), StoreError>;
+    /// What Activity instance `instance` was last launched on, if it was launched from a game.
+    async fn launch(
+        &self,
+        instance: &ActivityInstanceId,
+    ) -> Result<Option<LaunchRecord>, StoreError>;
     /// Gives back disk space that holds nothing live, when there is enough of it to be worth
     /// a pause of the writers (sled: a compacted copy). Returns whether it did. A store that
     /// does this by itself (PostgreSQL's autovacuum) has nothing to do.
@@ -475,6 +492,13 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     async fn spend(&self, allowances: &[Allowance]) -> Result<Spend, StoreError>;
     /// Tries to take `role` for this process; `None` if another process holds it.
     async fn lead(&self, role: &str) -> Result<Option<Leadership>, StoreError>;
+    /// The store's own clock, in milliseconds since the Unix epoch, for a store several
+    /// processes share: the one clock their live games are timed by (each process measures
+    /// its offset from it). `None`: the store has no clock of its own (sled, one process:
+    /// that process's clock is the store's).
+    async fn store_time(&self) -> Result<Option<UnixMillis>, StoreError> {
+        Ok(None)
+    }
     /// Follows every game revision committed from now on: by this process, and for a store
     /// several processes share, by the others too (PostgreSQL: `LISTEN`/`NOTIFY`).
     fn game_changes(&self) -> tokio::sync::broadcast::Receiver<GameChange>;

@@ -154,6 +154,12 @@ pub struct GameRecord {
     /// `codec`).
     #[serde(default)]
     pub verdict: Option<super::Verdict>,
+    /// A live game's clock (`/challenge @bob 3+2`): the control, each side's time as of its
+    /// last move, and whose time runs since which commit; `None` for a game on a time per
+    /// move (`move_time`, `deadline`). Added by schema 7, last (older games read with none
+    /// and keep their deadlines per move).
+    #[serde(default)]
+    pub clock: Option<jieqi_clock::Clock>,
 }
 
 /// What the bot asked or told around one game and when, so it asks once and says things once.
@@ -275,8 +281,12 @@ pub struct ChallengeRecord {
     /// Its text (repeated when the buttons are removed).
     pub text: String,
     /// "Nobody sees" (`secret-captures`): nobody learns a captured covered piece until the
-    /// end. Added by schema 5, last.
+    /// end. Added by schema 5.
     pub secret_captures: bool,
+    /// A game clock (`3+2`, `10m|30s`) instead of the time per move: the game is played live.
+    /// Added by schema 7, last (older challenges read with none).
+    #[serde(with = "control_text")]
+    pub control: Option<jieqi_clock::TimeControl>,
 }
 
 /// A chat: its settings and what is going on in it.
@@ -628,6 +638,41 @@ impl ReviewRequest {
     /// Whether `other` asks for the same review (the same game, in the same chat).
     pub fn same_as(&self, other: &ReviewRequest) -> bool {
         self.game == other.game && self.chat == other.chat
+    }
+}
+
+/// What a Discord Activity instance shows: the game whose "Play in Discord" button launched it
+/// (Discord's `LAUNCH_ACTIVITY` answer names the instance it opened, or joined if one was
+/// running in the channel). Its own kind of record, by instance (sled key `a`, the PostgreSQL
+/// table `activity_launches`); a later launch into the same instance replaces it, and it is
+/// forgotten with old request answers ([`crate::GameStore::prune`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchRecord {
+    /// The game launched.
+    pub game: GameId,
+    /// The channel the button was pressed in (the game's, and the instance's).
+    pub chat: ChatId,
+    /// When it was launched.
+    pub at: UnixTime,
+}
+
+/// A time control in its notation (`3+2`), read back by the same parser: a stored text that
+/// is not a control is refused.
+mod control_text {
+    use jieqi_clock::TimeControl;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(
+        control: &Option<TimeControl>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        control.map(|c| c.to_string()).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<TimeControl>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|text| text.parse().map_err(D::Error::custom))
+            .transpose()
     }
 }
 

@@ -6,13 +6,15 @@
 //! |---|---|
 //! | `GET /activity`, `GET /?frame_id=…` | the Activity's page (the SDK's launch parameters in the query) |
 //! | `POST /activity/session` | `{"code", "instance", "channel"}` from the SDK (`authorize`'s code, `instanceId`, `channelId`): the bot exchanges the code with Discord, asks Discord about the instance, and answers the access token (for the SDK's `authenticate`), the user and their pass for that channel |
-//! | `GET /activity/games?channel=<id>` | the games the Activity lists: the person's own (each with its personal link's token), the channel's running and finished ones |
+//! | `GET /activity/games?channel=<id>` | the games the Activity lists: the person's own (each with its personal link's token), the channel's running and finished ones, and `launched`: the game the pass's Activity instance was launched on ("Play in Discord"), with the person's token if they play it, or `null` |
 //! | `POST /activity/challenge` | `{"channel", "opponent": "<user id>" or "bot", "name", "variant", "key"}`: the chat's `/challenge` (or `/play bot`) in that channel |
 //!
-//! The pass (`Authorization: Bearer <pass>`) names the person and the one channel Discord
-//! showed them in (their Activity instance's, asked at sign-in with the bot's token: the
-//! instance must be ours, run in the channel named and have the person among its users, else
-//! 403); it lapses after an hour and acts in no game. Listing or challenging in any other
+//! The pass (`Authorization: Bearer <pass>`) names the person, the Activity instance and the
+//! one channel Discord showed them in (asked at sign-in with the bot's token: the instance
+//! must be ours, run in the channel named and have the person among its users, else 403); it
+//! lapses after an hour and acts in no game. The game the instance was launched on is read
+//! from the store with the instance the pass names, never one the page names, and only if it
+//! is a game of the pass's channel: a person sees the launch of their own instance only. Listing or challenging in any other
 //! channel is 403. Playing is the game's page with the personal link's token, exactly as
 //! from a personal link: the same `/me` routes, checks and refusals. A forged, used or
 //! foreign code is refused by Discord, and here with 401; so is a pass that is forged,
@@ -28,6 +30,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use jieqi_discord::{DiscordOAuth, SignInError};
 use jieqi_service::activity::{ActivityAnswer, ActivityPass, Opponent};
+use jieqi_service::ids::ActivityInstanceId;
 use jieqi_service::{ChatId, GameId, Language, Platform, User, UserId};
 use serde::{Deserialize, Serialize};
 
@@ -171,6 +174,8 @@ struct SignedIn {
     expires: u64,
     /// The channel the pass is for.
     channel: String,
+    /// The Activity instance the pass is for.
+    instance: String,
 }
 
 #[derive(Serialize)]
@@ -207,7 +212,12 @@ async fn session(
         Ok(chat) => chat,
         Err(why) => return bad(why),
     };
-    let account = match admitted(discord, &asked).await {
+    // The instance's shape first, so a malformed one costs no exchange of the code and never
+    // goes into the address asked.
+    let Ok(instance) = asked.instance.parse::<ActivityInstanceId>() else {
+        return bad("instance is the SDK's instanceId");
+    };
+    let account = match admitted(discord, &asked, &instance).await {
         Ok(account) => account,
         Err(Refused::NotInChannel(why)) => {
             tracing::info!(
@@ -223,9 +233,6 @@ async fn session(
         }
         Err(Refused::SignIn(SignInError::NotACode)) => {
             return bad("that is not an authorization code");
-        }
-        Err(Refused::SignIn(SignInError::NotAnInstance)) => {
-            return bad("instance is the SDK's instanceId");
         }
         Err(Refused::SignIn(SignInError::Refused(why))) => {
             tracing::info!("an Activity sign-in was refused: {why}");
@@ -267,7 +274,7 @@ async fn session(
         UserId::new(Platform::Discord, account.id.to_string()),
         account.name.clone(),
     );
-    let Some(pass) = site.service.activity_pass(&user, &chat) else {
+    let Some(pass) = site.service.activity_pass(&user, &chat, &instance) else {
         return refusal(
             &site,
             StatusCode::NOT_FOUND,
@@ -293,6 +300,7 @@ async fn session(
             pass,
             expires,
             channel: asked.channel,
+            instance: instance.to_string(),
         },
     )
 }
@@ -309,16 +317,13 @@ enum Refused {
 async fn admitted(
     discord: &DiscordOAuth,
     asked: &SessionBody,
+    instance: &ActivityInstanceId,
 ) -> Result<jieqi_discord::DiscordAccount, Refused> {
-    // The instance's shape first, so a malformed one costs no exchange of the code.
-    if !jieqi_discord::is_instance_id(&asked.instance) {
-        return Err(Refused::SignIn(SignInError::NotAnInstance));
-    }
     let account = discord
         .sign_in(&asked.code)
         .await
         .map_err(Refused::SignIn)?;
-    let instance = match discord.activity_instance(&asked.instance).await {
+    let instance = match discord.activity_instance(instance).await {
         Ok(instance) => instance,
         // Discord knows no such instance of ours.
         Err(SignInError::Refused(why)) => return Err(Refused::NotInChannel(why)),
@@ -397,6 +402,17 @@ struct Listing {
     mine: Vec<Listed>,
     here: Vec<Listed>,
     finished: Vec<Listed>,
+    /// The game the Activity instance was launched on, with when (a later launch into the
+    /// same instance differs): the page opens it once.
+    launched: Option<LaunchedGame>,
+}
+
+#[derive(Serialize)]
+struct LaunchedGame {
+    #[serde(flatten)]
+    game: Listed,
+    /// When it was launched (Unix seconds).
+    at: u64,
 }
 
 async fn listed(
@@ -494,6 +510,15 @@ async fn games(
             if let Some(item) = listed(&site, game, language, None, true).await? {
                 listing.finished.push(item);
             }
+        }
+        // The instance is the pass's, the one Discord showed the person in at sign-in.
+        if let Some(launched) = site.service.launched(&pass.instance, &chat).await?
+            && let Some(game) = listed(&site, &launched.game, language, person, true).await?
+        {
+            listing.launched = Some(LaunchedGame {
+                game,
+                at: launched.at,
+            });
         }
         Ok(())
     }

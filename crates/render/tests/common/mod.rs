@@ -127,3 +127,74 @@ pub fn banqi_midgame() -> View {
         fen: String::new(),
     }
 }
+
+/// A Swiss's standings after `rounds` rounds, `players` rows, names in several scripts
+/// and a few hostile ones (very long, an RTL override, control characters, emoji).
+pub fn swiss_standings(players: usize, rounds: usize) -> Vec<jieqi_render::StandingsRow> {
+    use jieqi_render::{Outcome, RoundCell, StandingsRow};
+    const NAMES: [&str; 12] = [
+        "王天一",
+        "Nguyễn Thành Bảo",
+        "許銀川",
+        "Lại Lý Huynh",
+        "김민준",
+        "Anna Kowalska",
+        "さくら 田中",
+        "Đặng Hữu Trang",
+        "\u{202E}evil override\u{202C} name",
+        "A very long name that goes on and on past the column's end",
+        "dragon 🐉 player\u{0007}",
+        "<b>markup</b> & co",
+    ];
+    (0..players)
+        .map(|k| {
+            let half_points = (players - k) * 2 * rounds / players;
+            let cells = (0..rounds)
+                .map(|r| {
+                    if (k + r) % 13 == 5 {
+                        return RoundCell::Bye {
+                            half_points: (r % 3) as u8,
+                        };
+                    }
+                    let outcome = match (k * 7 + r * 3) % 5 {
+                        0 | 1 => Outcome::Win,
+                        2 => Outcome::Draw,
+                        3 => Outcome::Loss,
+                        _ if r + 1 == rounds => Outcome::Playing,
+                        _ => Outcome::ForfeitWin,
+                    };
+                    RoundCell::Game {
+                        opponent: ((k * 31 + r * 17) % players + 1) as u32,
+                        side: if (k + r) % 2 == 0 {
+                            Side::Red
+                        } else {
+                            Side::Black
+                        },
+                        outcome,
+                    }
+                })
+                .collect();
+            StandingsRow {
+                rank: k as u32 + 1,
+                name: if k < NAMES.len() {
+                    NAMES[k].to_owned()
+                } else {
+                    format!("Player {k}")
+                },
+                points: format!(
+                    "{}{}",
+                    half_points / 2,
+                    if half_points % 2 == 1 { ".5" } else { "" }
+                ),
+                tiebreaks: vec![
+                    format!("{}.5", 20 + (players - k) % 9),
+                    format!("{}", 24 + (players - k) % 11),
+                    format!("{}.25", 10 + (players - k) % 7),
+                    "0".to_owned(),
+                    format!("{}", (players - k) % 6),
+                ],
+                rounds: cells,
+            }
+        })
+        .collect()
+}

@@ -5,3 +5,4 @@ mod common;
 
 mod animation;
 mod pictures;
+mod standings;

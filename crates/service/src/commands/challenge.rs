@@ -1,15 +1,18 @@
 //! `/challenge [@user] [variant] [colour] [preset] [secret-captures] [time]`: posts a
 //! challenge with Accept / Decline buttons. Options come in any order; without a user anyone
 //! may accept. `secret-captures` is the "nobody sees" reading: a captured covered piece stays
-//! unknown to both players, the capturer too, until the game ends.
+//! unknown to both players, the capturer too, until the game ends. The time is a time per
+//! move (`30m`, `1d`: the game across a day, as before) or a game clock (`3+2`, `10m|30s`,
+//! `blitz`: a live game, `jieqi-clock`'s notation).
 
 use std::time::Duration;
 
+use jieqi_clock::{Form, ParseTimeControlError, TimeControl, TimeControlError};
 use jieqi_rules::Variant;
 use jieqi_rules::game::Preset;
 
 use super::mentioned_user;
-use crate::announce::{duration_text, variant_key};
+use crate::announce::{duration_text, time_terms, variant_key};
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::message::{Button, Destination, Message, MessageKind};
 use crate::request::ButtonAction;
@@ -26,7 +29,56 @@ pub(crate) struct Challenge {
     colour: Option<ColourChoice>,
     preset: Option<Preset>,
     move_time: Option<Duration>,
+    control: Option<TimeControl>,
     secret_captures: bool,
+}
+
+/// The time a challenge (or `/play`) names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Time {
+    /// A time per move: the game across hours or days.
+    PerMove(Duration),
+    /// A game clock: a live game.
+    Live(TimeControl),
+}
+
+/// Whether `word` is meant as a time: it starts with a digit or names a clock preset.
+pub(crate) fn is_time(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_digit()) || word.parse::<jieqi_clock::Preset>().is_ok()
+}
+
+/// Reads a time: a game clock (`3+2`, `10m|30s`, `blitz`) or a time per move (`30m`, `1d`;
+/// the older spellings `2days`, `90 min` still read). Refused naming the accepted forms.
+pub(crate) fn read_time(arg: &str) -> Result<Time, Sentence> {
+    let word = arg.to_lowercase();
+    let error = match word.parse::<TimeControl>() {
+        Ok(control) => {
+            return Ok(match control.form() {
+                Form::PerMove { limit } => Time::PerMove(limit),
+                _ => Time::Live(control),
+            });
+        }
+        Err(error) => error,
+    };
+    if let Ok(time) = humantime::parse_duration(&word)
+        && (MIN_MOVE_TIME..=MAX_MOVE_TIME).contains(&time)
+    {
+        return Ok(Time::PerMove(time));
+    }
+    let reason = match error {
+        ParseTimeControlError::Malformed { .. } => "other",
+        ParseTimeControlError::OutOfRange { reason, .. } => match reason {
+            TimeControlError::Initial => "initial",
+            TimeControlError::Increment => "increment",
+            TimeControlError::Main => "main",
+            TimeControlError::Period => "period",
+            TimeControlError::Periods => "periods",
+            TimeControlError::PerMove => "per-move",
+        },
+    };
+    Err(Sentence::new("refuse-challenge-time")
+        .arg("time", super::shown(arg))
+        .arg("reason", reason))
 }
 
 impl Challenge {
@@ -47,16 +99,11 @@ impl Challenge {
                 challenge.secret_captures = true;
             } else if let Some(colour) = colour(&word) {
                 challenge.colour = Some(colour);
-            } else if word.starts_with(|c: char| c.is_ascii_digit()) {
-                let time = humantime::parse_duration(&word).map_err(|_| {
-                    Sentence::new("refuse-challenge-time").arg("time", super::shown(arg))
-                })?;
-                if !(MIN_MOVE_TIME..=MAX_MOVE_TIME).contains(&time) {
-                    return Err(
-                        Sentence::new("refuse-challenge-time").arg("time", super::shown(arg))
-                    );
+            } else if is_time(&word) {
+                match read_time(arg)? {
+                    Time::PerMove(time) => challenge.move_time = Some(time),
+                    Time::Live(control) => challenge.control = Some(control),
                 }
-                challenge.move_time = Some(time);
             } else {
                 return Err(
                     Sentence::new("refuse-challenge-option").arg("option", super::shown(arg))
@@ -71,6 +118,9 @@ impl Challenge {
         let challenger = &request.user;
         if request.is_private_chat {
             return refuse(Sentence::new("refuse-challenge-private"));
+        }
+        if self.control.is_some() && !crate::live_clock::fleet_reads_clocks(ctx) {
+            return refuse(Sentence::new("refuse-clock-not-yet"));
         }
         let challenged = mentioned_user(ctx, self.handle.as_deref())?.cloned();
         if challenged.as_ref().is_some_and(|u| u.id == challenger.id) {
@@ -114,7 +164,7 @@ impl Challenge {
                             "variant",
                             ctx.say_in(lang, &Sentence::new(variant_key(open.variant))),
                         )
-                        .arg("time", duration_text(ctx, lang, open.move_time)),
+                        .arg("time", time_terms(ctx, lang, open.move_time, open.control)),
                 );
             }
         }
@@ -155,7 +205,7 @@ impl Challenge {
                     "preset",
                     crate::announce::preset_text(preset, self.secret_captures),
                 )
-                .arg("time", duration_text(ctx, lang, move_time))
+                .arg("time", time_terms(ctx, lang, move_time, self.control))
                 .arg(
                     "colour",
                     ctx.say_in(
@@ -202,6 +252,7 @@ impl Challenge {
             post: Some(post),
             text,
             secret_captures: self.secret_captures,
+            control: self.control,
         });
         chat.challenges.push(id);
         ctx.save_chat(chat);
@@ -245,21 +296,60 @@ mod tests {
             Challenge::parse(&["chess"]).unwrap_err().key,
             "refuse-challenge-option"
         );
-        assert_eq!(
-            Challenge::parse(&["5s"]).unwrap_err().key,
-            "refuse-challenge-time"
-        );
-        assert_eq!(
-            Challenge::parse(&["99y"]).unwrap_err().key,
-            "refuse-challenge-time"
-        );
-        assert_eq!(
-            Challenge::parse(&["3x"]).unwrap_err().key,
-            "refuse-challenge-time"
-        );
+        for silly in [
+            "5s",
+            "99y",
+            "3x",
+            "3+999",
+            "181+0",
+            "10m|2s",
+            "10m|6x30s",
+            "3.5+2",
+        ] {
+            let refusal = Challenge::parse(&[silly]).unwrap_err();
+            assert_eq!(refusal.key, "refuse-challenge-time", "{silly}");
+        }
+        let reason = |text: &str| {
+            Challenge::parse(&[text])
+                .unwrap_err()
+                .args
+                .into_iter()
+                .find(|(name, _)| *name == "reason")
+                .map(|(_, value)| value)
+        };
+        assert_eq!(reason("3+999"), Some("increment".into()));
+        assert_eq!(reason("10m|2s"), Some("period".into()));
+        assert_eq!(reason("3x"), Some("other".into()));
         assert_eq!(
             Challenge::parse(&["@a", "@b"]).unwrap_err().key,
             "refuse-challenge-two-users"
         );
+    }
+
+    #[test]
+    fn a_game_clock_or_a_preset_makes_a_live_challenge_and_a_time_per_move_does_not() {
+        let c = Challenge::parse(&["@bob", "3+2"]).unwrap();
+        assert_eq!(c.control, Some("3+2".parse().unwrap()));
+        assert_eq!(c.move_time, None);
+        let c = Challenge::parse(&["Blitz", "xiangqi"]).unwrap();
+        assert_eq!(c.control.map(|c| c.to_string()), Some("3+2".to_owned()));
+        let c = Challenge::parse(&["10m|3x30s"]).unwrap();
+        assert_eq!(
+            c.control.map(|c| c.to_string()),
+            Some("10m|3x30s".to_owned())
+        );
+        let c = Challenge::parse(&["1d"]).unwrap();
+        assert_eq!(
+            (c.control, c.move_time),
+            (None, Some(Duration::from_secs(86_400)))
+        );
+        // The older spellings of a time per move still read.
+        let c = Challenge::parse(&["2days"]).unwrap();
+        assert_eq!(
+            (c.control, c.move_time),
+            (None, Some(Duration::from_secs(172_800)))
+        );
+        let c = Challenge::parse(&["jieqi"]).unwrap();
+        assert_eq!((c.control, c.move_time), (None, None));
     }
 }

@@ -22,6 +22,9 @@ pub(crate) struct Move {
     /// When the first word is both a game id and a move (`h9g7` could be either): the words
     /// after it, which are extra if there is no such game.
     extra_if_move: Option<String>,
+    /// The network delay measured for the move (the web board's tap to its arrival), given
+    /// back by a live game's clock within its quota; zero for a typed command.
+    lag: std::time::Duration,
 }
 
 const USAGE: &str = "/move <id> h2e2";
@@ -64,6 +67,7 @@ impl Move {
             game,
             text: words.concat(),
             extra_if_move,
+            lag: std::time::Duration::ZERO,
         })
     }
 
@@ -113,11 +117,19 @@ impl Move {
             Ok(mv) => mv,
             Err(e) => return refuse(explain(&e, &self.text, loaded.record.variant)),
         };
+        if let Err(flagged) = crate::live_clock::press(ctx, &mut loaded.record, seat, self.lag) {
+            // The move came after the flag: it is refused, and the game ends on time in
+            // this same commit (a flag timer racing it commits the same revision: one wins).
+            crate::live_clock::end_on_time(ctx, loaded, flagged).await?;
+            let sentence = Sentence::new("refuse-time-is-up");
+            ctx.reply_text(crate::message::MessageKind::Refusal, true, &sentence);
+            return Ok(());
+        }
         if let Err(e) = loaded.game.play(mv) {
             return refuse(explain(&e, &self.text, loaded.record.variant));
         }
         loaded.record.moves = loaded.game.move_record_texts();
-        crate::lifecycle::start_clock(&mut loaded.record, ctx.now);
+        crate::lifecycle::start_clock(ctx, &mut loaded.record);
         // A move answers a pending "really resign?" with a no: the next /resign asks again.
         loaded.record.prompts.resign_asked.clear();
         // Moving answers the opponent's draw offer with a no.

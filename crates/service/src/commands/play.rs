@@ -1,5 +1,5 @@
-//! `/play bot [level] [variant] [colour] [preset] [secret-captures]`: a game against the built-in engine in this
-//! chat. Options come in any order (the word `bot` may be left out, as Discord's `/play`
+//! `/play bot [level] [variant] [colour] [preset] [secret-captures] [time]`: a game against
+//! the built-in engine in this chat (`/play bot 3+2`: on a game clock; see `challenge.rs`). Options come in any order (the word `bot` may be left out, as Discord's `/play`
 //! does); the level defaults to casual, the variant to Jieqi, the colour to a coin toss.
 //! Games against the engine are not rated.
 
@@ -7,7 +7,7 @@ use jieqi_engine::Level;
 use jieqi_rules::Variant;
 use jieqi_rules::game::Preset;
 
-use super::challenge::colour;
+use super::challenge::{Time, colour, is_time, read_time};
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::User;
 use crate::ids::engine_user_id;
@@ -24,6 +24,7 @@ pub(crate) struct Play {
     colour: Option<ColourChoice>,
     preset: Option<Preset>,
     secret_captures: bool,
+    time: Option<Time>,
 }
 
 impl Play {
@@ -49,6 +50,8 @@ impl Play {
                 play.secret_captures = true;
             } else if let Some(colour) = colour(&word) {
                 play.colour = Some(colour);
+            } else if is_time(&word) {
+                play.time = Some(read_time(arg)?);
             } else {
                 return Err(Sentence::new("refuse-play-option").arg("option", super::shown(arg)));
             }
@@ -70,6 +73,17 @@ impl Play {
                 return refuse(Sentence::new("refuse-play-has-game").arg("game", game.id.as_str()));
             }
         }
+        let control = match self.time {
+            Some(Time::Live(control)) => Some(control),
+            _ => None,
+        };
+        if control.is_some() && !crate::live_clock::fleet_reads_clocks(ctx) {
+            return refuse(Sentence::new("refuse-clock-not-yet"));
+        }
+        let move_time = match self.time {
+            Some(Time::PerMove(time)) => time,
+            _ => ctx.inner.config.default_move_time,
+        };
         let level = self.level.unwrap_or(DEFAULT_LEVEL);
         let lang = chat.settings.language;
         let engine = User::new(
@@ -89,12 +103,13 @@ impl Play {
             variant: self.variant.unwrap_or(Variant::Jieqi),
             preset: self.preset.unwrap_or_default(),
             colour: self.colour.unwrap_or_default(),
-            move_time: crate::announce::seconds(ctx.inner.config.default_move_time),
+            move_time: crate::announce::seconds(move_time),
             created_at: ctx.now,
             expires_at: ctx.now,
             post: None,
             text: String::new(),
             secret_captures: self.secret_captures,
+            control,
         };
         let seed = ctx.inner.engine_seed();
         start_game(ctx, &terms, &engine, Some((level, seed))).await?;
@@ -122,6 +137,19 @@ mod tests {
         let p = Play::parse(&["club"]).unwrap();
         assert_eq!(p.level, Some(Level::Club));
         assert!(Play::parse(&[]).is_ok());
+    }
+
+    #[test]
+    fn play_takes_a_game_clock() {
+        let p = Play::parse(&["bot", "3+2", "club"]).unwrap();
+        assert_eq!(p.time, Some(Time::Live("3+2".parse().unwrap())));
+        assert_eq!(p.level, Some(Level::Club));
+        let p = Play::parse(&["rapid"]).unwrap();
+        assert_eq!(p.time, Some(Time::Live("10+5".parse().unwrap())));
+        assert_eq!(
+            Play::parse(&["bot", "3+"]).unwrap_err().key,
+            "refuse-challenge-time"
+        );
     }
 
     #[test]

@@ -14,10 +14,10 @@ use async_trait::async_trait;
 use super::{Allowance, Spend};
 use super::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
-    GameRecord, GameStore, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey,
-    ReviewClaim, ReviewRecord, ReviewRequest, StoreError, UnixMillis, UnixTime,
+    GameRecord, GameStore, LaunchRecord, Leadership, OutboxRecord, PendingMessage, PlayerRecord,
+    RequestKey, ReviewClaim, ReviewRecord, ReviewRequest, StoreError, UnixMillis, UnixTime,
 };
-use crate::ids::{ChallengeId, ChatId, GameId, Platform, UserId};
+use crate::ids::{ActivityInstanceId, ChallengeId, ChatId, GameId, Platform, UserId};
 use crate::message::OutboxId;
 use crate::metrics::Metrics;
 
@@ -86,6 +86,9 @@ impl GameStore for MeasuredStore {
         self.timed("next_claimable", self.store.next_claimable(platform, claim))
             .await
     }
+    async fn store_time(&self) -> Result<Option<UnixMillis>, StoreError> {
+        self.timed("store_time", self.store.store_time()).await
+    }
     async fn pending(&self, limit: usize) -> Result<Vec<PendingMessage>, StoreError> {
         self.timed("pending", self.store.pending(limit)).await
     }
@@ -118,6 +121,20 @@ impl GameStore for MeasuredStore {
     }
     async fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
         self.timed("prune", self.store.prune(before)).await
+    }
+    async fn record_launch(
+        &self,
+        instance: &ActivityInstanceId,
+        launch: &LaunchRecord,
+    ) -> Result<(), StoreError> {
+        self.timed("record_launch", self.store.record_launch(instance, launch))
+            .await
+    }
+    async fn launch(
+        &self,
+        instance: &ActivityInstanceId,
+    ) -> Result<Option<LaunchRecord>, StoreError> {
+        self.timed("launch", self.store.launch(instance)).await
     }
     async fn reclaim(&self) -> Result<bool, StoreError> {
         self.timed("reclaim", self.store.reclaim()).await

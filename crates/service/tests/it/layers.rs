@@ -29,6 +29,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "puzzle_set",
             "personal_link",
             "sync",
+            "shared_clock",
         ],
     ),
     // `replay` rebuilds a game from its record, reading nothing but the store; the store's
@@ -42,6 +43,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "game logic",
         &[
             "lifecycle",
+            "live_clock",
             "board_buttons",
             "puzzle_play",
             "game_page",
@@ -57,6 +59,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "service",
             "engine_play",
             "timers",
+            "flag_timers",
             "outbox",
             "delivery",
             "deferred",
@@ -239,7 +242,7 @@ const STORE_LAYERS: &[(&str, &[&str])] = &[
             "ids", "language", "settings", "recipe", "message", "verdict", "pace",
         ],
     ),
-    ("records", &["records", "compact"]),
+    ("records", &["records", "compact", "game_clock"]),
     ("replay", &["replay"]),
     ("codec", &["codec"]),
     ("conformance", &["conformance"]),

@@ -14,6 +14,8 @@ mod idempotency;
 mod jieqi;
 mod layers;
 mod learn;
+mod live_clocks;
+mod live_clocks_across_processes;
 mod old_boards;
 mod pgn;
 mod play_bot;

@@ -337,8 +337,41 @@ impl GameStore for SledStore {
             }
             removed += 1;
         }
+        for item in tree.scan_prefix([LAUNCH]) {
+            let (k, v) = item.map_err(backend)?;
+            let launch: LaunchRecord = decode(&v)?;
+            if launch.at < before {
+                tree.remove(&k).map_err(backend)?;
+                if copying {
+                    noted.push(k.to_vec());
+                }
+                removed += 1;
+            }
+        }
         self.note_changed(noted);
         Ok(removed)
+    }
+
+    async fn record_launch(
+        &self,
+        instance: &ActivityInstanceId,
+        launch: &LaunchRecord,
+    ) -> Result<(), StoreError> {
+        // Under the read lock, like every writer: a compaction copying meanwhile copies it again.
+        let live = read(&self.live);
+        let k = launch_key(instance);
+        live.tree.insert(&k, encode(launch)?).map_err(backend)?;
+        if self.copying() {
+            self.note_changed([k]);
+        }
+        Ok(())
+    }
+
+    async fn launch(
+        &self,
+        instance: &ActivityInstanceId,
+    ) -> Result<Option<LaunchRecord>, StoreError> {
+        self.read(&launch_key(instance))
     }
 
     async fn reclaim(&self) -> Result<bool, StoreError> {

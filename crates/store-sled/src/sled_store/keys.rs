@@ -15,6 +15,7 @@ pub(super) const DEADLINE: u8 = b'd';
 pub(super) const REVIEW: u8 = b'v';
 pub(super) const QUEUED_REVIEW: u8 = b'q';
 pub(super) const QUEUED_REVIEW_ORDER: u8 = b'Q';
+pub(super) const LAUNCH: u8 = b'a';
 
 pub(super) fn key(prefix: u8, rest: &[u8]) -> Vec<u8> {
     let mut k = Vec::with_capacity(rest.len() + 1);
@@ -41,6 +42,10 @@ pub(super) fn player_key(user: &UserId) -> Vec<u8> {
 
 pub(super) fn review_key(game: &GameId) -> Vec<u8> {
     key(REVIEW, game.as_str().as_bytes())
+}
+
+pub(super) fn launch_key(instance: &ActivityInstanceId) -> Vec<u8> {
+    key(LAUNCH, instance.as_str().as_bytes())
 }
 
 pub(super) fn queued_review_key(order: u64) -> Vec<u8> {

@@ -38,6 +38,7 @@ impl SledStore {
                 Some(&SENT) => encode(&decode::<SentRecord>(&v)?)?,
                 Some(&REVIEW) => encode(&decode::<ReviewRecord>(&v)?)?,
                 Some(&QUEUED_REVIEW) => encode(&decode::<ReviewRequest>(&v)?)?,
+                Some(&LAUNCH) => encode(&decode::<LaunchRecord>(&v)?)?,
                 // Index entries (deadlines, answer times) hold no record.
                 _ => continue,
             };

@@ -61,6 +61,7 @@ pub fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord {
         rules_revision: RULES_REVISION,
         secret_captures: false,
         verdict: None,
+        clock: None,
     }
 }
 
@@ -81,6 +82,7 @@ pub fn challenge(id: &str, revision: u64, expires_at: u64) -> ChallengeRecord {
         post: None,
         text: "a challenge".to_owned(),
         secret_captures: false,
+        control: None,
     }
 }
 

@@ -20,6 +20,7 @@ use crate::ids::{ChallengeId, ChatId, GameId, UserId};
 use crate::message::OutboxId;
 
 pub mod fixtures;
+pub mod launches;
 pub mod promises;
 pub mod upgrades;
 
@@ -101,6 +102,7 @@ macro_rules! conformance_tests {
             promises::the_review_queue_keeps_its_order_and_each_entry_is_taken_once,
             promises::a_review_is_stored_once,
             promises::game_news_comes_in_commit_order,
+            launches::an_activity_launch_reads_back_until_replaced_or_pruned,
             upgrades::challenges_of_every_older_schema_read_as_current,
             upgrades::chats_of_every_older_schema_read_as_current,
             upgrades::players_of_every_older_schema_read_as_current,

@@ -76,7 +76,7 @@ async fn committed(subject: &dyn Subject, change: Change) -> Option<Opened> {
     Some(opened)
 }
 
-/// Challenges: schemas 1 to 4 lacked `secret_captures`.
+/// Challenges: schemas 1 to 4 lacked `secret_captures`, schemas 1 to 6 `control`.
 pub async fn challenges_of_every_older_schema_read_as_current(subject: &dyn Subject) {
     let record = challenge("c4f7k", 1, 50);
     let change = Change {
@@ -87,7 +87,10 @@ pub async fn challenges_of_every_older_schema_read_as_current(subject: &dyn Subj
         return;
     };
     let current = encode(&record).unwrap();
-    let lacked = Lacked(vec![(4, postcard(&false))]);
+    let lacked = Lacked(vec![
+        (4, postcard(&(false, None::<String>))),
+        (6, postcard(&None::<String>)),
+    ]);
     let id = &record.id;
     let read = async |store: &dyn GameStore| store.challenge(id).await.unwrap();
     let old = |version: u8| lacked.bytes(&current, version);
@@ -138,8 +141,8 @@ pub async fn players_of_every_older_schema_read_as_current(subject: &dyn Subject
 }
 
 /// Games: schemas 1 and 2 wrote the whole record by name (schema 1 without `engine`),
-/// schemas 3 and 4 the compact form without the rules revision, `secret_captures` and the
-/// verdict.
+/// schemas 3 and 4 the compact form without the rules revision, `secret_captures`, the
+/// verdict and the clock, schemas 5 and 6 without the clock.
 pub async fn games_of_every_older_schema_read_as_current(subject: &dyn Subject) {
     let mut record = game("g7k2", 1, Some(90));
     record.moves = vec!["h2e2".to_owned(), "h7e7".to_owned()];
@@ -175,10 +178,18 @@ pub async fn games_of_every_older_schema_read_as_current(subject: &dyn Subject) 
         r.started_at,
         &r.finished_at,
     );
-    let lacked = Lacked(vec![(
-        4,
-        postcard(&(r.rules_revision, r.secret_captures, None::<Verdict>)),
-    )]);
+    let lacked = Lacked(vec![
+        (
+            4,
+            postcard(&(
+                r.rules_revision,
+                r.secret_captures,
+                None::<Verdict>,
+                None::<u8>,
+            )),
+        ),
+        (6, postcard(&None::<u8>)),
+    ]);
     let old = |version: u8| match version {
         1 => written_by(version, &postcard(&(head, tail))),
         2 => written_by(version, &postcard(&(head, tail, &r.engine))),

@@ -9,6 +9,12 @@
 // 4. The channel's games, the player's own first: a player's game opens their board (the
 //    personal link's token, /g/<game>#t=…), any other game the spectators' page. "New game"
 //    challenges someone in the Activity or the bot, in this channel.
+// 5. Launched from a board's "Play in Discord", the instance shows that game: the list names
+//    it (`launched`, from the store, by the instance Discord showed this person in) and the
+//    page opens it once, as a player's board for its players and the spectators' page for
+//    everyone else. Opened before the bot has written the launch down, the page shows the
+//    list meanwhile and opens the game when a later refresh names it. Launched from the entry
+//    point command, the instance names no game: the list stays.
 //
 // Names are untrusted text and only ever set with textContent.
 
@@ -21,6 +27,9 @@ const lang = root.dataset.lang || "en";
 // Where the launch's parameters are kept, so that "← Games" on a board comes back here.
 const LAUNCH = "jieqi-activity-launch";
 const SESSION = "jieqi-activity-session";
+// The launch this tab opened already (instance, game, when), so that "← Games" stays on the
+// list and only a new launch into the instance opens its game.
+const OPENED = "jieqi-activity-opened";
 // How often the list is asked again while it shows (a new game, a move, a result).
 const REFRESH_MS = 3000;
 
@@ -83,7 +92,11 @@ async function signIn(clientId) {
     try {
       const parsed = JSON.parse(saved);
       // A pass is for one channel: the one Discord showed this person in at sign-in.
-      if (parsed.expires * 1000 > Date.now() + 60000 && parsed.channel === sdk.channelId) {
+      if (
+        parsed.expires * 1000 > Date.now() + 60000 &&
+        parsed.channel === sdk.channelId &&
+        parsed.instance === sdk.instanceId
+      ) {
         return parsed;
       }
     } catch {
@@ -167,16 +180,22 @@ function render(games) {
   root.dataset.games = [...games.mine, ...games.here].map((g) => g.game).join(" ");
 }
 
-// A game of the player's that is new in this channel opens at once: their challenge was
-// accepted, or someone else's challenge to them. On the first list, their running game here
-// opens (the Activity was launched from its board, most likely).
+// The game the instance was launched on opens once per launch. Otherwise a game of the
+// player's that is new in this channel opens at once: their challenge was accepted, or
+// someone else's challenge to them.
 function openNew(games) {
-  const mineHere = games.mine.filter((g) => g.here);
-  const fresh = mineHere.find((g) => !shownGames.has(g.game));
+  const launched = games.launched;
+  if (launched) {
+    const which = `${sdk.instanceId} ${launched.game} ${launched.at}`;
+    if (kept(OPENED) !== which) {
+      keep(OPENED, which);
+      return open(launched);
+    }
+  }
+  const fresh = games.mine.filter((g) => g.here).find((g) => !shownGames.has(g.game));
   const first = firstList;
   firstList = false;
   for (const g of [...games.mine, ...games.here, ...games.finished]) shownGames.add(g.game);
-  if (first && mineHere.length > 0) return open(mineHere[0]);
   if (!first && fresh) return open(fresh);
 }
 

@@ -7,106 +7,15 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use jieqi_discord::{ClientSecret, Discord, DiscordConfig};
-use jieqi_fake_discord::{ALICE, APP, BOB, CAROL, CLIENT_SECRET, FakeDiscord, Member, OTHER_APP};
-use jieqi_service::{ChatId, Platform, User, UserId};
+use jieqi_discord::ClientSecret;
+use jieqi_fake_discord::{ALICE, APP, CAROL, CLIENT_SECRET, FakeDiscord, OTHER_APP};
 use serde_json::{Value, json};
 
+use crate::harness::activity::{
+    INSTANCE, JsonBody, OnDiscord, Untouched, WEEK, discord, discord_user, games, json_of, pass_of,
+    sign_in,
+};
 use crate::harness::{Table, deal};
-
-/// A JSON body (this workspace's reqwest has no `json` feature).
-pub(crate) trait JsonBody {
-    fn json_body(self, body: &Value) -> Self;
-}
-
-impl JsonBody for reqwest::RequestBuilder {
-    fn json_body(self, body: &Value) -> Self {
-        self.header("content-type", "application/json")
-            .body(body.to_string())
-    }
-}
-
-pub(crate) async fn json_of(answer: reqwest::Response) -> Value {
-    serde_json::from_slice(&answer.bytes().await.expect("a body")).expect("JSON")
-}
-
-pub(crate) const WEEK: Duration = Duration::from_secs(7 * 24 * 3600);
-
-pub(crate) fn discord_user(who: Member) -> User {
-    User::new(UserId::new(Platform::Discord, who.id.to_string()), who.name)
-}
-
-/// A Discord adapter talking to `fake`, with the Activity on.
-pub(crate) fn discord(fake: &FakeDiscord) -> Discord {
-    let mut config = DiscordConfig::new(jieqi_fake_discord::TOKEN);
-    config.api_url = Some(url::Url::parse(&fake.http_url).expect("the fake's address"));
-    config.activity = true;
-    Discord::new(config)
-}
-
-/// A table whose page runs the Activity against `fake`, framed by the fake's host page, its
-/// two players alice and bob as Discord knows them, playing in the fake's channel.
-pub(crate) async fn activity_table(fake: &FakeDiscord, discord: &Discord, seed: u64) -> Table {
-    let origin = fake.http_url.clone();
-    let oauth = discord.oauth(ClientSecret::new(CLIENT_SECRET).expect("a secret"));
-    let mut table = Table::with_activity(
-        vec![deal(jieqi_rules::Variant::Jieqi, seed)],
-        ["alice", "bob"],
-        move |config| config.discord_client_origins = vec![origin],
-        Some(oauth),
-    )
-    .await;
-    table.players = [discord_user(ALICE), discord_user(BOB)];
-    table.chat = ChatId::new(Platform::Discord, jieqi_fake_discord::CHANNEL.to_string());
-    fake.open_activity_instance(
-        INSTANCE,
-        APP,
-        jieqi_fake_discord::CHANNEL,
-        &[ALICE, BOB, CAROL],
-    );
-    table
-}
-
-/// The Activity instance alice, bob and carol have open in the fake's channel.
-pub(crate) const INSTANCE: &str = "instance-here";
-
-pub(crate) async fn sign_in(table: &Table, code: &str) -> reqwest::Response {
-    sign_in_to(table, code, INSTANCE, jieqi_fake_discord::CHANNEL).await
-}
-
-/// A sign-in naming Activity instance `instance` in `channel`.
-pub(crate) async fn sign_in_to(
-    table: &Table,
-    code: &str,
-    instance: &str,
-    channel: u64,
-) -> reqwest::Response {
-    reqwest::Client::new()
-        .post(table.url("/activity/session"))
-        .json_body(&json!({ "code": code, "instance": instance, "channel": channel.to_string() }))
-        .send()
-        .await
-        .expect("an answer")
-}
-
-pub(crate) async fn pass_of(table: &Table, fake: &FakeDiscord, who: Member) -> String {
-    let answer = sign_in(table, &fake.issue_code(APP, who, WEEK)).await;
-    assert_eq!(answer.status(), 200);
-    let body: Value = json_of(answer).await;
-    body["pass"].as_str().expect("a pass").to_owned()
-}
-
-pub(crate) async fn games(table: &Table, pass: &str) -> reqwest::Response {
-    reqwest::Client::new()
-        .get(table.url(&format!(
-            "/activity/games?channel={}",
-            jieqi_fake_discord::CHANNEL
-        )))
-        .header("authorization", format!("Bearer {pass}"))
-        .send()
-        .await
-        .expect("an answer")
-}
 
 fn policy(answer: &reqwest::Response) -> String {
     answer
@@ -119,9 +28,9 @@ fn policy(answer: &reqwest::Response) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_discord_user_signs_in_as_the_person_slash_commands_know() {
-    let fake = FakeDiscord::start().await;
-    let discord = discord(&fake);
-    let mut table = activity_table(&fake, &discord, 3).await;
+    let OnDiscord {
+        fake, mut table, ..
+    } = OnDiscord::new(3).await;
     let game = table.start("jieqi").await;
 
     let answer = sign_in(&table, &fake.issue_code(APP, ALICE, WEEK)).await;
@@ -182,12 +91,11 @@ async fn a_discord_user_signs_in_as_the_person_slash_commands_know() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreign_reused_and_expired_codes_and_bad_passes_get_401_and_change_nothing() {
-    let fake = FakeDiscord::start().await;
-    let discord = discord(&fake);
-    let mut table = activity_table(&fake, &discord, 4).await;
+    let OnDiscord {
+        fake, mut table, ..
+    } = OnDiscord::new(4).await;
     let game = table.start("jieqi").await;
-    let revision = table.service.game_revision(&game).await.expect("store");
-    let posts_before = table.service.pending(1000).await.expect("outbox").len();
+    let untouched = Untouched::of(&table, &game).await;
 
     // A code Discord issued for another application: Discord refuses it to our client.
     let foreign = fake.issue_code(OTHER_APP, ALICE, WEEK);
@@ -243,7 +151,12 @@ async fn foreign_reused_and_expired_codes_and_bad_passes_get_401_and_change_noth
         .map_or(0, |d| d.as_secs());
     let lapsed = table
         .service
-        .activity_pass_issued_at(&alice, &table.chat, now - 2 * 3600)
+        .activity_pass_issued_at(
+            &alice,
+            &table.chat,
+            &INSTANCE.parse().expect("an instance id"),
+            now - 2 * 3600,
+        )
         .expect("passes are on");
     let personal = table.bearer(&game, 0)["Bearer ".len()..].to_owned();
     for pass in [forged.as_str(), lapsed.as_str(), personal.as_str(), ""] {
@@ -269,26 +182,16 @@ async fn foreign_reused_and_expired_codes_and_bad_passes_get_401_and_change_noth
         .await
         .expect("an answer");
     assert_eq!(act.status(), 401);
-
-    assert_eq!(
-        table.service.game_revision(&game).await.expect("store"),
-        revision,
-        "nothing changed"
-    );
-    assert_eq!(
-        table.service.pending(1000).await.expect("outbox").len(),
-        posts_before,
-        "nothing was said in the chat"
-    );
+    untouched.still(&table).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_signed_in_user_who_does_not_play_gets_no_players_rights() {
-    let fake = FakeDiscord::start().await;
-    let discord = discord(&fake);
-    let mut table = activity_table(&fake, &discord, 5).await;
+    let OnDiscord {
+        fake, mut table, ..
+    } = OnDiscord::new(5).await;
     let game = table.start("jieqi").await;
-    let revision = table.service.game_revision(&game).await.expect("store");
+    let untouched = Untouched::of(&table, &game).await;
 
     let pass = pass_of(&table, &fake, CAROL).await;
     let listed: Value = json_of(games(&table, &pass).await).await;
@@ -319,11 +222,7 @@ async fn a_signed_in_user_who_does_not_play_gets_no_players_rights() {
         .await
         .expect("an answer");
     assert_eq!(act.status(), 403);
-    assert_eq!(
-        table.service.game_revision(&game).await.expect("store"),
-        revision,
-        "nothing changed"
-    );
+    untouched.still(&table).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -12,16 +12,17 @@
 
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use jieqi_fake_discord::{ALICE, BOB, CAROL, CHANNEL, Member};
 use jieqi_rules::{Game, GameDeal, Preset, Rules, Side, Variant};
-use jieqi_service::{Platform, Service};
+use jieqi_service::Service;
 use rand::SeedableRng;
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
-use crate::activity_access::{activity_table, discord, discord_user};
-use crate::browser::{browser, browser_sized, console_problems, js, until};
+use crate::browser::{console_problems, js, until};
+use crate::harness::activity::{
+    OnDiscord, click, discord_user, host_record, open_host, three_browsers, until_board,
+};
 use crate::harness::deal;
 use crate::play_browser::{choose, role_name, tap, text_of, until_moves};
 
@@ -38,67 +39,25 @@ async fn screenshot(client: &Client, name: &str) {
     }
 }
 
-/// Opens the host page of `who` and enters the Activity's frame, once signed in.
-async fn launch(
-    client: &Client,
-    fake: &jieqi_fake_discord::FakeDiscord,
-    base: &str,
-    who: Member,
-    platform: &str,
-) {
-    let host = fake.activity_host(&format!("{base}/activity"), who, "instance-1", platform);
-    client.goto(&host).await.expect("the host page");
-    client.enter_frame(0).await.expect("the Activity's frame");
-    assert!(
-        until(
-            client,
-            "const a = document.getElementById('activity'); return !!a && a.dataset.state === 'lobby'",
-            Duration::from_secs(30)
-        )
-        .await,
-        "{} signs in: {}",
-        who.name,
-        js(client, "return document.body ? document.body.innerText : ''").await
-    );
+/// Opens the host page of `who` on the channel's instance and waits for its list.
+async fn launch(client: &Client, on: &OnDiscord, who: Member, platform: &str) {
+    open_host(
+        client,
+        &on.fake,
+        &on.table.base,
+        who,
+        "instance-1",
+        platform,
+    )
+    .await;
     assert_eq!(
         js(
             client,
-            "return document.getElementById('activity').dataset.user"
+            "return document.getElementById('activity').dataset.state + ' ' + document.getElementById('activity').dataset.user"
         )
         .await,
-        Value::from(who.id.to_string())
+        Value::from(format!("lobby {}", who.id))
     );
-}
-
-/// What the host page saw (its `window.host`): read from the top document.
-async fn host_record(client: &Client) -> Value {
-    client.enter_parent_frame().await.expect("the host page");
-    let record = js(client, "return window.host").await;
-    client.enter_frame(0).await.expect("the Activity's frame");
-    record
-}
-
-async fn until_board(client: &Client, mode: &str) {
-    assert!(
-        until(
-            client,
-            &format!("const g = document.getElementById('game'); return !!g && g.dataset.mode === '{mode}'"),
-            Duration::from_secs(30)
-        )
-        .await,
-        "the {mode}'s board opens in the Activity: {}",
-        js(client, "return location.href + ' ' + (document.body ? document.body.innerText : '')").await
-    );
-}
-
-async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"))
-        .click()
-        .await
-        .expect("a tap");
 }
 
 /// The channel's board posts and the DMs' reveals, as the fake received them.
@@ -111,35 +70,17 @@ fn posts_in(fake: &jieqi_fake_discord::FakeDiscord, channel: u64) -> Vec<String>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_discord_hosts_sign_in_challenge_play_by_tapping_and_watch() {
-    let (Some(alice_browser), Some(bob_browser), Some(carol_browser)) = (
-        browser().await,
-        browser().await,
-        browser_sized(1280, 800, 1.0).await,
-    ) else {
+    let Some(browsers) = three_browsers().await else {
         return;
     };
-    let (alice, bob, carol) = (
-        &alice_browser.client,
-        &bob_browser.client,
-        &carol_browser.client,
-    );
-    let fake = jieqi_fake_discord::FakeDiscord::start().await;
-    let adapter = discord(&fake);
-    let table = activity_table(&fake, &adapter, SEED).await;
+    let [alice, bob, carol] = browsers.each_ref().map(|b| &b.client);
+    let on = OnDiscord::run(SEED).await;
+    let (fake, table) = (&on.fake, &on.table);
     let service: Service = table.service.clone();
-    let stop = CancellationToken::new();
-    let delivery = tokio::spawn(jieqi_service::run_delivery(
-        service.clone(),
-        adapter.sender(),
-        Platform::Discord,
-        stop.clone(),
-    ));
-    let gateway = tokio::spawn(adapter.run(service.clone(), stop.clone()));
-    fake.wait_for_shards(1).await;
 
-    launch(alice, &fake, &table.base, ALICE, "mobile").await;
-    launch(bob, &fake, &table.base, BOB, "mobile").await;
-    launch(carol, &fake, &table.base, CAROL, "desktop").await;
+    launch(alice, &on, ALICE, "mobile").await;
+    launch(bob, &on, BOB, "mobile").await;
+    launch(carol, &on, CAROL, "desktop").await;
     let record = host_record(alice).await;
     for command in ["AUTHORIZE", "AUTHENTICATE"] {
         assert!(
@@ -185,7 +126,7 @@ async fn three_discord_hosts_sign_in_challenge_play_by_tapping_and_watch() {
             assert!(
                 started.elapsed() < Duration::from_secs(20),
                 "the challenge reaches the channel: {:?}; the Activity says {}",
-                posts_in(&fake, CHANNEL),
+                posts_in(fake, CHANNEL),
                 text_of(alice, "activity-status").await
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -199,8 +140,8 @@ async fn three_discord_hosts_sign_in_challenge_play_by_tapping_and_watch() {
     fake.dispatch(&fake.button(BOB, &accept, challenge_post.id));
 
     // Both Activities open their boards by themselves; carol picks the game from her list.
-    until_board(alice, "player").await;
-    until_board(bob, "player").await;
+    until_board(alice, None, "player").await;
+    until_board(bob, None, "player").await;
     let game = service
         .activity_games(&table.chat, &discord_user(ALICE).id)
         .await
@@ -220,7 +161,7 @@ async fn three_discord_hosts_sign_in_challenge_play_by_tapping_and_watch() {
     );
     screenshot(carol, "activity-desktop.png").await;
     click(carol, &format!("#here [data-game='{game}'] button")).await;
-    until_board(carol, "spectator").await;
+    until_board(carol, Some(&game), "spectator").await;
 
     // Who plays Red: the first seat.
     let alice_seat = service
@@ -335,7 +276,7 @@ async fn three_discord_hosts_sign_in_challenge_play_by_tapping_and_watch() {
     let started = Instant::now();
     let mut last = (usize::MAX, Instant::now());
     loop {
-        let boards = posts_in(&fake, CHANNEL)
+        let boards = posts_in(fake, CHANNEL)
             .iter()
             .filter(|c| c.contains(&format!("Game {game}")))
             .count();
@@ -401,7 +342,5 @@ async fn three_discord_hosts_sign_in_challenge_play_by_tapping_and_watch() {
         let record = host_record(client).await;
         assert_eq!(record["problems"], Value::Array(vec![]), "{record}");
     }
-    stop.cancel();
-    let _ = delivery.await;
-    let _ = gateway.await;
+    on.stop().await;
 }

@@ -5,11 +5,11 @@
 //! instance Discord does not know each get 403 and no pass; a pass lists and challenges in its
 //! own channel only. Nothing changes in the game or the chat.
 
-use jieqi_fake_discord::{ALICE, APP, CAROL, CHANNEL, FakeDiscord, OTHER_APP};
+use jieqi_fake_discord::{ALICE, APP, CAROL, CHANNEL, OTHER_APP};
 use serde_json::{Value, json};
 
-use crate::activity_access::{
-    JsonBody, WEEK, activity_table, discord, games, json_of, pass_of, sign_in_to,
+use crate::harness::activity::{
+    JsonBody, OnDiscord, Untouched, games, games_in, json_of, pass_of, sign_in_as,
 };
 
 /// A channel of the guild where none of this test's people have the Activity open.
@@ -17,12 +17,11 @@ const OTHER_CHANNEL: u64 = CHANNEL + 17;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_a_user_discord_shows_in_the_channels_instance_gets_a_pass_for_it() {
-    let fake = FakeDiscord::start().await;
-    let discord = discord(&fake);
-    let mut table = activity_table(&fake, &discord, 5).await;
+    let OnDiscord {
+        fake, mut table, ..
+    } = OnDiscord::new(5).await;
     let game = table.start("jieqi").await;
-    let revision = table.service.game_revision(&game).await.expect("store");
-    let posts_before = table.service.pending(1000).await.expect("outbox").len();
+    let untouched = Untouched::of(&table, &game).await;
 
     // alice alone in an instance of this channel; alice in another channel's; alice in
     // another application's instance in this channel.
@@ -57,7 +56,7 @@ async fn only_a_user_discord_shows_in_the_channels_instance_gets_a_pass_for_it()
         ),
     ];
     for (case, who, instance, channel) in refused {
-        let answer = sign_in_to(&table, &fake.issue_code(APP, who, WEEK), instance, channel).await;
+        let answer = sign_in_as(&table, &fake, who, instance, channel).await;
         assert_eq!(answer.status(), 403, "{case}");
         let body: Value = json_of(answer).await;
         assert_eq!(body["error"], "not-in-channel", "{case}: {body}");
@@ -78,28 +77,15 @@ async fn only_a_user_discord_shows_in_the_channels_instance_gets_a_pass_for_it()
 
     // An instance id that is not one: 400, and Discord is not asked at all.
     let calls = fake.oauth_calls().len();
-    let answer = sign_in_to(
-        &table,
-        &fake.issue_code(APP, ALICE, WEEK),
-        "../../users/@me",
-        CHANNEL,
-    )
-    .await;
+    let answer = sign_in_as(&table, &fake, ALICE, "../../users/@me", CHANNEL).await;
     assert_eq!(answer.status(), 400);
     assert_eq!(fake.oauth_calls().len(), calls, "Discord not asked");
 
     // A pass for this channel lists and challenges here only.
     let pass = pass_of(&table, &fake, ALICE).await;
     assert_eq!(games(&table, &pass).await.status(), 200);
-    let client = reqwest::Client::new();
-    let elsewhere = client
-        .get(table.url(&format!("/activity/games?channel={OTHER_CHANNEL}")))
-        .header("authorization", format!("Bearer {pass}"))
-        .send()
-        .await
-        .expect("an answer");
-    assert_eq!(elsewhere.status(), 403);
-    let challenge = client
+    assert_eq!(games_in(&table, &pass, OTHER_CHANNEL).await.status(), 403);
+    let challenge = reqwest::Client::new()
         .post(table.url("/activity/challenge"))
         .header("authorization", format!("Bearer {pass}"))
         .json_body(
@@ -110,15 +96,5 @@ async fn only_a_user_discord_shows_in_the_channels_instance_gets_a_pass_for_it()
         .await
         .expect("an answer");
     assert_eq!(challenge.status(), 403);
-
-    assert_eq!(
-        table.service.game_revision(&game).await.expect("store"),
-        revision,
-        "nothing changed"
-    );
-    assert_eq!(
-        table.service.pending(1000).await.expect("outbox").len(),
-        posts_before,
-        "nothing was said in any chat"
-    );
+    untouched.still(&table).await;
 }

@@ -2,6 +2,8 @@
 //! `JIEQI_TEST_STORE=postgres`), its web page on 127.0.0.1, and two players who play a game
 //! through the service exactly as a chat adapter would have them play.
 
+pub(crate) mod activity;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};

@@ -4,6 +4,7 @@
 mod activity_access;
 mod activity_browser;
 mod activity_channel;
+mod activity_launch;
 mod browser;
 mod harness;
 mod hidden;

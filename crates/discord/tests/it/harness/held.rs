@@ -11,10 +11,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use jieqi_service::ids::ActivityInstanceId;
 use jieqi_service::store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
-    GameRecord, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey, UnixMillis,
-    UnixTime,
+    GameRecord, LaunchRecord, Leadership, OutboxRecord, PendingMessage, PlayerRecord, RequestKey,
+    UnixMillis, UnixTime,
 };
 use jieqi_service::{
     ChallengeId, ChatId, GameId, GameStore, OutboxId, Platform, StoreError, UserId,
@@ -179,6 +180,19 @@ impl GameStore for HeldStore {
     }
     async fn prune(&self, before: UnixTime) -> Result<usize, StoreError> {
         self.inner.prune(before).await
+    }
+    async fn record_launch(
+        &self,
+        instance: &ActivityInstanceId,
+        launch: &LaunchRecord,
+    ) -> Result<(), StoreError> {
+        self.inner.record_launch(instance, launch).await
+    }
+    async fn launch(
+        &self,
+        instance: &ActivityInstanceId,
+    ) -> Result<Option<LaunchRecord>, StoreError> {
+        self.inner.launch(instance).await
     }
     async fn reclaim(&self) -> Result<bool, StoreError> {
         self.inner.reclaim().await

@@ -41,6 +41,9 @@ pub struct Harness {
     pub config: ServiceConfig,
     next_key: u64,
     pub now: SystemTime,
+    /// The services' wall clock (`ServiceConfig::wall_clock`): `now`, kept in step with it,
+    /// so that live games' timers read the scenario's clock.
+    pub wall: Arc<std::sync::Mutex<SystemTime>>,
     /// Every message delivered so far, in order.
     pub delivered: Vec<OutboxEntry>,
     /// Every edit greying out an old board's buttons delivered so far (left out of
@@ -75,6 +78,14 @@ impl Harness {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut config = config(source);
         config.data_dir = dir.path().to_path_buf();
+        let now = UNIX_EPOCH + Duration::from_secs(T0);
+        let wall = Arc::new(std::sync::Mutex::new(now));
+        let read = Arc::clone(&wall);
+        config.wall_clock = jieqi_service::WallClock::new(move || {
+            *read
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        });
         let (store, pg): (Arc<dyn GameStore>, _) = if on_postgres() {
             let Some(pg) = test_store().await else {
                 // No server, outside CI (`test_store` has said so; in CI it panics): every
@@ -95,7 +106,8 @@ impl Harness {
             pg,
             config,
             next_key: 0,
-            now: UNIX_EPOCH + Duration::from_secs(T0),
+            now,
+            wall,
             delivered: Vec::new(),
             greyed: Vec::new(),
             non_admins: Vec::new(),
@@ -144,8 +156,32 @@ impl Harness {
         self.store = reopened;
     }
 
+    /// Another process on the same store (PostgreSQL: a new pool on the scenario's schema;
+    /// sled: the same open store, as two services of one process would share it), with the
+    /// scenario's configuration and `wall_clock`, if given, as its clock.
+    pub async fn another_process(&self, wall_clock: Option<jieqi_service::WallClock>) -> Service {
+        let store: Arc<dyn GameStore> = match &self.pg {
+            Some(pg) => Arc::new(pg.another().await),
+            None => self.store.clone(),
+        };
+        let mut config = self.config.clone();
+        if let Some(wall_clock) = wall_clock {
+            config.wall_clock = wall_clock;
+        }
+        Service::open_with_store(store, config).expect("service")
+    }
+
     pub fn advance(&mut self, by: Duration) {
-        self.now += by;
+        self.set_now(self.now + by);
+    }
+
+    /// Sets the scenario's clock (the requests' arrival and the services' wall clock).
+    pub fn set_now(&mut self, now: SystemTime) {
+        self.now = now;
+        *self
+            .wall
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
     }
 
     pub fn request(

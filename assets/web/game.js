@@ -151,10 +151,75 @@ function duration(seconds) {
   return d > 0 ? `${d}d ${h}:${two(m)}:${two(s)}` : `${h}:${two(m)}:${two(s)}`;
 }
 
+// How far the server's clock is ahead of this browser's, in ms. A page is built once per
+// revision and kept, so one that was built a while ago (the page opened long after the last
+// move) says nothing of the skew: only pages whose server time is within 5 s of this
+// browser's count, the largest of them (waiting on the way only makes it look smaller), and
+// without one the two clocks are taken to agree.
+let serverAhead = 0;
+let skewMeasured = false;
+
+// A clock face: m:ss, h:mm:ss, or under ten seconds 0:0s.t.
+function face(ms) {
+  const left = Math.max(0, ms);
+  const secs = Math.floor(left / 1000);
+  if (secs < 10) return `0:0${secs}.${Math.floor((left % 1000) / 100)}`;
+  const two = (n) => String(n).padStart(2, "0");
+  const h = Math.floor(secs / 3600);
+  const m = Math.floor((secs % 3600) / 60);
+  return h > 0 ? `${h}:${two(m)}:${two(secs % 60)}` : `${m}:${two(secs % 60)}`;
+}
+
+// A live game's two clocks, the running one counted down in the browser from the server's
+// figures (every event brings new ones) until the server judges the flag.
+function renderLiveClocks(clock, clocks) {
+  const ahead = clocks.server_time - Date.now();
+  if (Math.abs(ahead) < 5000 && (!skewMeasured || ahead > serverAhead)) {
+    serverAhead = ahead;
+    skewMeasured = true;
+  }
+  const tick = () => {
+    const elapsed = state.finished ? 0 : Math.max(0, Date.now() + serverAhead - clocks.server_time);
+    const sides = [0, 1].map((seat) => {
+      let left = clocks.left_ms[seat];
+      let periods = clocks.periods[seat];
+      let byoYomi = clocks.byo_yomi[seat];
+      if (clocks.running === seat) {
+        left -= elapsed;
+        if (clocks.period_ms > 0 && left < 0) {
+          // The game time (or the current period) is spent: the next periods count.
+          const over = -left;
+          const used = Math.floor(over / clocks.period_ms) + (byoYomi ? 1 : 0);
+          byoYomi = true;
+          periods = Math.max(0, periods - used);
+          left = periods > 0 ? clocks.period_ms - (over % clocks.period_ms) : 0;
+        }
+      }
+      const name = state.players[seat].name;
+      const shown = face(left) + (byoYomi ? ` ×${periods}` : "");
+      return { text: `${clocks.running === seat ? "▶ " : ""}${name} ${shown}`, low: left < 10000 };
+    });
+    clock.textContent = `⏱ ${sides[0].text} · ${sides[1].text}`;
+    const running = clocks.running === null || clocks.running === undefined ? null : sides[clocks.running];
+    clock.classList.toggle("low", Boolean(running && running.low));
+    root.dataset.clocks = JSON.stringify(sides.map((side) => side.text));
+  };
+  clock.hidden = false;
+  tick();
+  if (!state.finished && clocks.running !== null && clocks.running !== undefined) {
+    clockTimer = setInterval(tick, 100);
+  }
+}
+
 function renderClock() {
   const clock = $("clock");
   if (clockTimer) clearInterval(clockTimer);
   clockTimer = null;
+  clock.classList.remove("low");
+  if (state.clocks) {
+    renderLiveClocks(clock, state.clocks);
+    return;
+  }
   if (!state.deadline || state.finished) {
     clock.hidden = true;
     return;

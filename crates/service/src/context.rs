@@ -188,10 +188,6 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub(crate) fn for_timer(inner: &'a Inner, now: UnixTime) -> Ctx<'a> {
-        Ctx::for_timer_at(inner, UNIX_EPOCH + std::time::Duration::from_secs(now))
-    }
-
     /// A timer's context at `at` on this process's clock, to the millisecond (a flag).
     pub(crate) fn for_timer_at(inner: &'a Inner, at: SystemTime) -> Ctx<'a> {
         Ctx {

@@ -44,14 +44,66 @@ pub struct GamePage {
     pub status: String,
     /// Which seat is to move (0 or 1) while the game runs.
     pub to_move: Option<u8>,
-    /// When the player to move loses on time (Unix seconds), while the game runs.
+    /// When the player to move loses on time (Unix seconds), while a game on a time per move
+    /// runs.
     pub deadline: Option<u64>,
+    /// A live game's clocks as of the server's instant, for the page to count down; `None`
+    /// for a game on a time per move.
+    pub clocks: Option<PageClocks>,
     /// True once the game is over.
     pub finished: bool,
     /// The commitment to the deal published at the start (hex; empty for Xiangqi).
     pub commitment: String,
     /// The deal and how to check it, once the game is over (none for Xiangqi).
     pub proof: Option<DealProof>,
+}
+
+/// Both clocks of a live game as of `server_time`: the page counts the running one down
+/// from there, and every event corrects it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PageClocks {
+    /// The control as typed (`3+2`, `10m|30s`).
+    pub control: String,
+    /// Each seat's time left at `server_time`, in milliseconds (the running seat's counted
+    /// down to then): its game time, or in byo-yomi the current period's.
+    pub left_ms: [u64; 2],
+    /// Byo-yomi periods left per seat (0 for other controls).
+    pub periods: [u8; 2],
+    /// Whether each seat's game time is spent and byo-yomi counts.
+    pub byo_yomi: [bool; 2],
+    /// A byo-yomi period, in milliseconds (0 for other controls).
+    pub period_ms: u64,
+    /// Whose clock runs (0 or 1), while the game runs.
+    pub running: Option<u8>,
+    /// The instant these figures are of: milliseconds since the Unix epoch on the server's
+    /// shared clock.
+    pub server_time: u64,
+}
+
+/// The clocks of a live game as of the context's instant.
+fn page_clocks(ctx: &Ctx<'_>, record: &GameRecord) -> Option<PageClocks> {
+    use crate::store::game_clock::{seat_of_side, side_of_seat};
+    let clock = record.clock.as_ref()?;
+    let at = ctx.clock_now;
+    let faces = [Seat::First, Seat::Second].map(|seat| clock.face(side_of_seat(seat), at));
+    let index = |seat: Seat| match seat {
+        Seat::First => 0,
+        Seat::Second => 1,
+    };
+    Some(PageClocks {
+        control: clock.control().to_string(),
+        left_ms: faces.map(|f| u64::try_from(f.left.as_millis()).unwrap_or(u64::MAX)),
+        periods: faces.map(|f| f.periods),
+        byo_yomi: faces.map(|f| f.byo_yomi),
+        period_ms: match clock.control().form() {
+            jieqi_clock::Form::ByoYomi { period, .. } => {
+                u64::try_from(period.as_millis()).unwrap_or(u64::MAX)
+            }
+            _ => 0,
+        },
+        running: clock.running().map(|r| index(seat_of_side(r.side))),
+        server_time: at.as_millis(),
+    })
 }
 
 /// A player as the page names them.
@@ -159,7 +211,8 @@ pub(crate) async fn build(
                 Seat::First => 0,
                 Seat::Second => 1,
             };
-            (status, Some(index), times_out_at(record))
+            let deadline = times_out_at(record).filter(|_| record.clock.is_none());
+            (status, Some(index), deadline)
         }
     };
     Ok(GamePage {
@@ -174,6 +227,7 @@ pub(crate) async fn build(
         status,
         to_move,
         deadline,
+        clocks: page_clocks(ctx, record),
         finished: outcome.is_some(),
         commitment: record.commitment.clone(),
         proof: if outcome.is_some() {

@@ -2,12 +2,10 @@
 //! news of every committed revision. Read-only: nothing here changes a game, and everything
 //! it returns is built from public views (see `game_page`).
 
-use std::time::SystemTime;
-
 use jieqi_render::RenderOptions;
 use jieqi_rules::Viewer;
 
-use crate::context::{Ctx, Halt, unix};
+use crate::context::{Ctx, Halt};
 use crate::error::ServiceError;
 use crate::game_page::{BoardLook, GamePage, build, public_position};
 use crate::i18n::Language;
@@ -34,7 +32,7 @@ impl Service {
             None => rebuild(&record)?,
         };
         let settings = self.chat_settings(&record).await?;
-        let ctx = Ctx::for_timer(&self.inner, unix(SystemTime::now()));
+        let ctx = Ctx::for_timer_at(&self.inner, self.inner.config.wall_clock.now());
         let loaded = LoadedGame { record, game };
         let language = language.unwrap_or(settings.language);
         let look = BoardLook::of(&settings);

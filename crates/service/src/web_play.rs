@@ -120,7 +120,7 @@ impl Service {
         };
         let settings = self.chat_settings(&record).await?;
         let personal = self.personal_settings(player).await?;
-        let ctx = Ctx::for_timer(&self.inner, unix(SystemTime::now()));
+        let ctx = Ctx::for_timer_at(&self.inner, self.inner.config.wall_clock.now());
         let loaded = LoadedGame { record, game };
         let language = language.unwrap_or(settings.language);
         match build_player(&ctx, &loaded, &settings, personal, language, seat).await {
@@ -231,7 +231,7 @@ impl Service {
             user: record.player(seat).clone(),
             mentioned: Vec::new(),
             input,
-            received_at: SystemTime::now(),
+            received_at: self.inner.config.wall_clock.now(),
         };
         let answer = self.handle(request).await;
         let mut said = Vec::new();

@@ -272,3 +272,30 @@ async fn play_bot_takes_a_game_clock() {
         "{boards:#?}"
     );
 }
+
+#[tokio::test]
+async fn the_web_page_state_carries_both_clocks_as_of_the_servers_instant() {
+    let mut h = Harness::new(DealSource::Seeded(9)).await;
+    let (id, chat) = live_game(&mut h, "3+2").await;
+    h.advance(Duration::from_secs(20));
+    h.say(&user("alice"), &chat, "/move h2e2").await;
+    h.advance(Duration::from_millis(7_500));
+    let page = h
+        .service
+        .game_page(&id, None)
+        .await
+        .unwrap()
+        .expect("a page");
+    let clocks = page.clocks.expect("a live game's page has clocks");
+    assert_eq!(clocks.control, "3+2");
+    // Alice: 180 s - 20 s + 2 s; bob's clock has run 7.5 s since her move.
+    assert_eq!(clocks.left_ms, [162_000, 172_500]);
+    assert_eq!(clocks.running, Some(1));
+    let now = h
+        .now
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    assert_eq!(u128::from(clocks.server_time), now);
+    assert_eq!(page.deadline, None, "a live game has no deadline per move");
+}

@@ -3,22 +3,9 @@
 //! compaction.
 
 use super::*;
+use jieqi_store::conformance::fixtures::{answered, review_request};
 use jieqi_store::ids::{Platform, User};
 use std::time::Duration;
-
-fn answered(key: &str) -> Change {
-    Change {
-        request: Some((
-            RequestKey(key.to_owned()),
-            AnswerRecord {
-                at: 5,
-                replies: Vec::new(),
-            },
-        )),
-        durable: true,
-        ..Change::default()
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_commit_dropped_while_it_leads_a_flush_holds_up_no_later_commit() {
@@ -159,23 +146,14 @@ async fn a_schema_two_store_is_upgraded_at_open_without_losing_a_game() {
     assert!(matches!(store.migrate(), Err(StoreError::TooNew { .. })));
 }
 
-fn review_request(game: &str, chat: &str) -> ReviewRequest {
-    ReviewRequest {
-        game: game.parse().unwrap(),
-        chat: ChatId::new(Platform::Local, chat),
-        asked_at: 1,
-    }
-}
-
+/// A compacted copy starts sled's id counter afresh, which orders the queue: entries queued
+/// after a compaction still come after the ones before it. (That the queue keeps its order,
+/// refuses a review queued twice and gives each entry once is the conformance suite's.)
 #[tokio::test]
-async fn the_review_queue_keeps_its_order_across_a_compaction_and_each_entry_is_taken_once() {
+async fn the_review_queue_keeps_its_order_across_a_compaction() {
     let dir = tempfile::tempdir().unwrap();
     let queue = |requests: Vec<ReviewRequest>| Change {
         queued_reviews: requests,
-        ..Change::default()
-    };
-    let dequeue = |request| Change {
-        dequeued_reviews: vec![request],
         ..Change::default()
     };
     let store = SledStore::open(dir.path()).unwrap();
@@ -186,14 +164,8 @@ async fn the_review_queue_keeps_its_order_across_a_compaction_and_each_entry_is_
         ]))
         .await
         .unwrap();
-    assert_eq!(
-        store.commit(queue(vec![review_request("g7k2", "b")])).await,
-        Err(CommitError::Conflict),
-        "the same review is queued once"
-    );
     store.compact().unwrap();
     drop(store);
-    // A compacted copy starts sled's id counter afresh: later entries still come after.
     let store = SledStore::open(dir.path()).unwrap();
     store
         .commit(queue(vec![review_request("g7k2", "a")]))
@@ -206,18 +178,5 @@ async fn the_review_queue_keeps_its_order_across_a_compaction_and_each_entry_is_
             review_request("g7k3", "a"),
             review_request("g7k2", "a")
         ]
-    );
-    store
-        .commit(dequeue(review_request("g7k3", "a")))
-        .await
-        .unwrap();
-    assert_eq!(
-        store.commit(dequeue(review_request("g7k3", "a"))).await,
-        Err(CommitError::Conflict),
-        "taken off the queue once"
-    );
-    assert_eq!(
-        store.queued_reviews(10).await.unwrap(),
-        [review_request("g7k2", "b"), review_request("g7k2", "a")]
     );
 }

@@ -1,4 +1,5 @@
-//! Records and changes the promises are stated with.
+//! Records and changes the promises are stated with, for a backend's own tests too (what the
+//! suite does not state), so that they are written once.
 
 use jieqi_rules::Variant;
 use jieqi_rules::game::{Preset, RULES_REVISION};
@@ -12,23 +13,27 @@ use crate::{
     OutboxRecord, PendingMessage, PlayerRecord, RequestKey, ReviewRequest, SentRecord, commitment,
 };
 
-pub(crate) fn room(name: &str) -> ChatId {
+/// A Telegram chat named `name`.
+pub fn room(name: &str) -> ChatId {
     ChatId::new(Platform::Telegram, name)
 }
 
-pub(crate) fn chat(revision: u64) -> ChatRecord {
+/// The chat `room` at `revision`, in English.
+pub fn chat(revision: u64) -> ChatRecord {
     let mut record = ChatRecord::new(room("room"), ChatSettings::for_language(Language::En));
     record.revision = revision;
     record
 }
 
-pub(crate) fn player(revision: u64) -> PlayerRecord {
+/// The Discord player ann at `revision`.
+pub fn player(revision: u64) -> PlayerRecord {
     let mut record = PlayerRecord::new(&User::new(UserId::new(Platform::Discord, "1"), "ann"));
     record.revision = revision;
     record
 }
 
-pub(crate) fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord {
+/// A running Jieqi game of ann and bob in `room`, `revision` moves in, due at `deadline`.
+pub fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord {
     let deal = String::new();
     let salt = "00ff".to_owned();
     GameRecord {
@@ -60,7 +65,8 @@ pub(crate) fn game(id: &str, revision: u64, deadline: Option<u64>) -> GameRecord
     }
 }
 
-pub(crate) fn challenge(id: &str, revision: u64, expires_at: u64) -> ChallengeRecord {
+/// An open Xiangqi challenge by ann in `room`, expiring at `expires_at`.
+pub fn challenge(id: &str, revision: u64, expires_at: u64) -> ChallengeRecord {
     ChallengeRecord {
         id: id.parse().expect("a challenge id"),
         revision,
@@ -80,7 +86,8 @@ pub(crate) fn challenge(id: &str, revision: u64, expires_at: u64) -> ChallengeRe
     }
 }
 
-pub(crate) fn message(to: &str, text: &str) -> OutboxRecord {
+/// A notice `text` for the chat `to`, as the outbox keeps it.
+pub fn message(to: &str, text: &str) -> OutboxRecord {
     OutboxRecord {
         message: Message::text(Destination::Chat(room(to)), MessageKind::Notice, text),
         attempts: 0,
@@ -92,18 +99,21 @@ pub(crate) fn message(to: &str, text: &str) -> OutboxRecord {
     }
 }
 
-pub(crate) fn answer(at: u64) -> AnswerRecord {
+/// An answer with no replies, given at `at`.
+pub fn answer(at: u64) -> AnswerRecord {
     AnswerRecord {
         at,
         replies: Vec::new(),
     }
 }
 
-pub(crate) fn key(key: &str) -> RequestKey {
+/// The request key `key`.
+pub fn key(key: &str) -> RequestKey {
     RequestKey(key.to_owned())
 }
 
-pub(crate) fn answered(request: &str) -> Change {
+/// A durable change that answers `request` (with [`answer`]`(5)`) and does nothing else.
+pub fn answered(request: &str) -> Change {
     Change {
         request: Some((key(request), answer(5))),
         durable: true,
@@ -111,7 +121,8 @@ pub(crate) fn answered(request: &str) -> Change {
     }
 }
 
-pub(crate) fn claim(holder: &str, now: u64, until: u64) -> Claim {
+/// `holder`'s claim at `now`, leased until `until`.
+pub fn claim(holder: &str, now: u64, until: u64) -> Claim {
     Claim {
         holder: holder.to_owned(),
         now,
@@ -120,7 +131,7 @@ pub(crate) fn claim(holder: &str, now: u64, until: u64) -> Claim {
 }
 
 /// Queues the messages (chat, text) in one change, in order; returns their ids.
-pub(crate) async fn queue(store: &dyn GameStore, messages: &[(&str, &str)]) -> Vec<OutboxId> {
+pub async fn queue(store: &dyn GameStore, messages: &[(&str, &str)]) -> Vec<OutboxId> {
     let ids = store
         .allocate_outbox_ids(messages.len())
         .await
@@ -140,11 +151,13 @@ pub(crate) async fn queue(store: &dyn GameStore, messages: &[(&str, &str)]) -> V
     ids
 }
 
-pub(crate) fn ids_of(claimed: &[PendingMessage]) -> Vec<OutboxId> {
+/// The ids of the messages claimed.
+pub fn ids_of(claimed: &[PendingMessage]) -> Vec<OutboxId> {
     claimed.iter().map(|p| p.entry.id).collect()
 }
 
-pub(crate) fn sent(id: OutboxId, platform_ref: Option<&str>) -> Change {
+/// The change that marks `id` delivered (at 10), with the platform's reference if any.
+pub fn sent(id: OutboxId, platform_ref: Option<&str>) -> Change {
     Change {
         sent: vec![(
             id,
@@ -157,7 +170,8 @@ pub(crate) fn sent(id: OutboxId, platform_ref: Option<&str>) -> Change {
     }
 }
 
-pub(crate) fn review_request(game: &str, chat: &str) -> ReviewRequest {
+/// A review of `game` asked for in the chat `chat`.
+pub fn review_request(game: &str, chat: &str) -> ReviewRequest {
     ReviewRequest {
         game: game.parse().expect("a game id"),
         chat: room(chat),

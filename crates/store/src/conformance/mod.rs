@@ -19,7 +19,7 @@ use crate::RequestKey;
 use crate::ids::{ChallengeId, ChatId, GameId, UserId};
 use crate::message::OutboxId;
 
-mod fixtures;
+pub mod fixtures;
 pub mod launches;
 pub mod promises;
 pub mod upgrades;

@@ -3,6 +3,12 @@
 //! its place the bytes each older schema wrote for it, and reads it back through the trait.
 //! A backend that reads stored bytes any other way than through the codec, or refuses an old
 //! version, fails here by the record's name.
+//!
+//! Each record kind is one row of the same check (`reads_as_current`): the record, where it
+//! is kept, how each older schema wrote it, and how the trait reads it back. Most schemas
+//! only lacked fields at the record's end (`Lacked`); the rest are written out.
+
+use std::fmt::Debug;
 
 use serde::Serialize;
 
@@ -11,22 +17,10 @@ use super::{Opened, StoredRecord, Subject};
 use crate::codec::{SCHEMA_VERSION, encode};
 use crate::message::{Answer, Destination, Message, MessageKind};
 use crate::records::{BoardMoves, ChatPuzzles, PuzzleStats, StoredReply};
-use crate::{AnswerRecord, Change, Verdict};
+use crate::{AnswerRecord, Change, GameStore, Verdict};
 
 fn postcard<T: Serialize>(value: &T) -> Vec<u8> {
     postcard::to_allocvec(value).expect("encodable")
-}
-
-/// The bytes schema `version` wrote for a record whose current bytes are `current`, when
-/// that schema's shape lacked the fields whose bytes end `current` (`missing`).
-fn without(current: &[u8], version: u8, missing: &[u8]) -> Vec<u8> {
-    assert!(
-        current.ends_with(missing),
-        "the record's last fields are no longer what schema {version} lacked"
-    );
-    let mut old = vec![version];
-    old.extend_from_slice(&current[1..current.len() - missing.len()]);
-    old
 }
 
 /// `rest` as schema `version` wrote it.
@@ -36,113 +30,129 @@ fn written_by(version: u8, rest: &[u8]) -> Vec<u8> {
     old
 }
 
-async fn plant(subject: &dyn Subject, opened: &Opened, record: StoredRecord<'_>, bytes: &[u8]) {
-    subject.overwrite(opened, record, bytes).await;
+/// The fields a record's older schemas lacked at its end: up to schema `.0` (and after the
+/// row before), the fields whose current bytes are `.1`.
+struct Lacked(Vec<(u8, Vec<u8>)>);
+
+impl Lacked {
+    /// What schema `version` wrote for a record whose current bytes are `current`: the
+    /// current bytes without the fields it lacked, or as they are if it lacked none.
+    fn bytes(&self, current: &[u8], version: u8) -> Vec<u8> {
+        let Some((_, missing)) = self.0.iter().find(|(up_to, _)| version <= *up_to) else {
+            return written_by(version, &current[1..]);
+        };
+        assert!(
+            current.ends_with(missing),
+            "the record's last fields are no longer what schema {version} lacked"
+        );
+        written_by(version, &current[1..current.len() - missing.len()])
+    }
+}
+
+/// Plants in place of `stored`, for every schema older than the current one, the bytes
+/// `old(version)`, and checks that `read` reads `expected` back through the trait.
+async fn reads_as_current<T: PartialEq + Debug>(
+    subject: &dyn Subject,
+    opened: &Opened,
+    stored: StoredRecord<'_>,
+    old: impl Fn(u8) -> Vec<u8>,
+    read: impl AsyncFn(&dyn GameStore) -> T,
+    expected: &T,
+) {
+    for version in 1..SCHEMA_VERSION {
+        subject.overwrite(opened, stored, &old(version)).await;
+        assert_eq!(
+            &read(&*opened.store).await,
+            expected,
+            "{stored:?} as schema {version} wrote it"
+        );
+    }
+}
+
+/// Commits `change` to a fresh store of `subject`.
+async fn committed(subject: &dyn Subject, change: Change) -> Option<Opened> {
+    let opened = subject.open().await?;
+    opened.store.commit(change).await.expect("committed");
+    Some(opened)
 }
 
 /// Challenges: schemas 1 to 4 lacked `secret_captures`, schemas 1 to 6 `control`.
 pub async fn challenges_of_every_older_schema_read_as_current(subject: &dyn Subject) {
-    let opened = crate::__open_or_skip!(subject);
     let record = challenge("c4f7k", 1, 50);
-    opened
-        .store
-        .commit(Change {
-            challenges: vec![record.clone()],
-            ..Change::default()
-        })
-        .await
-        .unwrap();
+    let change = Change {
+        challenges: vec![record.clone()],
+        ..Change::default()
+    };
+    let Some(opened) = committed(subject, change).await else {
+        return;
+    };
     let current = encode(&record).unwrap();
-    for version in 1..SCHEMA_VERSION {
-        let old = match version {
-            1..=4 => without(&current, version, &postcard(&(false, None::<String>))),
-            5 | 6 => without(&current, version, &postcard(&None::<String>)),
-            _ => written_by(version, &current[1..]),
-        };
-        plant(subject, &opened, StoredRecord::Challenge(&record.id), &old).await;
-        assert_eq!(
-            opened.store.challenge(&record.id).await.unwrap(),
-            Some(record.clone()),
-            "a challenge of schema {version}"
-        );
-    }
+    let lacked = Lacked(vec![
+        (4, postcard(&(false, None::<String>))),
+        (6, postcard(&None::<String>)),
+    ]);
+    let id = &record.id;
+    let read = async |store: &dyn GameStore| store.challenge(id).await.unwrap();
+    let old = |version: u8| lacked.bytes(&current, version);
+    let stored = StoredRecord::Challenge(id);
+    reads_as_current(subject, &opened, stored, old, read, &Some(record.clone())).await;
 }
 
 /// Chats: schemas 1 to 3 lacked `puzzles`.
 pub async fn chats_of_every_older_schema_read_as_current(subject: &dyn Subject) {
-    let opened = crate::__open_or_skip!(subject);
     let record = chat(1);
-    opened
-        .store
-        .commit(Change {
-            chats: vec![record.clone()],
-            ..Change::default()
-        })
-        .await
-        .unwrap();
+    let change = Change {
+        chats: vec![record.clone()],
+        ..Change::default()
+    };
+    let Some(opened) = committed(subject, change).await else {
+        return;
+    };
     let current = encode(&record).unwrap();
-    for version in 1..SCHEMA_VERSION {
-        let old = if version <= 3 {
-            without(&current, version, &postcard(&ChatPuzzles::default()))
-        } else {
-            written_by(version, &current[1..])
-        };
-        plant(subject, &opened, StoredRecord::Chat(&record.chat), &old).await;
-        assert_eq!(
-            opened.store.chat(&record.chat).await.unwrap(),
-            Some(record.clone()),
-            "a chat of schema {version}"
-        );
-    }
+    let lacked = Lacked(vec![(3, postcard(&ChatPuzzles::default()))]);
+    let id = &record.chat;
+    let read = async |store: &dyn GameStore| store.chat(id).await.unwrap();
+    let old = |version: u8| lacked.bytes(&current, version);
+    let stored = StoredRecord::Chat(id);
+    reads_as_current(subject, &opened, stored, old, read, &Some(record.clone())).await;
 }
 
 /// Players: schemas 1 and 2 lacked `personal`, schemas 1 to 3 `course` and `puzzle`.
 pub async fn players_of_every_older_schema_read_as_current(subject: &dyn Subject) {
-    let opened = crate::__open_or_skip!(subject);
     let record = player(1);
-    opened
-        .store
-        .commit(Change {
-            players: vec![record.clone()],
-            ..Change::default()
-        })
-        .await
-        .unwrap();
+    let change = Change {
+        players: vec![record.clone()],
+        ..Change::default()
+    };
+    let Some(opened) = committed(subject, change).await else {
+        return;
+    };
     let current = encode(&record).unwrap();
     let mut since_four = vec![0; 5];
     since_four.extend(postcard(&PuzzleStats::default()));
     let mut since_three = vec![0, 0];
     since_three.extend(&since_four);
-    for version in 1..SCHEMA_VERSION {
-        let old = match version {
-            1 | 2 => without(&current, version, &since_three),
-            3 => without(&current, version, &since_four),
-            _ => written_by(version, &current[1..]),
-        };
-        plant(subject, &opened, StoredRecord::Player(&record.user), &old).await;
-        assert_eq!(
-            opened.store.player(&record.user).await.unwrap(),
-            Some(record.clone()),
-            "a player of schema {version}"
-        );
-    }
+    let lacked = Lacked(vec![(2, since_three), (3, since_four)]);
+    let id = &record.user;
+    let read = async |store: &dyn GameStore| store.player(id).await.unwrap();
+    let old = |version: u8| lacked.bytes(&current, version);
+    let stored = StoredRecord::Player(id);
+    reads_as_current(subject, &opened, stored, old, read, &Some(record.clone())).await;
 }
 
 /// Games: schemas 1 and 2 wrote the whole record by name (schema 1 without `engine`),
 /// schemas 3 and 4 the compact form without the rules revision, `secret_captures`, the
 /// verdict and the clock, schemas 5 and 6 without the clock.
 pub async fn games_of_every_older_schema_read_as_current(subject: &dyn Subject) {
-    let opened = crate::__open_or_skip!(subject);
     let mut record = game("g7k2", 1, Some(90));
     record.moves = vec!["h2e2".to_owned(), "h7e7".to_owned()];
-    opened
-        .store
-        .commit(Change {
-            games: vec![record.clone()],
-            ..Change::default()
-        })
-        .await
-        .unwrap();
+    let change = Change {
+        games: vec![record.clone()],
+        ..Change::default()
+    };
+    let Some(opened) = committed(subject, change).await else {
+        return;
+    };
     let current = encode(&record).unwrap();
     let r = &record;
     let head = (
@@ -168,69 +178,70 @@ pub async fn games_of_every_older_schema_read_as_current(subject: &dyn Subject) 
         r.started_at,
         &r.finished_at,
     );
-    for version in 1..SCHEMA_VERSION {
-        let old = match version {
-            1 => written_by(version, &postcard(&(head, tail))),
-            2 => written_by(version, &postcard(&(head, tail, &r.engine))),
-            3 | 4 => without(
-                &current,
-                version,
-                &postcard(&(
-                    r.rules_revision,
-                    r.secret_captures,
-                    None::<Verdict>,
-                    None::<u8>,
-                )),
-            ),
-            5 | 6 => without(&current, version, &postcard(&None::<u8>)),
-            _ => written_by(version, &current[1..]),
-        };
-        plant(subject, &opened, StoredRecord::Game(&record.id), &old).await;
-        assert_eq!(
-            opened.store.game(&record.id).await.unwrap(),
-            Some(record.clone()),
-            "a game of schema {version}"
-        );
-    }
+    let lacked = Lacked(vec![
+        (
+            4,
+            postcard(&(
+                r.rules_revision,
+                r.secret_captures,
+                None::<Verdict>,
+                None::<u8>,
+            )),
+        ),
+        (6, postcard(&None::<u8>)),
+    ]);
+    let old = |version: u8| match version {
+        1 => written_by(version, &postcard(&(head, tail))),
+        2 => written_by(version, &postcard(&(head, tail, &r.engine))),
+        _ => lacked.bytes(&current, version),
+    };
+    let read = async |store: &dyn GameStore| store.game(&r.id).await.unwrap();
+    let stored = StoredRecord::Game(&r.id);
+    reads_as_current(subject, &opened, stored, old, read, &Some(record.clone())).await;
 }
 
 /// Outbox entries: schemas 1 and 2 had no `not_before` (and no `covers`), schemas 3 to 5 no
-/// `covers`.
+/// `covers`. The entry is also pending as it was.
 pub async fn outbox_entries_of_every_older_schema_read_as_current(subject: &dyn Subject) {
-    let opened = crate::__open_or_skip!(subject);
+    let Some(opened) = subject.open().await else {
+        return;
+    };
     let id = queue(&*opened.store, &[("a", "a1")]).await[0];
     let record = message("a", "a1");
     let current = encode(&record).unwrap();
-    for version in 1..SCHEMA_VERSION {
-        let old = match version {
-            1 | 2 => written_by(
-                version,
-                &postcard(&(
-                    &record.message,
-                    record.attempts,
-                    record.created_at,
-                    &record.fallback_chat,
-                    &record.picture,
-                )),
-            ),
-            3..=5 => without(&current, version, &postcard(&None::<BoardMoves>)),
-            _ => written_by(version, &current[1..]),
-        };
-        plant(subject, &opened, StoredRecord::Outbox(id), &old).await;
-        assert_eq!(
-            opened.store.outbox_record(id).await.unwrap(),
-            Some(record.clone()),
-            "an outbox entry of schema {version}"
-        );
-        let pending = opened.store.pending(5).await.unwrap();
-        assert_eq!(pending.len(), 1);
-        assert_eq!(pending[0].entry.message, record.message, "schema {version}");
-    }
+    let lacked = Lacked(vec![(5, postcard(&None::<BoardMoves>))]);
+    let old = |version: u8| match version {
+        1 | 2 => written_by(
+            version,
+            &postcard(&(
+                &record.message,
+                record.attempts,
+                record.created_at,
+                &record.fallback_chat,
+                &record.picture,
+            )),
+        ),
+        _ => lacked.bytes(&current, version),
+    };
+    let read = async |store: &dyn GameStore| {
+        let pending = store.pending(5).await.unwrap();
+        let messages: Vec<Message> = pending.into_iter().map(|p| p.entry.message).collect();
+        (store.outbox_record(id).await.unwrap(), messages)
+    };
+    let expected = (Some(record.clone()), vec![record.message.clone()]);
+    reads_as_current(
+        subject,
+        &opened,
+        StoredRecord::Outbox(id),
+        old,
+        read,
+        &expected,
+    )
+    .await;
 }
 
 /// Answers: schemas 1 and 2 kept the replies whole (pictures as bytes, dropped on reading).
 pub async fn answers_of_every_older_schema_read_as_current(subject: &dyn Subject) {
-    let opened = crate::__open_or_skip!(subject);
     let reply = Message::text(
         Destination::ReplyToRequester { ephemeral: true },
         MessageKind::Notice,
@@ -244,33 +255,27 @@ pub async fn answers_of_every_older_schema_read_as_current(subject: &dyn Subject
         }],
     };
     let request = key("telegram:77");
-    opened
-        .store
-        .commit(Change {
-            request: Some((request.clone(), record.clone())),
-            ..Change::default()
-        })
-        .await
-        .unwrap();
+    let change = Change {
+        request: Some((request.clone(), record.clone())),
+        ..Change::default()
+    };
+    let Some(opened) = committed(subject, change).await else {
+        return;
+    };
     let current = encode(&record).unwrap();
-    for version in 1..SCHEMA_VERSION {
-        let old = match version {
-            1 | 2 => written_by(
-                version,
-                &postcard(&(
-                    record.at,
-                    Answer {
-                        replies: vec![reply.clone()],
-                    },
-                )),
-            ),
-            _ => written_by(version, &current[1..]),
-        };
-        plant(subject, &opened, StoredRecord::Answer(&request), &old).await;
-        assert_eq!(
-            opened.store.answer(&request).await.unwrap(),
-            Some(record.clone()),
-            "an answer of schema {version}"
-        );
-    }
+    let old = |version: u8| match version {
+        1 | 2 => written_by(
+            version,
+            &postcard(&(
+                record.at,
+                Answer {
+                    replies: vec![reply.clone()],
+                },
+            )),
+        ),
+        _ => written_by(version, &current[1..]),
+    };
+    let read = async |store: &dyn GameStore| store.answer(&request).await.unwrap();
+    let stored = StoredRecord::Answer(&request);
+    reads_as_current(subject, &opened, stored, old, read, &Some(record.clone())).await;
 }

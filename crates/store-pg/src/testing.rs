@@ -116,35 +116,15 @@ impl Drop for TestStore {
         // thread with a runtime of its own. The store's connections are ended first (the
         // blocked runtime cannot close them, and an open transaction would hold the schema).
         // Failing to clean up fails no test.
-        let url = self.url.clone();
-        let schema = self.schema.clone();
-        let cleanup = std::thread::spawn(move || {
-            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            else {
-                return;
-            };
-            runtime.block_on(async move {
-                let Ok(config) = url.parse::<tokio_postgres::Config>() else {
-                    return;
-                };
-                let Ok((client, connection)) = config.connect(NoTls).await else {
-                    return;
-                };
-                let driver = tokio::spawn(connection);
-                let _ = client
-                    .batch_execute(&format!(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-                         WHERE application_name = '{schema}' AND pid <> pg_backend_pid(); \
-                         SET lock_timeout = '5s'; DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"
-                    ))
-                    .await;
-                drop(client);
-                let _ = driver.await;
-            });
-        });
-        let _ = cleanup.join();
+        let schema = &self.schema;
+        clean_up(
+            self.url.clone(),
+            format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE application_name = '{schema}' AND pid <> pg_backend_pid(); \
+                 SET lock_timeout = '5s'; DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"
+            ),
+        );
     }
 }
 
@@ -307,31 +287,38 @@ pub async fn test_database() -> Option<TestDatabase> {
 impl Drop for TestDatabase {
     fn drop(&mut self) {
         // As for a test's schema: on a thread with a runtime of its own.
-        let (base, name) = (self.base.clone(), self.name.clone());
-        let cleanup = std::thread::spawn(move || {
-            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            else {
+        clean_up(
+            self.base.clone(),
+            format!("DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)", self.name),
+        );
+    }
+}
+
+/// Runs `sql` on the server of `url` from a thread with a runtime of its own, and waits for
+/// it: a `Drop` runs inside the test's runtime, which must not be blocked on. Failing to clean
+/// up fails no test.
+fn clean_up(url: String, sql: String) {
+    let cleanup = std::thread::spawn(move || {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        runtime.block_on(async move {
+            let Ok(config) = url.parse::<tokio_postgres::Config>() else {
                 return;
             };
-            runtime.block_on(async move {
-                let Ok(config) = base.parse::<tokio_postgres::Config>() else {
-                    return;
-                };
-                let Ok((client, connection)) = config.connect(NoTls).await else {
-                    return;
-                };
-                let driver = tokio::spawn(connection);
-                let _ = client
-                    .batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                    .await;
-                drop(client);
-                let _ = driver.await;
-            });
+            let Ok((client, connection)) = config.connect(NoTls).await else {
+                return;
+            };
+            let driver = tokio::spawn(connection);
+            let _ = client.batch_execute(&sql).await;
+            drop(client);
+            let _ = driver.await;
         });
-        let _ = cleanup.join();
-    }
+    });
+    let _ = cleanup.join();
 }
 
 #[cfg(test)]

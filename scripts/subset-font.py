@@ -23,6 +23,8 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTCollection
 
+from font_names import rename
+
 SOURCE = "/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc"
 # Index of "Noto Serif CJK TC" in the collection: traditional forms (帥, 傌, 漢...).
 TC_INDEX = 3
@@ -58,28 +60,7 @@ def main() -> int:
     subsetter.populate(text=TEXT)
     subsetter.subset(font)
 
-    names = font["name"]
-    for record in list(names.names):
-        if record.nameID in (1, 16):
-            names.setName(FAMILY, record.nameID, record.platformID, record.platEncID,
-                          record.langID)
-        elif record.nameID == 3:
-            names.setName(f"2.001;{POSTSCRIPT}", 3, record.platformID, record.platEncID,
-                          record.langID)
-        elif record.nameID == 4:
-            names.setName(f"{FAMILY} Bold", 4, record.platformID, record.platEncID,
-                          record.langID)
-        elif record.nameID == 6:
-            names.setName(POSTSCRIPT, 6, record.platformID, record.platEncID,
-                          record.langID)
-    # Keep only Windows-platform names: one record per field is all fontdb needs.
-    names.names = [r for r in names.names if r.platformID == 3]
-    if "CFF " in font:
-        cff = font["CFF "].cff
-        cff.fontNames = [POSTSCRIPT]
-        top = cff.topDictIndex[0]
-        top.FullName = f"{FAMILY} Bold"
-        top.FamilyName = FAMILY
+    rename(font, FAMILY, POSTSCRIPT, "Bold", "2.001")
 
     missing = [c for c in TEXT if ord(c) not in font.getBestCmap()]
     if missing:

@@ -32,6 +32,8 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTCollection
 
+from font_names import rename
+
 SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 # Index of "Noto Sans CJK SC" in the collection.
 SC_INDEX = 2
@@ -94,27 +96,7 @@ def main() -> int:
     subsetter.populate(text=text)
     subsetter.subset(font)
 
-    names = font["name"]
-    for record in list(names.names):
-        if record.nameID in (1, 16):
-            names.setName(FAMILY, record.nameID, record.platformID, record.platEncID,
-                          record.langID)
-        elif record.nameID == 3:
-            names.setName(f"2.004;{POSTSCRIPT}", 3, record.platformID, record.platEncID,
-                          record.langID)
-        elif record.nameID == 4:
-            names.setName(f"{FAMILY} Regular", 4, record.platformID, record.platEncID,
-                          record.langID)
-        elif record.nameID == 6:
-            names.setName(POSTSCRIPT, 6, record.platformID, record.platEncID,
-                          record.langID)
-    names.names = [r for r in names.names if r.platformID == 3]
-    if "CFF " in font:
-        cff = font["CFF "].cff
-        cff.fontNames = [POSTSCRIPT]
-        top = cff.topDictIndex[0]
-        top.FullName = f"{FAMILY} Regular"
-        top.FamilyName = FAMILY
+    rename(font, FAMILY, POSTSCRIPT, "Regular", "2.004")
 
     font.recalcTimestamp = False
     OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -452,10 +452,13 @@ fn report_stop(
 
 /// Time-outs and challenge expiry, checked every few seconds; and the offset from this
 /// process's clock to the store's, measured at start and every minute (live games' clocks
-/// read the store's clock through it, `docs/clocks.md`).
+/// read the store's clock through it, `docs/clocks.md`). Once it is first measured, the
+/// store's news of every commit arms this process's flag timers of live games
+/// (`Service::follow_flags`), so that a flag falls on time whichever process made the move.
 async fn tick(service: Service, shutdown: CancellationToken) {
     let mut ticks = tokio::time::interval(TICK);
     let mut measured: Option<std::time::Instant> = None;
+    let mut following: Option<AbortOnDrop> = None;
     loop {
         tokio::select! {
             () = shutdown.cancelled() => return,
@@ -471,9 +474,24 @@ async fn tick(service: Service, shutdown: CancellationToken) {
                         Err(error) => tracing::warn!(%error, "cannot read the store's clock"),
                     }
                 }
+                if following.is_none() && measured.is_some() {
+                    let service = service.clone();
+                    following = Some(AbortOnDrop(tokio::spawn(async move {
+                        service.follow_flags().await;
+                    })));
+                }
                 service.tick(SystemTime::now()).await;
             }
         }
+    }
+}
+
+/// A task stopped when its handle is dropped (the flag follower stops with the tick).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

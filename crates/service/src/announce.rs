@@ -15,7 +15,7 @@ use crate::pictures::{self, Picture};
 use crate::replay::LoadedGame;
 pub(crate) use crate::replay::{our_seat, seat_of, side_of};
 use crate::settings::{ChatSettings, Notation, Orientation, PersonalSettings};
-use crate::store::{GameRecord, Seat};
+use crate::store::{Ending, GameRecord, Seat};
 
 /// A person's own picture choices (`PersonalSettings`): those on their player record, else
 /// none.
@@ -251,7 +251,15 @@ pub(crate) fn outcome_text(
         Outcome::Aborted if crate::replay::both_have_moved(&loaded.game) => {
             ctx.say_in(lang, &Sentence::new("result-aborted-rules"))
         }
-        Outcome::Aborted => ctx.say_in(lang, &Sentence::new("result-aborted")),
+        // A live game whose side to move let its first move's 30 s (or its clock) run out.
+        Outcome::Aborted => match (&loaded.record.clock, loaded.record.ending) {
+            (Some(_), Some(Ending::TimedOut(seat))) => ctx.say_in(
+                lang,
+                &Sentence::new("result-aborted-no-first-move")
+                    .arg("player", player_label(ctx, lang, loaded, seat)),
+            ),
+            _ => ctx.say_in(lang, &Sentence::new("result-aborted")),
+        },
     }
 }
 

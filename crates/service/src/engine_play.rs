@@ -187,10 +187,10 @@ async fn engine_move(ctx: &mut Ctx<'_>, id: &GameId, ply: usize, mv: GameMove) -
         return Ok(());
     }
     let mover = crate::announce::our_seat(loaded.game.seat_to_move());
-    if let Err(flagged) =
+    if let Err(late) =
         crate::live_clock::press(ctx, &mut loaded.record, mover, std::time::Duration::ZERO)
     {
-        return crate::live_clock::end_on_time(ctx, loaded, flagged).await;
+        return crate::live_clock::end_on_time(ctx, loaded, late.seat()).await;
     }
     if let Err(error) = loaded.game.play(mv) {
         tracing::error!(%error, game = %id, "the engine chose a move the rules refuse");

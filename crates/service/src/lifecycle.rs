@@ -30,8 +30,8 @@ use crate::store::{
 /// when a tenth of their time is left, and after it their time-out. A live game's clock was
 /// pressed already (`live_clock::press`): its next timer is the flag.
 pub(crate) fn start_clock(ctx: &Ctx<'_>, record: &mut GameRecord) {
-    if let Some(clock) = &record.clock {
-        record.deadline = crate::live_clock::deadline_of(ctx, clock);
+    if record.clock.is_some() {
+        record.deadline = crate::live_clock::deadline_of(ctx, record);
         record.prompts.times_out_at = None;
         return;
     }

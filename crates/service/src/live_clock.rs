@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use jieqi_clock::{Clock, ClockError, Face, TimeControl};
+use jieqi_clock::{Clock, ClockError, Face, TimeControl, Timestamp};
 
 use crate::context::{Ctx, LoadedGame, Sentence, Step};
 use crate::i18n::Language;
@@ -29,45 +29,118 @@ pub(crate) fn new_clock(ctx: &Ctx<'_>, control: TimeControl) -> Clock {
     clock
 }
 
+/// How long a live game waits for each side's first move: Red's from the start, Black's from
+/// Red's first move. A side that lets it pass has the game aborted, unrated (its ending is
+/// a time-out before both sides moved, which `replay::apply_ending` turns into an abort).
+pub(crate) const FIRST_MOVE_WITHIN: Duration = Duration::from_secs(30);
+
+/// Why a move came too late to stand: the game ends instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TooLate {
+    /// The seat's clock ran out.
+    TimeUp(Seat),
+    /// The seat's first move did not come within [`FIRST_MOVE_WITHIN`]: the game is aborted.
+    NoFirstMove(Seat),
+}
+
+impl TooLate {
+    /// The seat that was too late.
+    pub(crate) fn seat(self) -> Seat {
+        match self {
+            TooLate::TimeUp(seat) | TooLate::NoFirstMove(seat) => seat,
+        }
+    }
+
+    /// What the late mover is told.
+    pub(crate) fn refusal(self) -> Sentence {
+        match self {
+            TooLate::TimeUp(_) => Sentence::new("refuse-time-is-up"),
+            TooLate::NoFirstMove(_) => Sentence::new("refuse-first-move-too-late")
+                .arg("seconds", FIRST_MOVE_WITHIN.as_secs().to_string()),
+        }
+    }
+}
+
+/// The instant the side to move's first move is due, while one side has not made it.
+fn first_move_due(record: &GameRecord, clock: &Clock) -> Option<Timestamp> {
+    if record.moves.len() >= 2 {
+        return None;
+    }
+    Some(clock.running()?.since.plus(FIRST_MOVE_WITHIN))
+}
+
+/// The instant a live game is next judged if nobody moves: the side to move's flag, or,
+/// earlier, the end of the 30 s its first move is due within. Strictly after it the game
+/// ends; `None` for a game that ended or has no clock.
+pub(crate) fn judgement_deadline(record: &GameRecord) -> Option<Timestamp> {
+    if !record.is_active() {
+        return None;
+    }
+    let clock = record.clock.as_ref()?;
+    let flag = clock.flag_deadline()?;
+    Some(first_move_due(record, clock).map_or(flag, |first| first.min(flag)))
+}
+
 /// Charges `mover`'s clock for the move it is making now (`lag`: the network delay measured
-/// for it, given back within the clock's quota). `Err(seat)` if that seat's time was up
-/// before the move: the caller ends the game on time instead of playing it. A game on a time
-/// per move has no clock and is never refused here.
+/// for it, given back within the clock's quota). `Err` if that seat's time was up before the
+/// move, or its first move came too late: the caller ends the game on time instead of
+/// playing it. A game on a time per move has no clock and is never refused here.
 pub(crate) fn press(
     ctx: &Ctx<'_>,
     record: &mut GameRecord,
     mover: Seat,
     lag: Duration,
-) -> Result<(), Seat> {
+) -> Result<(), TooLate> {
+    let Some(clock) = &record.clock else {
+        return Ok(());
+    };
+    let runs_for_mover = clock
+        .running()
+        .is_some_and(|r| r.side == side_of_seat(mover));
+    if runs_for_mover
+        && first_move_due(record, clock).is_some_and(|due| ctx.clock_now > due)
+        && clock.flagged(ctx.clock_now).is_none()
+    {
+        return Err(TooLate::NoFirstMove(mover));
+    }
     let Some(clock) = &mut record.clock else {
         return Ok(());
     };
     match clock.press(side_of_seat(mover), ctx.clock_now, lag) {
         Ok(_) => Ok(()),
-        Err(ClockError::TimeUp { side }) => Err(seat_of_side(side)),
+        Err(ClockError::TimeUp { side }) => Err(TooLate::TimeUp(seat_of_side(side))),
         // The clock runs for the other seat or not at all: a record the codec would have
         // refused; the move's own checks (whose turn it is) decide.
         Err(ClockError::NotRunning { .. } | ClockError::Impossible(_)) => Ok(()),
     }
 }
 
-/// The seat whose flag has fallen at the context's instant, if any.
+/// The seat whose flag has fallen at the context's instant, or whose first move is overdue
+/// (the game is then aborted), if any.
 pub(crate) fn flagged(ctx: &Ctx<'_>, record: &GameRecord) -> Option<Seat> {
     let clock = record.clock.as_ref()?;
-    clock.flagged(ctx.clock_now).map(seat_of_side)
+    if let Some(side) = clock.flagged(ctx.clock_now) {
+        return Some(seat_of_side(side));
+    }
+    let running = clock.running()?;
+    first_move_due(record, clock)
+        .filter(|due| ctx.clock_now > *due)
+        .map(|_| seat_of_side(running.side))
 }
 
-/// Ends the game: `seat` ran out of time. The clock stops at the context's instant.
+/// Ends the game: `seat` ran out of time (before both sides moved, that aborts it). The
+/// clock stops at the context's instant.
 pub(crate) async fn end_on_time(ctx: &mut Ctx<'_>, mut loaded: LoadedGame, seat: Seat) -> Step {
     loaded.record.ending = Some(Ending::TimedOut(seat));
     apply_ending(&loaded.record, &mut loaded.game);
     finish_game(ctx, loaded).await
 }
 
-/// The deadline index entry of a live game: the process's second at or after its flag, so
-/// that the 5 s tick (the net under the flag timer) finds it; `None` once it stops.
-pub(crate) fn deadline_of(ctx: &Ctx<'_>, clock: &Clock) -> Option<u64> {
-    let deadline = clock.flag_deadline()?;
+/// The deadline index entry of a live game: the process's second at or after its
+/// [`judgement_deadline`], so that the 5 s tick (the net under the flag timer) finds it;
+/// `None` once it stops.
+pub(crate) fn deadline_of(ctx: &Ctx<'_>, record: &GameRecord) -> Option<u64> {
+    let deadline = judgement_deadline(record)?;
     Some(ctx.inner.shared_clock.process_second_after(deadline))
 }
 

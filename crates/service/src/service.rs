@@ -231,6 +231,12 @@ impl Service {
             .filter(|l| crate::context::engine_to_move(l))
             .map(|l| l.record.id.clone())
             .collect();
+        // Every game written: its flag timer follows the revision committed.
+        let flags: Vec<crate::flag_timers::FlagNews> = change
+            .games
+            .iter()
+            .map(crate::flag_timers::FlagNews::of)
+            .collect();
         self.inner.store.commit(change).await?;
         if !pictures.is_empty() {
             let mut cache = lock(&self.inner.pictures);
@@ -241,7 +247,7 @@ impl Service {
         for event in events {
             self.inner.metrics.count(event);
         }
-        self.arm_flags(&loaded);
+        self.arm_flags(flags);
         self.inner.remember(loaded);
         if queued {
             self.inner

@@ -44,9 +44,40 @@ pub(crate) struct Inner {
     pub reviews: crate::review_queue::ReviewRunner,
     /// The offset from this process's clock to the store's: live games' instants.
     pub shared_clock: crate::shared_clock::SharedClock,
-    /// The flag timer of each live game this process committed last: the deadline it waits
-    /// for, and how to stop it (a newer commit re-arms it).
-    pub flag_timers: Mutex<HashMap<GameId, (jieqi_clock::Timestamp, tokio::task::AbortHandle)>>,
+    /// The flag timer of each live game, armed from every commit of it (this process's and,
+    /// by the store's news, the others'), and the revisions those timers were armed from.
+    pub flag_timers: Mutex<FlagTimers>,
+}
+
+/// The flag timers of one process (`flag_timers.rs` arms and disarms them).
+#[derive(Default)]
+pub(crate) struct FlagTimers {
+    /// Each live game's timer: the instant it judges at, the revision that set it, and how
+    /// to stop it.
+    pub armed: HashMap<GameId, ArmedFlag>,
+    /// What this process last learnt of each game's flag, so that news of a revision it
+    /// already knows (its own commits, announced back to it) costs no read.
+    pub seen: HashMap<GameId, SeenFlag>,
+}
+
+/// A sleeping flag timer.
+pub(crate) struct ArmedFlag {
+    /// When it judges, on the shared clock.
+    pub deadline: jieqi_clock::Timestamp,
+    /// The game revision whose clock set it.
+    pub revision: u64,
+    /// Stops it.
+    pub timer: tokio::task::AbortHandle,
+}
+
+/// What a process knows of a game's flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SeenFlag {
+    /// As of this revision (a live game in play).
+    Revision(u64),
+    /// The game has no flag and never will: it has no clock (that is fixed when it starts),
+    /// or it ended.
+    Never,
 }
 
 impl Inner {
@@ -68,7 +99,7 @@ impl Inner {
             instance: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
             reviews: crate::review_queue::ReviewRunner::default(),
             shared_clock: crate::shared_clock::SharedClock::default(),
-            flag_timers: Mutex::new(HashMap::new()),
+            flag_timers: Mutex::new(FlagTimers::default()),
         }
     }
 

@@ -52,6 +52,11 @@ impl Service {
                 break;
             }
         }
+        // Live games due soon whose flag timer this process has not armed (it started
+        // after their last move, or missed the news of it): armed now, so they are judged
+        // at their deadline rather than at a later tick.
+        self.arm_upcoming_flags(at, crate::flag_timers::LOOK_AHEAD)
+            .await;
         self.post_daily_puzzles(now).await;
         if let Err(error) = self
             .inner

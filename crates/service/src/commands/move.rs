@@ -117,12 +117,12 @@ impl Move {
             Ok(mv) => mv,
             Err(e) => return refuse(explain(&e, &self.text, loaded.record.variant)),
         };
-        if let Err(flagged) = crate::live_clock::press(ctx, &mut loaded.record, seat, self.lag) {
-            // The move came after the flag: it is refused, and the game ends on time in
-            // this same commit (a flag timer racing it commits the same revision: one wins).
-            crate::live_clock::end_on_time(ctx, loaded, flagged).await?;
-            let sentence = Sentence::new("refuse-time-is-up");
-            ctx.reply_text(crate::message::MessageKind::Refusal, true, &sentence);
+        if let Err(late) = crate::live_clock::press(ctx, &mut loaded.record, seat, self.lag) {
+            // The move came after the flag (or after the 30 s its first move was due in): it
+            // is refused, and the game ends on time in this same commit (a flag timer racing
+            // it commits the same revision: one wins).
+            crate::live_clock::end_on_time(ctx, loaded, late.seat()).await?;
+            ctx.reply_text(crate::message::MessageKind::Refusal, true, &late.refusal());
             return Ok(());
         }
         if let Err(e) = loaded.game.play(mv) {

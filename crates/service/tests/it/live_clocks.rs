@@ -299,3 +299,155 @@ async fn the_web_page_state_carries_both_clocks_as_of_the_servers_instant() {
     assert_eq!(u128::from(clocks.server_time), now);
     assert_eq!(page.deadline, None, "a live game has no deadline per move");
 }
+
+/// Each player's stats (all variants) as stored: what rating a game changed.
+async fn stats(h: &Harness, who: &jieqi_service::User) -> String {
+    let record = h
+        .store
+        .player(&who.id)
+        .await
+        .unwrap()
+        .expect("player stored");
+    format!("{:?}", record.stats)
+}
+
+#[tokio::test]
+async fn a_live_game_whose_red_does_not_move_within_30_s_is_aborted_unrated() {
+    let mut h = Harness::new(DealSource::Seeded(20)).await;
+    let (alice, bob) = (user("alice"), user("bob"));
+    let (id, _chat) = live_game(&mut h, "3+2").await;
+    let before = (stats(&h, &alice).await, stats(&h, &bob).await);
+    // 30 s after the start, to the millisecond, the first move is still in time: the tick
+    // (whose index entry is that second) leaves the game.
+    h.advance(Duration::from_secs(30));
+    h.tick().await;
+    assert!(game(&h, &id).await.is_active(), "aborted before its 30 s");
+    h.advance(Duration::from_millis(1));
+    h.tick().await;
+    let record = game(&h, &id).await;
+    assert_eq!(
+        record.ending,
+        Some(Ending::TimedOut(jieqi_service::store::Seat::First))
+    );
+    assert_eq!(record.verdict, Some(Verdict::Aborted));
+    assert_eq!(
+        record.clock.and_then(|c| c.running()),
+        None,
+        "the clock stopped"
+    );
+    let posted = h.deliver().await;
+    let results = of_kind(&posted, MessageKind::Result);
+    assert_eq!(results.len(), 1, "the result is posted once: {posted:#?}");
+    assert!(
+        results[0]
+            .text
+            .contains("aborted: alice (Red) did not make a first move in time. It is not rated."),
+        "{}",
+        results[0].text
+    );
+    assert_eq!(
+        (stats(&h, &alice).await, stats(&h, &bob).await),
+        before,
+        "an aborted game changes no rating"
+    );
+}
+
+#[tokio::test]
+async fn blacks_first_move_is_due_30_s_after_reds() {
+    let mut h = Harness::new(DealSource::Seeded(21)).await;
+    let (id, chat) = live_game(&mut h, "1+0").await;
+    let alice = user("alice");
+    // Red's first move late in its 30 s: Black's 30 s run from it, not from the start.
+    h.advance(Duration::from_secs(25));
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.deliver().await;
+    h.advance(Duration::from_secs(29));
+    h.tick().await;
+    assert!(game(&h, &id).await.is_active());
+    h.advance(Duration::from_millis(1_001));
+    h.tick().await;
+    let record = game(&h, &id).await;
+    assert_eq!(
+        record.ending,
+        Some(Ending::TimedOut(jieqi_service::store::Seat::Second))
+    );
+    assert_eq!(record.verdict, Some(Verdict::Aborted));
+    let results = of_kind(&h.deliver().await, MessageKind::Result)
+        .into_iter()
+        .map(|m| m.text.clone())
+        .collect::<Vec<_>>();
+    assert_eq!(results.len(), 1);
+    assert!(
+        results[0].contains("bob (Black) did not make a first move in time"),
+        "{}",
+        results[0]
+    );
+}
+
+#[tokio::test]
+async fn a_first_move_after_its_30_s_is_refused_and_the_game_is_aborted() {
+    let mut h = Harness::new(DealSource::Seeded(22)).await;
+    let (id, chat) = live_game(&mut h, "1+0").await;
+    let alice = user("alice");
+    // Well within Red's minute on the clock, but past the 30 s of the first move.
+    h.advance(Duration::from_millis(30_001));
+    let answer = h.say(&alice, &chat, "/move h2e2").await;
+    assert!(
+        refusal(&answer).contains("first move within 30 seconds"),
+        "{answer:#?}"
+    );
+    let record = game(&h, &id).await;
+    assert!(record.moves.is_empty(), "the late move was not played");
+    assert_eq!(record.verdict, Some(Verdict::Aborted));
+    assert_eq!(of_kind(&h.deliver().await, MessageKind::Result).len(), 1);
+}
+
+#[tokio::test]
+async fn after_both_first_moves_only_the_clock_limits_a_move() {
+    let mut h = Harness::new(DealSource::Seeded(23)).await;
+    let (id, chat) = live_game(&mut h, "1+0").await;
+    let (alice, bob) = (user("alice"), user("bob"));
+    h.advance(Duration::from_secs(29));
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.advance(Duration::from_secs(29));
+    h.say(&bob, &chat, "/move h7e7").await;
+    // Red's second move 45 s on: past 30 s, within the 31 s left on her clock.
+    h.advance(Duration::from_secs(30));
+    h.tick().await;
+    assert!(game(&h, &id).await.is_active());
+    h.advance(Duration::from_secs(1));
+    let answer = h.say(&alice, &chat, "/move b0c2").await;
+    assert!(
+        answer
+            .replies
+            .iter()
+            .all(|r| r.kind != MessageKind::Refusal),
+        "{answer:#?}"
+    );
+    let record = game(&h, &id).await;
+    assert_eq!(record.moves.len(), 3);
+    assert!(record.is_active());
+}
+
+#[tokio::test]
+async fn the_first_move_abort_is_told_in_chinese_and_vietnamese() {
+    for (lang, said) in [
+        ("zh", "未在时限内走出第一步"),
+        ("vi", "không đi nước đầu tiên kịp giờ"),
+    ] {
+        let mut h = Harness::new(DealSource::Seeded(24)).await;
+        let chat = group("g1");
+        h.say(&user("alice"), &chat, &format!("/settings language {lang}"))
+            .await;
+        let (id, _) = live_game(&mut h, "3+2").await;
+        h.advance(Duration::from_millis(30_001));
+        h.tick().await;
+        assert_eq!(game(&h, &id).await.verdict, Some(Verdict::Aborted));
+        let results = of_kind(&h.deliver().await, MessageKind::Result)
+            .into_iter()
+            .map(|m| m.text.clone())
+            .collect::<Vec<_>>();
+        assert_eq!(results.len(), 1, "{lang}");
+        assert!(results[0].contains(said), "{lang}: {}", results[0]);
+    }
+}

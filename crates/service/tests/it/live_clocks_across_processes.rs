@@ -137,3 +137,135 @@ async fn a_process_whose_clock_is_2_s_fast_never_ends_a_game_early() {
     let record = h.store.game(&id).await.unwrap().unwrap();
     assert_eq!(record.ending, Some(Ending::TimedOut(Seat::First)));
 }
+
+/// Polls `check` every 10 ms until it holds or `within` passes; whether it held.
+async fn eventually(within: Duration, mut check: impl AsyncFnMut() -> bool) -> bool {
+    let until = std::time::Instant::now() + within;
+    while std::time::Instant::now() < until {
+        if check().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    check().await
+}
+
+/// `who` says `text` in `chat` to process `on`, at this instant of the real clock.
+async fn say_on(
+    h: &mut Harness,
+    on: &jieqi_service::Service,
+    who: &jieqi_service::User,
+    chat: &jieqi_service::ChatId,
+    text: &str,
+    mentioned: Vec<jieqi_service::User>,
+) -> jieqi_service::Answer {
+    h.set_now(SystemTime::now());
+    let request = h.request(
+        who,
+        chat,
+        jieqi_service::Input::Text(text.to_owned()),
+        mentioned,
+    );
+    on.handle(request).await
+}
+
+#[tokio::test]
+async fn every_process_arms_a_live_games_flag_timer_from_the_news_of_each_commit() {
+    let mut h = Harness::new(DealSource::Seeded(13)).await;
+    let listener = h.another_process(None).await;
+    let following = tokio::spawn({
+        let listener = listener.clone();
+        async move { listener.follow_flags().await }
+    });
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("g1");
+    h.start_game(&alice, &bob, &chat, "xiangqi red 3+2").await;
+    let id = h.store.chat(&chat).await.unwrap().unwrap().games[0].clone();
+    // The game's start was committed by the scenario's process: the other one heard of it.
+    assert!(
+        eventually(Duration::from_secs(10), async || listener
+            .has_flag_timer(&id))
+        .await,
+        "the other process armed no timer for the new live game"
+    );
+    assert_eq!(listener.flag_timers(), 1);
+    h.say(&alice, &chat, "/move h2e2").await;
+    h.say(&bob, &chat, "/resign").await;
+    h.say(&bob, &chat, "/resign").await;
+    let record = h.store.game(&id).await.unwrap().unwrap();
+    assert!(!record.is_active(), "{:?}", record.ending);
+    assert!(
+        eventually(Duration::from_secs(10), async || !listener
+            .has_flag_timer(&id))
+        .await,
+        "the other process kept a timer for a game that ended"
+    );
+    // A game without a clock arms nothing anywhere.
+    h.start_game(&alice, &bob, &group("g2"), "xiangqi red 1d")
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(listener.flag_timers(), 0);
+    assert_eq!(h.service.flag_timers(), 0);
+    following.abort();
+}
+
+/// The process that made the last move goes away (its timers with it); another process,
+/// which only heard the news of that move, ends the game at the flag: no tick runs here.
+#[tokio::test]
+async fn the_flag_falls_on_another_process_when_the_one_that_made_the_move_is_gone() {
+    let mut h = Harness::new(DealSource::Seeded(14)).await;
+    let holder = h.another_process(Some(WallClock::system())).await;
+    let other = h.another_process(Some(WallClock::system())).await;
+    for process in [&holder, &other] {
+        process.measure_clock().await.unwrap();
+    }
+    let following = tokio::spawn({
+        let other = other.clone();
+        async move { other.follow_flags().await }
+    });
+    let (alice, bob) = (user("alice"), user("bob"));
+    let chat = group("g1");
+    say_on(
+        &mut h,
+        &holder,
+        &alice,
+        &chat,
+        "/challenge @bob xiangqi red 0s|5s",
+        vec![bob.clone()],
+    )
+    .await;
+    say_on(&mut h, &holder, &bob, &chat, "/accept", Vec::new()).await;
+    say_on(&mut h, &holder, &alice, &chat, "/move h2e2", Vec::new()).await;
+    say_on(&mut h, &holder, &bob, &chat, "/move h7e7", Vec::new()).await;
+    let id = h.store.chat(&chat).await.unwrap().unwrap().games[0].clone();
+    let record = h.store.game(&id).await.unwrap().unwrap();
+    assert!(record.is_active());
+    let deadline = record.clock.unwrap().flag_deadline().unwrap();
+    assert!(
+        eventually(Duration::from_secs(5), async || other.has_flag_timer(&id)).await,
+        "the other process armed no timer from the news"
+    );
+    assert!(holder.has_flag_timer(&id));
+    drop(holder);
+    let ended = eventually(Duration::from_secs(20), async || {
+        !h.store.game(&id).await.unwrap().unwrap().is_active()
+    })
+    .await;
+    let at = SystemTime::now();
+    assert!(ended, "nobody ended the game");
+    let deadline = UNIX_EPOCH + Duration::from_millis(deadline.as_millis());
+    let late = at.duration_since(deadline).unwrap_or_default();
+    let early = deadline.duration_since(at).unwrap_or_default();
+    println!("flag judged by the other process: {late:?} after the deadline");
+    assert!(early.is_zero(), "ended {early:?} before the flag");
+    // A generous bound (loaded machines): the tick, the only other way, is not running.
+    assert!(
+        late < Duration::from_secs(4),
+        "ended {late:?} after the flag"
+    );
+    let record = h.store.game(&id).await.unwrap().unwrap();
+    assert_eq!(record.ending, Some(Ending::TimedOut(Seat::First)));
+    let results = of_kind(&h.deliver().await, MessageKind::Result).len();
+    assert_eq!(results, 1, "the result was posted {results} times");
+    following.abort();
+}

@@ -3,6 +3,7 @@
 
 mod common;
 mod crash;
+mod live_flags;
 mod local;
 mod multi_process;
 mod rolling_upgrade;

@@ -385,6 +385,8 @@ impl<W: MatchWeight> State<W> {
 
 #[cfg(test)]
 mod tests {
+    // Vertex numbers index the weight table, the matching and the edges alike.
+    #![allow(clippy::needless_range_loop)]
     use super::*;
     use crate::matching::max_cardinality_matching;
     use crate::weight::Weight;

@@ -37,6 +37,7 @@ pub mod config;
 mod context;
 mod deferred;
 pub mod delivery;
+mod engine_clock;
 mod engine_play;
 pub mod error;
 pub mod fairness;

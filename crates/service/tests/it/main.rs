@@ -9,6 +9,7 @@ mod coalescing;
 mod common;
 mod compaction_crash;
 mod delivery;
+mod engine_on_a_clock;
 mod hidden_information;
 mod idempotency;
 mod jieqi;

@@ -56,6 +56,7 @@ pub mod player_page;
 mod puzzle_play;
 mod puzzle_set;
 pub mod ratings;
+mod rated_games;
 pub mod request;
 mod review_post;
 mod review_queue;

@@ -426,7 +426,8 @@ pub struct PlayerRecord {
     pub name: String,
     /// Games in progress anywhere.
     pub games: Vec<GameId>,
-    /// Ratings: Xiangqi, Jieqi, Banqi (in `Variant::ALL` order).
+    /// Correspondence ratings (games on a time per move, and every game before live ones):
+    /// Xiangqi, Jieqi, Banqi (in `Variant::ALL` order). See `speed_ratings`.
     pub stats: [VariantStats; 3],
     /// Their own choices for the pictures only they see (`/settings my-style`, ...).
     pub personal: PersonalSettings,
@@ -436,6 +437,9 @@ pub struct PlayerRecord {
     /// Their puzzle rating, streaks and the puzzles they saw lately. Added by schema 4, last
     /// (older records read with a fresh rating, see `codec`).
     pub puzzle: PuzzleStats,
+    /// Ratings in the live speeds (bullet, blitz, rapid, classical), per variant, for those
+    /// they have rated games in. Added by schema 8, last (older records read with none).
+    pub live: crate::speed_ratings::LiveRatings,
 }
 
 /// A person's place in the rules course: the lesson, the step, and the moves played in the
@@ -507,15 +511,16 @@ impl PlayerRecord {
             personal: PersonalSettings::default(),
             course: CourseProgress::default(),
             puzzle: PuzzleStats::default(),
+            live: Default::default(),
         }
     }
 
-    /// Their stats in `variant`.
+    /// Their correspondence stats in `variant` (`rating` gives any speed's).
     pub fn stats(&self, variant: Variant) -> &VariantStats {
         &self.stats[variant_index(variant)]
     }
 
-    /// Their stats in `variant`, to change.
+    /// Their correspondence stats in `variant`, to change.
     pub fn stats_mut(&mut self, variant: Variant) -> &mut VariantStats {
         &mut self.stats[variant_index(variant)]
     }

@@ -23,6 +23,7 @@ mod play_bot;
 mod players_experience;
 mod puzzle_solvers;
 mod puzzles;
+mod ratings_by_speed;
 mod restart;
 mod review;
 mod review_queue;

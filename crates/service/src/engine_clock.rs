@@ -40,7 +40,11 @@ pub(crate) fn reading(clock: &Clock, side: Side, at: Timestamp) -> ClockReading 
                 Some(running) if running.side == side => at.since(running.since),
                 _ => Duration::ZERO,
             };
-            (Duration::ZERO, Duration::ZERO, limit.saturating_sub(elapsed))
+            (
+                Duration::ZERO,
+                Duration::ZERO,
+                limit.saturating_sub(elapsed),
+            )
         }
     };
     ClockReading {
@@ -140,7 +144,10 @@ mod tests {
         let club = budget(Level::Club, Some(&clock), Side::Red, at);
         assert_eq!(club, Level::Club.budget());
         let master = budget(Level::Master, Some(&clock), Side::Red, at);
-        assert!(master.movetime > Level::Master.budget().movetime, "{master:?}");
+        assert!(
+            master.movetime > Level::Master.budget().movetime,
+            "{master:?}"
+        );
         assert_eq!(master.nodes, Level::Master.budget().nodes);
         // Short of time, every level moves within it.
         let short = clock_at("1+0", Side::Red, 900, 0, 0);

@@ -122,12 +122,8 @@ async fn question(inner: &Inner, id: &GameId) -> Result<Option<Question>, StoreE
         None => Viewer::Public,
     };
     let side = crate::store::game_clock::side_of_seat(engine.seat);
-    let budget = crate::engine_clock::budget(
-        level,
-        loaded.record.clock.as_ref(),
-        side,
-        inner.clock_now(),
-    );
+    let budget =
+        crate::engine_clock::budget(level, loaded.record.clock.as_ref(), side, inner.clock_now());
     Ok(Some(Question {
         view: loaded.game.view(viewer),
         legal: loaded.game.legal_moves(),

@@ -17,7 +17,6 @@ use crate::i18n::Translations;
 use crate::ids::{ChatId, GameId, Platform, User};
 use crate::message::{Button, Destination, Message, MessageKind};
 use crate::metrics::Event;
-use crate::{rated_games, ratings};
 pub(crate) use crate::replay::apply_ending;
 use crate::request::ButtonAction;
 use crate::settings::{BoardMode, ChatSettings};
@@ -25,6 +24,7 @@ use crate::store::{
     BoardMoves, BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Prompts,
     Seat, UnixTime,
 };
+use crate::{rated_games, ratings};
 
 /// Starts the clock of the player to move at `ctx.now`: the next timer is their reminder,
 /// when a tenth of their time is left, and after it their time-out. A live game's clock was
@@ -664,7 +664,12 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         }
         if rated {
             text.push('\n');
-            text.push_str(&rated_games::changes_text(ctx, lang, &loaded.record, &change));
+            text.push_str(&rated_games::changes_text(
+                ctx,
+                lang,
+                &loaded.record,
+                &change,
+            ));
         }
         if reveal {
             text.push('\n');

@@ -163,7 +163,9 @@ mod tests {
         let mut player = ann();
         player.stats_mut(Variant::Jieqi).wins = 3;
         assert_eq!(player.rating(Variant::Jieqi, Speed::Correspondence).wins, 3);
-        player.rating_mut(Variant::Jieqi, Speed::Correspondence).losses = 1;
+        player
+            .rating_mut(Variant::Jieqi, Speed::Correspondence)
+            .losses = 1;
         assert_eq!(player.stats(Variant::Jieqi).losses, 1);
         assert!(player.live.is_empty());
     }
@@ -177,7 +179,9 @@ mod tests {
         );
         player.rating_mut(Variant::Xiangqi, Speed::Blitz).wins = 1;
         player.rating_mut(Variant::Xiangqi, Speed::Blitz).rating = 1_600.0;
-        player.rating_mut(Variant::Xiangqi, Speed::Correspondence).draws = 2;
+        player
+            .rating_mut(Variant::Xiangqi, Speed::Correspondence)
+            .draws = 2;
         assert_eq!(player.live.iter().count(), 1);
         let played: Vec<Speed> = player
             .speeds_played(Variant::Xiangqi)

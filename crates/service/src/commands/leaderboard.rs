@@ -88,10 +88,12 @@ impl Leaderboard {
         }
         for (speed, rows) in tables {
             text.push('\n');
-            text.push_str(&ctx.say(
-                &Sentence::new("leaderboard-speed")
-                    .arg("speed", ctx.say(&Sentence::new(speed_key(speed)))),
-            ));
+            text.push_str(
+                &ctx.say(
+                    &Sentence::new("leaderboard-speed")
+                        .arg("speed", ctx.say(&Sentence::new(speed_key(speed)))),
+                ),
+            );
             for (rank, (name, stats)) in rows.iter().take(TOP).enumerate() {
                 text.push('\n');
                 text.push_str(

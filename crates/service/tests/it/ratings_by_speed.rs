@@ -34,7 +34,11 @@ async fn bob_resigns(h: &mut Harness, chat: &ChatId, control: &str) -> String {
 }
 
 async fn player(h: &Harness, who: &User) -> jieqi_service::store::PlayerRecord {
-    h.store.player(&who.id).await.unwrap().expect("player stored")
+    h.store
+        .player(&who.id)
+        .await
+        .unwrap()
+        .expect("player stored")
 }
 
 #[tokio::test]
@@ -49,8 +53,15 @@ async fn a_live_game_is_rated_in_its_speed_and_a_game_per_move_in_correspondence
     );
     let ann = player(&h, &alice).await;
     assert_eq!(ann.rating(Variant::Xiangqi, Speed::Blitz).wins, 1);
-    assert_eq!(ann.rating(Variant::Xiangqi, Speed::Correspondence).games(), 0);
-    assert_eq!(ann.stats(Variant::Xiangqi).games(), 0, "correspondence untouched");
+    assert_eq!(
+        ann.rating(Variant::Xiangqi, Speed::Correspondence).games(),
+        0
+    );
+    assert_eq!(
+        ann.stats(Variant::Xiangqi).games(),
+        0,
+        "correspondence untouched"
+    );
 
     // The same two on a day per move: correspondence, from a fresh rating.
     let result = bob_resigns(&mut h, &chat, "1d").await;
@@ -60,7 +71,10 @@ async fn a_live_game_is_rated_in_its_speed_and_a_game_per_move_in_correspondence
     );
     // And at 1+0: bullet.
     let result = bob_resigns(&mut h, &chat, "bullet").await;
-    assert!(result.contains("New ratings (Bullet): alice 1662"), "{result}");
+    assert!(
+        result.contains("New ratings (Bullet): alice 1662"),
+        "{result}"
+    );
     let ann = player(&h, &alice).await;
     let played: Vec<(Speed, u32)> = ann
         .speeds_played(Variant::Xiangqi)
@@ -75,7 +89,13 @@ async fn a_live_game_is_rated_in_its_speed_and_a_game_per_move_in_correspondence
             (Speed::Correspondence, 1)
         ]
     );
-    assert_eq!(player(&h, &bob).await.rating(Variant::Xiangqi, Speed::Blitz).losses, 1);
+    assert_eq!(
+        player(&h, &bob)
+            .await
+            .rating(Variant::Xiangqi, Speed::Blitz)
+            .losses,
+        1
+    );
 }
 
 #[tokio::test]
@@ -89,8 +109,14 @@ async fn stats_and_the_leaderboard_show_each_speed_played() {
     let answer = h.say(&alice, &chat, "/stats").await;
     let stats = &answer.replies[0].text;
     assert!(stats.contains("Xiangqi, Rapid: 1662 ± "), "{stats}");
-    assert!(stats.contains("Xiangqi, Correspondence: 1662 ± "), "{stats}");
-    assert!(!stats.contains("Blitz") && !stats.contains("Jieqi"), "{stats}");
+    assert!(
+        stats.contains("Xiangqi, Correspondence: 1662 ± "),
+        "{stats}"
+    );
+    assert!(
+        !stats.contains("Blitz") && !stats.contains("Jieqi"),
+        "{stats}"
+    );
     assert!(
         stats.find("Rapid").unwrap() < stats.find("Correspondence").unwrap(),
         "fastest first: {stats}"
@@ -107,7 +133,10 @@ async fn stats_and_the_leaderboard_show_each_speed_played() {
     // One speed, in either order of the words.
     let answer = h.say(&carol, &chat, "/leaderboard rapid xiangqi").await;
     let table = &answer.replies[0].text;
-    assert!(table.contains("Rapid:") && !table.contains("Correspondence"), "{table}");
+    assert!(
+        table.contains("Rapid:") && !table.contains("Correspondence"),
+        "{table}"
+    );
     let answer = h.say(&carol, &chat, "/leaderboard xiangqi bullet").await;
     let table = &answer.replies[0].text;
     assert!(
@@ -134,7 +163,10 @@ async fn stats_and_the_leaderboard_show_each_speed_played() {
     h.say(&alice, &chat, "/settings language vi").await;
     let answer = h.say(&carol, &chat, "/leaderboard xiangqi").await;
     let table = &answer.replies[0].text;
-    assert!(table.contains("Cờ nhanh:") && table.contains("Cờ qua thư:"), "{table}");
+    assert!(
+        table.contains("Cờ nhanh:") && table.contains("Cờ qua thư:"),
+        "{table}"
+    );
     assert!(
         jieqi_service::i18n::missing_keys().is_empty(),
         "{:?}",

@@ -134,7 +134,10 @@ fn a_blitz_rating_is_stored_after_the_puzzle_rating_and_read_back() {
     let bytes = encode(&player).unwrap();
     let read = decode::<PlayerRecord>(&bytes).unwrap();
     assert_eq!(read.rating(Variant::Jieqi, Speed::Blitz).wins, 2);
-    assert_eq!(read.rating(Variant::Jieqi, Speed::Correspondence).games(), 0);
+    assert_eq!(
+        read.rating(Variant::Jieqi, Speed::Correspondence).games(),
+        0
+    );
     assert!(matches!(
         encode_for(&player, 7),
         Err(StoreError::NotYet {

@@ -64,7 +64,10 @@ pub struct ScenarioClock {
 
 impl ScenarioClock {
     pub fn now(&self) -> SystemTime {
-        self.at + self.running_since.map_or(Duration::ZERO, |since| since.elapsed())
+        self.at
+            + self
+                .running_since
+                .map_or(Duration::ZERO, |since| since.elapsed())
     }
 }
 

@@ -13,7 +13,46 @@ use jieqi_rules::Variant;
 use serde::{Deserialize, Serialize};
 
 use crate::recipe::variant_name;
-use crate::records::{GameRecord, PlayerRecord, VariantStats};
+
+/// A Glicko-2 rating and record: a player's in one variant and speed, or a puzzle rating.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantStats {
+    /// Glicko-2 rating.
+    pub rating: f64,
+    /// Glicko-2 rating deviation.
+    pub deviation: f64,
+    /// Glicko-2 volatility.
+    pub volatility: f64,
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
+impl Default for VariantStats {
+    fn default() -> Self {
+        let start = skillratings::glicko2::Glicko2Rating::new();
+        VariantStats {
+            rating: start.rating,
+            deviation: start.deviation,
+            volatility: start.volatility,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+        }
+    }
+}
+
+impl VariantStats {
+    /// Rated games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+}
+
+impl Eq for VariantStats {}
 
 /// A player's rating and record in one live speed of one variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +84,36 @@ impl LiveRatings {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// The rating in `variant` at the live `speed`, if one was ever rated.
+    pub fn get(&self, variant: Variant, speed: Speed) -> Option<VariantStats> {
+        self.0
+            .iter()
+            .find(|r| (r.variant, r.speed) == (variant, speed))
+            .map(|r| r.stats)
+    }
+
+    /// The rating in `variant` at the live `speed`, to change: a fresh one if none was
+    /// rated yet. Correspondence is not kept here (`PlayerRecord::stats` is).
+    pub(crate) fn entry(&mut self, variant: Variant, speed: Speed) -> &mut VariantStats {
+        debug_assert!(speed != Speed::Correspondence);
+        let at = match self
+            .0
+            .iter()
+            .position(|r| (r.variant, r.speed) == (variant, speed))
+        {
+            Some(at) => at,
+            None => {
+                self.0.push(LiveRating {
+                    variant,
+                    speed,
+                    stats: VariantStats::default(),
+                });
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[at].stats
+    }
 }
 
 impl TryFrom<Vec<LiveRating>> for LiveRatings {
@@ -73,63 +142,6 @@ impl From<LiveRatings> for Vec<LiveRating> {
     }
 }
 
-impl PlayerRecord {
-    /// Their rating and record in `variant` at `speed` (a fresh rating where they have no
-    /// rated game).
-    pub fn rating(&self, variant: Variant, speed: Speed) -> VariantStats {
-        if speed == Speed::Correspondence {
-            return *self.stats(variant);
-        }
-        self.live
-            .iter()
-            .find(|r| (r.variant, r.speed) == (variant, speed))
-            .map(|r| r.stats)
-            .unwrap_or_default()
-    }
-
-    /// Their rating in `variant` at `speed`, to change (kept from now on).
-    pub fn rating_mut(&mut self, variant: Variant, speed: Speed) -> &mut VariantStats {
-        if speed == Speed::Correspondence {
-            return self.stats_mut(variant);
-        }
-        let ratings = &mut self.live.0;
-        let at = match ratings
-            .iter()
-            .position(|r| (r.variant, r.speed) == (variant, speed))
-        {
-            Some(at) => at,
-            None => {
-                ratings.push(LiveRating {
-                    variant,
-                    speed,
-                    stats: VariantStats::default(),
-                });
-                ratings.len() - 1
-            }
-        };
-        &mut ratings[at].stats
-    }
-
-    /// The speeds they have rated games in, in `variant`, fastest first, with their ratings.
-    pub fn speeds_played(&self, variant: Variant) -> Vec<(Speed, VariantStats)> {
-        Speed::ALL
-            .into_iter()
-            .map(|speed| (speed, self.rating(variant, speed)))
-            .filter(|(_, stats)| stats.games() > 0)
-            .collect()
-    }
-}
-
-impl GameRecord {
-    /// The speed the game is rated in: its control's for a live game, correspondence for a
-    /// game on a time per move.
-    pub fn speed(&self) -> Speed {
-        self.clock
-            .as_ref()
-            .map_or(Speed::Correspondence, |clock| clock.control().speed())
-    }
-}
-
 /// A live speed by its name; correspondence is refused (its ratings are kept elsewhere).
 mod live_speed_name {
     use jieqi_clock::Speed;
@@ -152,45 +164,18 @@ mod live_speed_name {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{Platform, User, UserId};
-
-    fn ann() -> PlayerRecord {
-        PlayerRecord::new(&User::new(UserId::new(Platform::Local, "ann"), "ann"))
-    }
 
     #[test]
-    fn correspondence_is_the_rating_kept_before_live_games() {
-        let mut player = ann();
-        player.stats_mut(Variant::Jieqi).wins = 3;
-        assert_eq!(player.rating(Variant::Jieqi, Speed::Correspondence).wins, 3);
-        player
-            .rating_mut(Variant::Jieqi, Speed::Correspondence)
-            .losses = 1;
-        assert_eq!(player.stats(Variant::Jieqi).losses, 1);
-        assert!(player.live.is_empty());
-    }
-
-    #[test]
-    fn a_live_speed_is_rated_apart_and_listed_once_played() {
-        let mut player = ann();
-        assert_eq!(
-            player.rating(Variant::Xiangqi, Speed::Blitz),
-            VariantStats::default()
-        );
-        player.rating_mut(Variant::Xiangqi, Speed::Blitz).wins = 1;
-        player.rating_mut(Variant::Xiangqi, Speed::Blitz).rating = 1_600.0;
-        player
-            .rating_mut(Variant::Xiangqi, Speed::Correspondence)
-            .draws = 2;
-        assert_eq!(player.live.iter().count(), 1);
-        let played: Vec<Speed> = player
-            .speeds_played(Variant::Xiangqi)
-            .into_iter()
-            .map(|(speed, _)| speed)
-            .collect();
-        assert_eq!(played, [Speed::Blitz, Speed::Correspondence]);
-        assert!(player.speeds_played(Variant::Jieqi).is_empty());
-        assert_eq!(player.rating(Variant::Jieqi, Speed::Blitz).games(), 0);
+    fn a_live_speed_is_rated_once_per_variant() {
+        let mut ratings = LiveRatings::default();
+        assert_eq!(ratings.get(Variant::Xiangqi, Speed::Blitz), None);
+        ratings.entry(Variant::Xiangqi, Speed::Blitz).wins = 1;
+        ratings.entry(Variant::Xiangqi, Speed::Blitz).rating = 1_600.0;
+        ratings.entry(Variant::Jieqi, Speed::Blitz).losses = 1;
+        assert_eq!(ratings.iter().count(), 2);
+        let blitz = ratings.get(Variant::Xiangqi, Speed::Blitz).unwrap();
+        assert_eq!((blitz.wins, blitz.rating), (1, 1_600.0));
+        assert_eq!(ratings.get(Variant::Jieqi, Speed::Rapid), None);
     }
 
     #[test]

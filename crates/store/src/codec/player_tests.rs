@@ -7,9 +7,9 @@ use jieqi_clock::Speed;
 use jieqi_rules::Variant;
 use proptest::prelude::*;
 
-use super::{SCHEMA_VERSION, decode, encode};
+use super::older::since;
+use super::{Record, SCHEMA_VERSION, decode, encode};
 use crate::StoreError;
-use crate::fleet::{encode_for, since};
 use crate::ids::{Platform, User, UserId};
 use crate::records::{PlayerRecord, VariantStats};
 
@@ -61,6 +61,16 @@ fn player() -> impl Strategy<Value = PlayerRecord> {
             }
             player
         })
+}
+
+/// `player` as a fleet at version `fleet` is written it (what `fleet::encode_for` does).
+fn encode_for(player: &PlayerRecord, fleet: u8) -> Result<Vec<u8>, StoreError> {
+    if fleet >= SCHEMA_VERSION {
+        return encode(player);
+    }
+    let mut bytes = vec![fleet];
+    bytes.extend(player.older_shape(fleet)?);
+    Ok(bytes)
 }
 
 /// `player` without its live ratings, as an older schema could hold it.
@@ -146,4 +156,32 @@ fn a_blitz_rating_is_stored_after_the_puzzle_rating_and_read_back() {
             ..
         })
     ));
+}
+
+#[test]
+fn correspondence_is_the_rating_kept_before_live_games_and_each_speed_played_is_listed() {
+    let mut player = PlayerRecord::new(&User::new(UserId::new(Platform::Local, "bo"), "bo"));
+    player.stats_mut(Variant::Xiangqi).wins = 3;
+    assert_eq!(
+        player.rating(Variant::Xiangqi, Speed::Correspondence).wins,
+        3
+    );
+    player
+        .rating_mut(Variant::Xiangqi, Speed::Correspondence)
+        .losses = 1;
+    assert_eq!(player.stats(Variant::Xiangqi).losses, 1);
+    assert!(player.live.is_empty());
+    player.rating_mut(Variant::Xiangqi, Speed::Rapid).draws = 1;
+    player.rating_mut(Variant::Xiangqi, Speed::Bullet).wins = 1;
+    let played: Vec<Speed> = player
+        .speeds_played(Variant::Xiangqi)
+        .into_iter()
+        .map(|(speed, _)| speed)
+        .collect();
+    assert_eq!(played, [Speed::Bullet, Speed::Rapid, Speed::Correspondence]);
+    assert!(player.speeds_played(Variant::Banqi).is_empty());
+    assert_eq!(
+        player.rating(Variant::Banqi, Speed::Rapid),
+        VariantStats::default()
+    );
 }

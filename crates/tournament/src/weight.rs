@@ -19,7 +19,7 @@ pub trait MatchWeight:
 }
 
 /// `L` limbs of 64 bits, least significant first, two's complement.
-#[derive(Clone, Copy, Eq, Hash, Debug)]
+#[derive(Clone, Copy, Eq, Debug)]
 pub struct Wide<const L: usize> {
     limbs: [u64; L],
 }
@@ -33,6 +33,13 @@ impl<const L: usize> PartialEq for Wide<L> {
             .zip(&other.limbs)
             .fold(0, |acc, (a, b)| acc | (a ^ b))
             == 0
+    }
+}
+
+impl<const L: usize> std::hash::Hash for Wide<L> {
+    // Equal values have equal limbs: the same hash as the derived one.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.limbs.hash(state);
     }
 }
 

@@ -300,7 +300,7 @@ async fn the_web_page_state_carries_both_clocks_as_of_the_servers_instant() {
     assert_eq!(page.deadline, None, "a live game has no deadline per move");
 }
 
-/// Each player's stats (all variants) as stored: what rating a game changed.
+/// A player's ratings as stored (every variant and speed): what a rated game changes.
 async fn stats(h: &Harness, who: &jieqi_service::User) -> String {
     let record = h
         .store
@@ -308,7 +308,7 @@ async fn stats(h: &Harness, who: &jieqi_service::User) -> String {
         .await
         .unwrap()
         .expect("player stored");
-    format!("{:?}", record.stats)
+    format!("{:?} {:?}", record.stats, record.live)
 }
 
 #[tokio::test]

@@ -58,8 +58,10 @@ impl<W: MatchWeight> KeptMatching<W> {
             }
         }
         let present = vec![false; edges.len()];
+        let mut state = State::build(n, edges, present, W::ZERO);
+        state.rows = vec![W::ZERO; n * n];
         KeptMatching {
-            state: State::build(n, edges, present, W::ZERO),
+            state,
             big,
             released: Vec::new(),
             is_released: vec![false; n],
@@ -91,6 +93,8 @@ impl<W: MatchWeight> KeptMatching<W> {
         let old = st.edges[k].2;
         st.edges[k].2 = stored;
         st.present[k] = present;
+        st.rows[a * n + b] = stored + stored;
+        st.rows[b * n + a] = stored + stored;
         let matched = st.mate[a] >= 0 && st.mate[a] as usize / 2 == k;
         if st.inblossom[a] == st.inblossom[b] {
             self.release(a);
@@ -155,11 +159,11 @@ impl<W: MatchWeight> KeptMatching<W> {
         for a in std::mem::take(&mut self.released) {
             self.is_released[a] = false;
             let st = &mut self.state;
+            let n = st.n;
             let mut dual = st.dualvar[a];
-            for &p in &st.neighbend[a] {
-                let k = p / 2;
-                if st.present[k] {
-                    let need = st.edges[k].2 + st.edges[k].2 - st.dualvar[st.endpoint[p]];
+            for (j, &twice) in st.rows[a * n..(a + 1) * n].iter().enumerate() {
+                if twice != W::ZERO {
+                    let need = twice - st.dualvar[j];
                     if need > dual {
                         dual = need;
                     }
@@ -201,20 +205,22 @@ impl<W: MatchWeight> State<W> {
         self.assign_label(root, 1, NONE);
         loop {
             while let Some(v) = self.queue.pop() {
-                for idx in 0..self.neighbend[v].len() {
-                    let p = self.neighbend[v][idx];
-                    let k = p / 2;
-                    if !self.present[k] {
+                // The edges of `v` in the order of its neighbours, one row of memory.
+                for w in 0..n {
+                    let twice = self.rows[v * n + w];
+                    if twice == W::ZERO {
                         continue;
                     }
-                    let w = self.endpoint[p];
                     let bw = self.inblossom[w];
                     if self.inblossom[v] == bw {
                         continue;
                     }
+                    let (i, j) = (v.min(w), v.max(w));
+                    let k = i * (2 * n - i - 1) / 2 + (j - i - 1);
+                    let p = if v < w { 2 * k + 1 } else { 2 * k };
                     let mut kslack = W::ZERO;
                     if !self.allowedge[k] {
-                        kslack = self.slack(k);
+                        kslack = self.dualvar[v] + self.dualvar[w] - twice;
                         if kslack <= W::ZERO {
                             self.allowedge[k] = true;
                         }

@@ -175,7 +175,12 @@ fn a_live_games_flag_falls_on_time_on_the_other_process_when_its_holder_is_kille
                 "{id}: the result was posted {} times",
                 results.len()
             );
-            let posted = reference.1 - reference.0.saturating_duration_since(results[0]);
+            // The post's instant on the wall clock, by the pair of readings taken together.
+            let posted = if results[0] >= reference.0 {
+                reference.1 + results[0].duration_since(reference.0)
+            } else {
+                reference.1 - reference.0.duration_since(results[0])
+            };
             let posted = after(posted, flag);
             println!(
                 "round {round}: killed the holder with {:.2} s left; the other process ended \

@@ -39,6 +39,7 @@ pub mod recipe;
 pub mod records;
 pub mod replay;
 pub mod settings;
+pub mod speed_ratings;
 pub mod tournament;
 pub mod verdict;
 
@@ -57,6 +58,7 @@ pub use records::{
     LaunchRecord, OpenPuzzle, OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord,
     ReviewRequest, Seat, SentRecord, StoredReply, UnixTime, VariantStats, commitment,
 };
+pub use speed_ratings::{LiveRating, LiveRatings};
 pub use tournament::TournamentRecord;
 pub use verdict::Verdict;
 

@@ -9,6 +9,10 @@
 
 use crate::weight::{MatchWeight, Weight};
 
+mod kept;
+
+pub use kept::KeptMatching;
+
 /// One undirected edge: two vertices and a weight (non-negative; heavier is better).
 pub type Edge<W = Weight> = (usize, usize, W);
 
@@ -54,6 +58,9 @@ struct State<W> {
     max_cardinality: bool,
     n: usize,
     edges: Vec<(usize, usize, W)>,
+    /// Whether each edge exists: all do in a matching from a list; a kept matching has a
+    /// slot for every pair and weighs only the present ones.
+    present: Vec<bool>,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     mate: Vec<isize>,
@@ -90,6 +97,13 @@ impl<W: MatchWeight> State<W> {
             .max()
             .unwrap_or(W::ZERO)
             .max(W::ZERO);
+        let present = vec![true; edges.len()];
+        State::build(n, edges, present, maxweight)
+    }
+
+    /// The state before the first stage: `edges` weights already doubled, every vertex
+    /// single with the dual `dual`.
+    fn build(n: usize, edges: Vec<(usize, usize, W)>, present: Vec<bool>, dual: W) -> State<W> {
         let mut endpoint = Vec::with_capacity(2 * edges.len());
         let mut neighbend = vec![Vec::new(); n];
         for (k, &(i, j, _)) in edges.iter().enumerate() {
@@ -100,13 +114,14 @@ impl<W: MatchWeight> State<W> {
         }
         let mut blossombase: Vec<isize> = (0..n as isize).collect();
         blossombase.extend(std::iter::repeat_n(NONE, n));
-        let mut dualvar = vec![maxweight; n];
+        let mut dualvar = vec![dual; n];
         dualvar.extend(std::iter::repeat_n(W::ZERO, n));
         let edge_count = edges.len();
         State {
             max_cardinality: false,
             n,
             edges,
+            present,
             endpoint,
             neighbend,
             mate: vec![NONE; n],
@@ -251,6 +266,9 @@ impl<W: MatchWeight> State<W> {
             };
             for list in lists {
                 for k in list {
+                    if !self.present[k] {
+                        continue;
+                    }
                     let (mut i, mut j, _) = self.edges[k];
                     if self.inblossom[j] == b {
                         std::mem::swap(&mut i, &mut j);

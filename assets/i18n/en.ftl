@@ -128,10 +128,20 @@ peek-sent-privately = I sent your view to you in a private message.
 watch-started = This chat now follows game { $game } ({ $first } against { $second }). /unwatch stops it.
 watch-stopped = This chat no longer follows: { $games }.
 stats-head = Ratings of { $player }:
-stats-line = { $variant }: { $rating } ± { $deviation } ({ $wins } won, { $losses } lost, { $draws } drawn)
+stats-line = { $variant }, { $speed }: { $rating } ± { $deviation } ({ $wins } won, { $losses } lost, { $draws } drawn)
 stats-none = No rated games yet.
 leaderboard-head = { $variant } leaderboard of this chat:
 leaderboard-empty = Nobody has finished a rated { $variant } game here yet.
+speed-bullet = Bullet
+speed-blitz = Blitz
+speed-rapid = Rapid
+speed-classical = Classical
+speed-correspondence = Correspondence
+leaderboard-speed = { $speed }:
+leaderboard-empty-speed = Nobody has finished a rated { $variant } game at { $speed } here yet.
+result-ratings-speed = New ratings ({ $speed }): { $changes }.
+option-leaderboard-speed = Which speed (default every speed played)
+refuse-leaderboard-word = “{ $word }” is neither a game (jieqi, xiangqi, banqi) nor a speed (bullet, blitz, rapid, classical, correspondence).
 leaderboard-line = { $rank }. { $player }: { $rating } ({ $games ->
     [one] 1 game
    *[other] { $games } games
@@ -167,7 +177,7 @@ help-text = Commands:
     { play-levels }
     /puzzle [jieqi|xiangqi|banqi]: a puzzle at your puzzle rating; answer with /move. In a group anyone may answer. /puzzle daily 18 (admins): a puzzle every day at 18:00 UTC; /puzzle daily off stops it.
     /watch <id>, /unwatch: follow a game of another chat.
-    /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant]: ratings.
+    /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant] [speed]: ratings (bullet, blitz, rapid, classical, correspondence).
     /settings: language, piece style, orientation, notation, board messages.
     /learn: the rules course, lesson by lesson, answered with /move (/learn list, /learn <number>, /learn restart, /learn stop).
 start-greeting = Hello! I referee Jieqi, Xiangqi and Banqi games in group chats, and I will send you your private reveals here. Add me to a group and send /challenge there. /help lists the commands.

@@ -111,10 +111,20 @@ peek-sent-privately = Tôi đã gửi riêng góc nhìn của bạn qua tin nh�
 watch-started = Nhóm này đang theo dõi ván { $game } ({ $first } gặp { $second }). Gửi /unwatch để dừng.
 watch-stopped = Nhóm này không còn theo dõi: { $games }.
 stats-head = Hệ số của { $player }:
-stats-line = { $variant }: { $rating } ± { $deviation } (thắng { $wins }, thua { $losses }, hòa { $draws })
+stats-line = { $variant } ({ $speed }): { $rating } ± { $deviation } (thắng { $wins }, thua { $losses }, hòa { $draws })
 stats-none = Chưa có ván tính điểm nào.
 leaderboard-head = Bảng xếp hạng { $variant } của nhóm:
 leaderboard-empty = Chưa ai ở đây hoàn thành một ván { $variant } tính điểm.
+speed-bullet = Cờ siêu chớp
+speed-blitz = Cờ chớp
+speed-rapid = Cờ nhanh
+speed-classical = Cờ chậm
+speed-correspondence = Cờ qua thư
+leaderboard-speed = { $speed }:
+leaderboard-empty-speed = Chưa ai ở đây hoàn thành một ván { $variant } tính điểm ở thể loại { $speed }.
+result-ratings-speed = Điểm mới ({ $speed }): { $changes }.
+option-leaderboard-speed = Thể loại thời gian (mặc định mọi thể loại đã chơi)
+refuse-leaderboard-word = “{ $word }” không phải loại cờ (jieqi, xiangqi, banqi) cũng không phải thể loại thời gian (bullet, blitz, rapid, classical, correspondence).
 leaderboard-line = { $rank }. { $player }: { $rating } ({ $games ->
    *[other] { $games } ván
 })
@@ -149,7 +159,7 @@ help-text = Các lệnh:
     { play-levels }
     /puzzle [jieqi|xiangqi|banqi]: một bài cờ theo hệ số giải đố của bạn; trả lời bằng /move. Trong nhóm ai cũng có thể trả lời. /puzzle daily 18 (quản trị viên): mỗi ngày một bài lúc 18:00 UTC; /puzzle daily off để dừng.
     /watch <mã>, /unwatch: theo dõi một ván của nhóm khác.
-    /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể]: hệ số.
+    /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể] [thể loại]: hệ số (bullet, blitz, rapid, classical, correspondence).
     /settings: ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu, tin nhắn bàn cờ.
     /learn: khóa học luật chơi, từng bài một, trả lời bằng /move (/learn list, /learn <số>, /learn restart, /learn stop).
 start-greeting = Xin chào! Tôi làm trọng tài các ván Cờ úp, Cờ tướng và Banqi trong nhóm chat, và sẽ báo riêng cho bạn ở đây những quân úp bạn ăn được. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó. /help liệt kê các lệnh.

@@ -111,10 +111,20 @@ peek-sent-privately = 我已私信发送你的视角。
 watch-started = 本群现在关注对局 { $game }（{ $first } 对 { $second }）。发送 /unwatch 取消。
 watch-stopped = 本群已不再关注：{ $games }。
 stats-head = { $player } 的等级分：
-stats-line = { $variant }：{ $rating } ± { $deviation }（胜 { $wins }，负 { $losses }，和 { $draws }）
+stats-line = { $variant }（{ $speed }）：{ $rating } ± { $deviation }（胜 { $wins }，负 { $losses }，和 { $draws }）
 stats-none = 还没有计分对局。
 leaderboard-head = 本群{ $variant }排行榜：
 leaderboard-empty = 这里还没有人完成过计分的{ $variant }对局。
+speed-bullet = 子弹棋
+speed-blitz = 超快棋
+speed-rapid = 快棋
+speed-classical = 慢棋
+speed-correspondence = 通讯棋
+leaderboard-speed = { $speed }：
+leaderboard-empty-speed = 这里还没有人完成过计分的{ $variant }{ $speed }对局。
+result-ratings-speed = 新的等级分（{ $speed }）：{ $changes }。
+option-leaderboard-speed = 哪种用时（默认列出所有下过的）
+refuse-leaderboard-word = “{ $word }”既不是棋种（jieqi、xiangqi、banqi），也不是用时类别（bullet、blitz、rapid、classical、correspondence）。
 leaderboard-line = { $rank }. { $player }：{ $rating }（{ $games ->
    *[other] { $games } 局
 }）
@@ -149,7 +159,7 @@ help-text = 命令：
     { play-levels }
     /puzzle [jieqi|xiangqi|banqi]：按你的解题等级分出一道题，用 /move 作答；群里任何人都可以作答。/puzzle daily 18（管理员）：每天 UTC 18:00 出一道题；/puzzle daily off 停止。
     /watch <编号>、/unwatch：关注其他群的对局。
-    /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体]：等级分。
+    /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体] [用时]：等级分（bullet 子弹棋、blitz 超快棋、rapid 快棋、classical 慢棋、correspondence 通讯棋）。
     /settings：语言、棋子样式、棋盘视角、记谱方式、棋盘消息。
     /learn：规则课程，一课一课地学，用 /move 作答（/learn list、/learn <编号>、/learn restart、/learn stop）。
 start-greeting = 你好！我在群聊中主持揭棋、象棋和暗棋对局，并会在这里私下告诉你暗子的真身。把我加入群聊并在群里发送 /challenge。/help 列出所有命令。

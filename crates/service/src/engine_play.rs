@@ -6,11 +6,12 @@
 //! reference to the service while it thinks, so closing the service never waits for it; a
 //! game whose side to move is the engine is resumed when the service opens and at every
 //! `tick`, and a move is played only if the game is still at the ply it was chosen for, so
-//! the engine moves exactly once per turn even across restarts or several processes.
+//! the engine moves exactly once per turn even across restarts or several processes. In a
+//! live game it thinks on its own clock as the server keeps it (`engine_clock`).
 
 use std::sync::{Arc, Weak};
 
-use jieqi_engine::{Engine, Level};
+use jieqi_engine::{Budget, Engine, Level};
 use jieqi_rules::{GameMove, View, Viewer};
 
 use crate::announce::side_of;
@@ -27,6 +28,8 @@ struct Question {
     view: View,
     legal: Vec<GameMove>,
     level: Level,
+    /// The level's budget, on the engine's clock in a live game as of the question.
+    budget: Budget,
     seed: u64,
     ply: usize,
 }
@@ -118,10 +121,14 @@ async fn question(inner: &Inner, id: &GameId) -> Result<Option<Question>, StoreE
         Some(side) => Viewer::Player(side),
         None => Viewer::Public,
     };
+    let side = crate::store::game_clock::side_of_seat(engine.seat);
+    let budget =
+        crate::engine_clock::budget(level, loaded.record.clock.as_ref(), side, inner.clock_now());
     Ok(Some(Question {
         view: loaded.game.view(viewer),
         legal: loaded.game.legal_moves(),
         level,
+        budget,
         seed: engine.seed,
         ply: loaded.game.ply(),
     }))
@@ -139,6 +146,7 @@ async fn think_and_play(weak: &Weak<Inner>, id: &GameId) {
         view,
         legal,
         level,
+        budget,
         seed,
         ply,
     } = match asked {
@@ -151,7 +159,7 @@ async fn think_and_play(weak: &Weak<Inner>, id: &GameId) {
     };
     let chosen = tokio::task::spawn_blocking(move || {
         let started = std::time::Instant::now();
-        let chosen = Engine::new(level, seed).choose(&view, &legal);
+        let chosen = Engine::with_budget(level, budget, seed).choose(&view, &legal);
         (chosen, started.elapsed())
     })
     .await;

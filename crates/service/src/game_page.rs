@@ -255,7 +255,10 @@ async fn page_player(
             .unwrap_or_default()
     } else {
         match ctx.player_record_by_id(&user.id).await? {
-            Some(player) => format!("{:.0}", player.stats(loaded.record.variant).rating),
+            Some(player) => {
+                let rating = player.rating(loaded.record.variant, loaded.record.speed());
+                format!("{:.0}", rating.rating)
+            }
             None => format!("{:.0}", crate::store::VariantStats::default().rating),
         }
     };

@@ -17,7 +17,6 @@ use crate::i18n::Translations;
 use crate::ids::{ChatId, GameId, Platform, User};
 use crate::message::{Button, Destination, Message, MessageKind};
 use crate::metrics::Event;
-use crate::ratings;
 pub(crate) use crate::replay::apply_ending;
 use crate::request::ButtonAction;
 use crate::settings::{BoardMode, ChatSettings};
@@ -25,6 +24,7 @@ use crate::store::{
     BoardMoves, BoardPost, ChallengeRecord, ColourChoice, Ending, EngineSeat, GameRecord, Prompts,
     Seat, UnixTime,
 };
+use crate::{rated_games, ratings};
 
 /// Starts the clock of the player to move at `ctx.now`: the next timer is their reminder,
 /// when a tenth of their time is left, and after it their time-out. A live game's clock was
@@ -556,39 +556,6 @@ async fn announce_rules_revision(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame) -> 
     Ok(())
 }
 
-/// "New ratings: alice 1662 (+162), bob 1338 (−162)."
-fn rating_changes(
-    ctx: &Ctx<'_>,
-    lang: crate::i18n::Language,
-    record: &GameRecord,
-    before: (crate::store::VariantStats, crate::store::VariantStats),
-    after: (crate::store::VariantStats, crate::store::VariantStats),
-) -> String {
-    let line = |seat: Seat, old: f64, new: f64| {
-        let change = new.round() - old.round();
-        let change = if change >= 0.0 {
-            format!("+{change:.0}")
-        } else {
-            format!("−{:.0}", -change)
-        };
-        ctx.say_in(
-            lang,
-            &Sentence::new("rating-change")
-                .arg("player", record.player(seat).name.clone())
-                .arg("rating", format!("{new:.0}"))
-                .arg("change", change),
-        )
-    };
-    let changes = [
-        line(Seat::First, before.0.rating, after.0.rating),
-        line(Seat::Second, before.1.rating, after.1.rating),
-    ];
-    ctx.say_in(
-        lang,
-        &Sentence::new("result-ratings").arg("changes", changes.join(", ")),
-    )
-}
-
 /// True if the built-in engine plays `seat` (it never gets private messages).
 pub(crate) fn is_engine_seat(record: &GameRecord, seat: Seat) -> bool {
     record.engine.as_ref().is_some_and(|e| e.seat == seat)
@@ -645,23 +612,15 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
 
     // Games against the built-in engine are not rated.
     let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();
-    let variant = loaded.record.variant;
     let mut first = ctx.player_record(&loaded.record.first).await?;
     let mut second = ctx.player_record(&loaded.record.second).await?;
-    let before = (*first.stats(variant), *second.stats(variant));
-    if rated {
-        let first_score = match outcome.winner() {
-            None => ratings::Score::Draw,
-            Some(winner) if seat_of(&loaded.game, winner) == Some(Seat::First) => {
-                ratings::Score::Win
-            }
-            Some(_) => ratings::Score::Loss,
-        };
-        let (a, b) = ratings::update(&before.0, &before.1, first_score);
-        *first.stats_mut(variant) = a;
-        *second.stats_mut(variant) = b;
-    }
-    let after = (*first.stats(variant), *second.stats(variant));
+    let first_score = rated.then(|| match outcome.winner() {
+        None => ratings::Score::Draw,
+        Some(winner) if seat_of(&loaded.game, winner) == Some(Seat::First) => ratings::Score::Win,
+        Some(_) => ratings::Score::Loss,
+    });
+    // In the game's variant and speed (`rated_games`).
+    let change = rated_games::rate(&loaded.record, &mut first, &mut second, first_score);
 
     let chats: Vec<ChatId> = loaded.record.audience().cloned().collect();
     for chat in chats {
@@ -705,7 +664,12 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         }
         if rated {
             text.push('\n');
-            text.push_str(&rating_changes(ctx, lang, &loaded.record, before, after));
+            text.push_str(&rated_games::changes_text(
+                ctx,
+                lang,
+                &loaded.record,
+                &change,
+            ));
         }
         if reveal {
             text.push('\n');

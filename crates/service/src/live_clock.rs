@@ -15,11 +15,13 @@ use crate::lifecycle::{apply_ending, finish_game};
 use crate::store::game_clock::{seat_of_side, side_of_seat};
 use crate::store::{Ending, GameRecord, Seat};
 
-/// Whether every process sharing the store reads games with clocks, so that a live game may
-/// be started: not while a process of an older release still shares a PostgreSQL store (a
-/// rolling upgrade not finalized yet, `jieqi_store::fleet`).
+/// Whether every process sharing the store reads games with clocks and the ratings they end
+/// with (a live game is rated in its speed), so that a live game may be started: not while
+/// a process of an older release still shares a PostgreSQL store (a rolling upgrade not
+/// finalized yet, `jieqi_store::fleet`).
 pub(crate) fn fleet_reads_clocks(ctx: &Ctx<'_>) -> bool {
-    ctx.inner.store.fleet() >= crate::store::fleet::since::CLOCKS
+    // Ratings by speed came after clocks (`since::SPEED_RATINGS` > `since::CLOCKS`).
+    ctx.inner.store.fleet() >= crate::store::fleet::since::SPEED_RATINGS
 }
 
 /// A clock for a new game under `control` whose first side's time runs from now.

@@ -121,6 +121,14 @@ const VARIANTS: OptionKind = OptionKind::Choice(&[
     choice("choice-variant-xiangqi", "xiangqi"),
     choice("choice-variant-banqi", "banqi"),
 ]);
+/// The speeds ratings are kept by (`/leaderboard blitz`).
+const SPEEDS: OptionKind = OptionKind::Choice(&[
+    choice("speed-bullet", "bullet"),
+    choice("speed-blitz", "blitz"),
+    choice("speed-rapid", "rapid"),
+    choice("speed-classical", "classical"),
+    choice("speed-correspondence", "correspondence"),
+]);
 const LEVELS: OptionKind = OptionKind::Choice(&[
     choice("choice-level-novice", "novice"),
     choice("choice-level-casual", "casual"),
@@ -329,7 +337,10 @@ pub const COMMANDS: &[MenuCommand] = &[
     MenuCommand {
         name: "leaderboard",
         description: "command-leaderboard",
-        options: Options::Plain(&[]),
+        options: Options::Plain(&[
+            opt("variant", "option-variant", VARIANTS),
+            opt("speed", "option-leaderboard-speed", SPEEDS),
+        ]),
     },
     MenuCommand {
         name: "settings",

@@ -18,6 +18,7 @@ use super::records::{
     AnswerRecord, BoardMoves, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, LaunchRecord,
     OutboxRecord, PlayerRecord, PuzzleStats, ReviewRecord, ReviewRequest, SentRecord, StoredReply,
 };
+use super::speed_ratings::LiveRatings;
 
 /// The schema of the records in `records.rs`. Bump it (and read the older form in
 /// [`Record::upgrade`]) when a stored record changes shape.
@@ -35,7 +36,10 @@ use super::records::{
 ///   runs since when) and `ChallengeRecord::control`, last. Older games and challenges read
 ///   with none: they keep their deadlines per move. A stored clock no game could reach is
 ///   refused (`game_clock`).
-pub const SCHEMA_VERSION: u8 = 7;
+/// - 8 added `PlayerRecord::live` (ratings in the live speeds, `speed_ratings`), last. Older
+///   players read with none: their ratings are the correspondence ones. Nothing else changed
+///   shape: the other records of schema 7 read as they are.
+pub const SCHEMA_VERSION: u8 = 8;
 
 /// A record the store keeps: its current shape, and how to read its older ones.
 pub trait Record: Serialize + DeserializeOwned {
@@ -93,6 +97,9 @@ pub fn version_of(bytes: &[u8]) -> Option<u8> {
 
 impl Record for ChallengeRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 7 {
+            return postcard_read(rest);
+        }
         let mut bytes = rest.to_vec();
         if version < 5 {
             // Schemas 1 to 4 lack `secret_captures`: every challenge let the capturer see.
@@ -124,19 +131,25 @@ impl Record for ChatRecord {
 }
 impl Record for PlayerRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
-        if version >= 4 {
-            return postcard_read(rest);
-        }
         let mut bytes = rest.to_vec();
-        // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
-        if version < 3 {
-            bytes.extend([0, 0]);
+        if version < 4 {
+            // Schemas 1 and 2 lack `personal` at the end: two zero bytes read as no choices.
+            if version < 3 {
+                bytes.extend([0, 0]);
+            }
+            // Schemas 1 to 3 lack `course` after it: five zero bytes (lesson, step, no moves,
+            // closed, never started) read as a course not begun; then `puzzle`, a fresh
+            // puzzle rating.
+            bytes.extend([0; 5]);
+            bytes = completed(&bytes, &PuzzleStats::default())?;
         }
-        // Schemas 1 to 3 lack `course` after it: five zero bytes (lesson, step, no moves,
-        // closed, never started) read as a course not begun; then `puzzle`, a fresh puzzle
-        // rating.
-        bytes.extend([0; 5]);
-        postcard_read(&completed(&bytes, &PuzzleStats::default())?)
+        // Schemas 1 to 7 lack `live` at the end: no live speed rated, their ratings are the
+        // correspondence ones.
+        postcard_read(&completed(&bytes, &LiveRatings::default())?)
+    }
+
+    fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
+        older::older_player(self, version)
     }
 }
 impl Record for SentRecord {}
@@ -156,6 +169,9 @@ impl Record for GameRecord {
     }
 
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
+        if version >= 7 {
+            return Self::read(rest);
+        }
         if version >= 5 {
             // Schemas 5 and 6 games lack only `clock` at the end: a zero byte reads as none,
             // a game on a time per move.
@@ -336,6 +352,9 @@ mod legacy {
 mod clock_tests;
 
 #[cfg(test)]
+mod player_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -376,6 +395,8 @@ mod tests {
         );
         let player = PlayerRecord::new(&user);
         let mut bytes = encode(&player).unwrap();
+        // Schema 8 added `live` at the end: none is one zero byte.
+        assert_eq!(bytes.pop(), Some(0));
         // Schema 3 wrote the same fields without `course` (five zero bytes) and `puzzle`;
         // schema 2 also without `personal` (two `None` bytes before them).
         let puzzle = postcard::to_allocvec(&PuzzleStats::default()).unwrap();
@@ -387,7 +408,7 @@ mod tests {
         bytes.truncate(bytes.len() - 2);
         bytes[0] = 2;
         assert_eq!(decode::<PlayerRecord>(&bytes).unwrap(), player);
-        bytes[0] = SCHEMA_VERSION;
+        bytes[0] = 4;
         assert!(
             decode::<PlayerRecord>(&bytes).is_err(),
             "schema 4 has the fields"
@@ -403,6 +424,7 @@ mod tests {
         let mut player = PlayerRecord::new(&user);
         player.personal.style = Some(crate::settings::Style::Symbols);
         let mut bytes = encode(&player).unwrap();
+        assert_eq!(bytes.pop(), Some(0), "no live ratings (schema 8)");
         let puzzle = postcard::to_allocvec(&PuzzleStats::default()).unwrap();
         bytes.truncate(bytes.len() - puzzle.len() - 5);
         bytes[0] = 3;

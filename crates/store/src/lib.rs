@@ -39,6 +39,7 @@ pub mod recipe;
 pub mod records;
 pub mod replay;
 pub mod settings;
+pub mod speed_ratings;
 pub mod verdict;
 
 use async_trait::async_trait;
@@ -56,6 +57,7 @@ pub use records::{
     LaunchRecord, OpenPuzzle, OutboxRecord, PlayerRecord, Prompts, PuzzleStats, ReviewRecord,
     ReviewRequest, Seat, SentRecord, StoredReply, UnixTime, VariantStats, commitment,
 };
+pub use speed_ratings::{LiveRating, LiveRatings};
 pub use verdict::Verdict;
 
 /// A request key scoped by platform (Telegram and Discord number their events separately).

@@ -15,6 +15,9 @@ use crate::message::{Message, OutboxId};
 pub use crate::recipe::ImageRecipe;
 use crate::recipe::variant_name;
 use crate::settings::{ChatSettings, PersonalSettings};
+use crate::speed_ratings::LiveRatings;
+pub use crate::speed_ratings::VariantStats;
+use jieqi_clock::Speed;
 
 /// The commitment to a deal: lowercase hex of `sha256(deal_letters ‖ salt)`. Shown when a
 /// game starts and checked against the deal when it ends; the compact form recomputes it
@@ -222,6 +225,14 @@ impl GameRecord {
     pub fn audience(&self) -> impl Iterator<Item = &ChatId> {
         std::iter::once(&self.chat).chain(self.watchers.iter())
     }
+
+    /// The speed the game is rated in: its control's for a live game, correspondence for a
+    /// game on a time per move.
+    pub fn speed(&self) -> Speed {
+        self.clock
+            .as_ref()
+            .map_or(Speed::Correspondence, |clock| clock.control().speed())
+    }
 }
 
 /// The challenge option of the "nobody sees" reading (`/challenge`, `/play`, and shown with
@@ -375,46 +386,6 @@ pub struct DailySlot {
     pub next_at: UnixTime,
 }
 
-/// A rating and record in one variant.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct VariantStats {
-    /// Glicko-2 rating.
-    pub rating: f64,
-    /// Glicko-2 rating deviation.
-    pub deviation: f64,
-    /// Glicko-2 volatility.
-    pub volatility: f64,
-    /// Games won.
-    pub wins: u32,
-    /// Games lost.
-    pub losses: u32,
-    /// Games drawn.
-    pub draws: u32,
-}
-
-impl Default for VariantStats {
-    fn default() -> Self {
-        let start = skillratings::glicko2::Glicko2Rating::new();
-        VariantStats {
-            rating: start.rating,
-            deviation: start.deviation,
-            volatility: start.volatility,
-            wins: 0,
-            losses: 0,
-            draws: 0,
-        }
-    }
-}
-
-impl VariantStats {
-    /// Rated games played.
-    pub fn games(&self) -> u32 {
-        self.wins + self.losses + self.draws
-    }
-}
-
-impl Eq for VariantStats {}
-
 /// A player: their games in progress and ratings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRecord {
@@ -426,7 +397,8 @@ pub struct PlayerRecord {
     pub name: String,
     /// Games in progress anywhere.
     pub games: Vec<GameId>,
-    /// Ratings: Xiangqi, Jieqi, Banqi (in `Variant::ALL` order).
+    /// Correspondence ratings (games on a time per move, and every game before live ones):
+    /// Xiangqi, Jieqi, Banqi (in `Variant::ALL` order). See `speed_ratings`.
     pub stats: [VariantStats; 3],
     /// Their own choices for the pictures only they see (`/settings my-style`, ...).
     pub personal: PersonalSettings,
@@ -436,6 +408,9 @@ pub struct PlayerRecord {
     /// Their puzzle rating, streaks and the puzzles they saw lately. Added by schema 4, last
     /// (older records read with a fresh rating, see `codec`).
     pub puzzle: PuzzleStats,
+    /// Ratings in the live speeds (bullet, blitz, rapid, classical), per variant, for those
+    /// they have rated games in. Added by schema 8, last (older records read with none).
+    pub live: LiveRatings,
 }
 
 /// A person's place in the rules course: the lesson, the step, and the moves played in the
@@ -507,17 +482,45 @@ impl PlayerRecord {
             personal: PersonalSettings::default(),
             course: CourseProgress::default(),
             puzzle: PuzzleStats::default(),
+            live: Default::default(),
         }
     }
 
-    /// Their stats in `variant`.
+    /// Their correspondence stats in `variant` (`rating` gives any speed's).
     pub fn stats(&self, variant: Variant) -> &VariantStats {
         &self.stats[variant_index(variant)]
     }
 
-    /// Their stats in `variant`, to change.
+    /// Their correspondence stats in `variant`, to change.
     pub fn stats_mut(&mut self, variant: Variant) -> &mut VariantStats {
         &mut self.stats[variant_index(variant)]
+    }
+
+    /// Their rating and record in `variant` at `speed` (a fresh rating where they have no
+    /// rated game): correspondence is [`PlayerRecord::stats`], the live speeds
+    /// [`PlayerRecord::live`] (`speed_ratings`).
+    pub fn rating(&self, variant: Variant, speed: Speed) -> VariantStats {
+        match speed {
+            Speed::Correspondence => *self.stats(variant),
+            live => self.live.get(variant, live).unwrap_or_default(),
+        }
+    }
+
+    /// Their rating in `variant` at `speed`, to change (kept from now on).
+    pub fn rating_mut(&mut self, variant: Variant, speed: Speed) -> &mut VariantStats {
+        match speed {
+            Speed::Correspondence => self.stats_mut(variant),
+            live => self.live.entry(variant, live),
+        }
+    }
+
+    /// The speeds they have rated games in, in `variant`, fastest first, with their ratings.
+    pub fn speeds_played(&self, variant: Variant) -> Vec<(Speed, VariantStats)> {
+        Speed::ALL
+            .into_iter()
+            .map(|speed| (speed, self.rating(variant, speed)))
+            .filter(|(_, stats)| stats.games() > 0)
+            .collect()
     }
 }
 

@@ -1,4 +1,5 @@
-//! `/stats [@user]`: a player's Glicko-2 rating and record per variant, and their puzzle
+//! `/stats [@user]`: a player's Glicko-2 rating and record per variant in each speed they
+//! have rated games in (bullet, blitz, rapid, classical, correspondence), and their puzzle
 //! rating with the current and best streak of puzzles solved.
 
 use jieqi_rules::Variant;
@@ -7,6 +8,7 @@ use super::mentioned_user;
 use crate::announce::variant_key;
 use crate::context::{Ctx, Sentence, Step};
 use crate::message::MessageKind;
+use crate::rated_games::speed_key;
 
 #[derive(Debug)]
 pub(crate) struct Stats {
@@ -34,23 +36,22 @@ impl Stats {
         let mut text = ctx.say(&Sentence::new("stats-head").arg("player", &user.name));
         let mut any = false;
         for variant in Variant::ALL {
-            let stats = player.stats(variant);
-            if stats.games() == 0 {
-                continue;
+            for (speed, stats) in player.speeds_played(variant) {
+                any = true;
+                text.push('\n');
+                text.push_str(
+                    &ctx.say(
+                        &Sentence::new("stats-line")
+                            .arg("variant", ctx.say(&Sentence::new(variant_key(variant))))
+                            .arg("speed", ctx.say(&Sentence::new(speed_key(speed))))
+                            .arg("rating", format!("{:.0}", stats.rating))
+                            .arg("deviation", format!("{:.0}", stats.deviation))
+                            .arg("wins", u64::from(stats.wins))
+                            .arg("losses", u64::from(stats.losses))
+                            .arg("draws", u64::from(stats.draws)),
+                    ),
+                );
             }
-            any = true;
-            text.push('\n');
-            text.push_str(
-                &ctx.say(
-                    &Sentence::new("stats-line")
-                        .arg("variant", ctx.say(&Sentence::new(variant_key(variant))))
-                        .arg("rating", format!("{:.0}", stats.rating))
-                        .arg("deviation", format!("{:.0}", stats.deviation))
-                        .arg("wins", u64::from(stats.wins))
-                        .arg("losses", u64::from(stats.losses))
-                        .arg("draws", u64::from(stats.draws)),
-                ),
-            );
         }
         let puzzles = &player.puzzle;
         if puzzles.rating.games() > 0 {

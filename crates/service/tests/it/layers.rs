@@ -35,7 +35,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     // `replay` rebuilds a game from its record, reading nothing but the store; the store's
     // codec uses it to give an older finished game its verdict once, as it upgrades it.
     ("store", &["store", "replay", "budgets"]),
-    ("rebuilt games", &["error", "ratings", "pictures", "pgn"]),
+    (
+        "rebuilt games",
+        &["error", "ratings", "pictures", "pgn", "engine_clock"],
+    ),
     ("shared state", &["state", "review_queue"]),
     ("request context", &["context"]),
     ("presentation", &["announce"]),
@@ -44,6 +47,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "lifecycle",
             "live_clock",
+            "rated_games",
             "board_buttons",
             "puzzle_play",
             "game_page",
@@ -240,7 +244,14 @@ const STORE_LAYERS: &[(&str, &[&str])] = &[
     (
         "vocabulary",
         &[
-            "ids", "language", "settings", "recipe", "message", "verdict", "pace",
+            "ids",
+            "language",
+            "settings",
+            "recipe",
+            "message",
+            "verdict",
+            "pace",
+            "speed_ratings",
         ],
     ),
     ("records", &["records", "compact", "game_clock"]),

@@ -154,7 +154,7 @@ async fn xiangqi_game_from_challenge_to_checkmate() {
     assert!(refusal(&answer).contains("No game of yours"), "{answer:#?}");
     let answer = h.say(&alice, &chat, "/stats").await;
     let stats = &answer.replies[0].text;
-    assert!(stats.contains("Xiangqi: 1662"), "{stats}");
+    assert!(stats.contains("Xiangqi, Correspondence: 1662"), "{stats}");
     assert!(stats.contains("1 won, 0 lost"), "{stats}");
     let answer = h.say(&carol, &chat, "/leaderboard xiangqi").await;
     let table = &answer.replies[0].text;

@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use crate::StoreError;
 use crate::message::{ButtonAction, Destination, Message, MessageKind};
-use crate::records::{AnswerRecord, ChallengeRecord, GameRecord, ImageRecipe, OutboxRecord};
+use crate::records::{
+    AnswerRecord, ChallengeRecord, GameRecord, ImageRecipe, OutboxRecord, PlayerRecord,
+};
 
 /// The oldest fleet version this release writes for: the previous release's codec (f61d864).
 pub const OLDEST_WRITABLE: u8 = 4;
@@ -21,6 +23,10 @@ pub mod since {
     pub const DEFERRED_AND_BUTTON_EDITS: u8 = 6;
     /// A live game on a clock (`GameRecord::clock`, `ChallengeRecord::control`).
     pub const CLOCKS: u8 = 7;
+    /// A rating in a live speed (`PlayerRecord::live`). A live game is rated in its speed
+    /// when it ends, so the service starts live games only from here on (not from
+    /// [`CLOCKS`]): a player record it could not write would hold the game's end back.
+    pub const SPEED_RATINGS: u8 = 8;
 }
 
 /// The postcard bytes of `value`.
@@ -98,6 +104,23 @@ pub(crate) fn older_challenge(
     }
     if version < 5 {
         bytes = without_tail(bytes, &challenge.secret_captures)?;
+    }
+    Ok(bytes)
+}
+
+/// Schemas 4 to 7 lack a player's last field (`live`): a player rated in a live speed waits
+/// for the fleet (live games do, see [`since::SPEED_RATINGS`]).
+pub(crate) fn older_player(player: &PlayerRecord, version: u8) -> Result<Vec<u8>, StoreError> {
+    if !player.live.is_empty() && version < since::SPEED_RATINGS {
+        return Err(not_yet(
+            "a rating in a live speed",
+            since::SPEED_RATINGS,
+            version,
+        ));
+    }
+    let bytes = body(player)?;
+    if version < since::SPEED_RATINGS {
+        return without_tail(bytes, &player.live);
     }
     Ok(bytes)
 }

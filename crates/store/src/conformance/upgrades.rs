@@ -17,7 +17,7 @@ use super::{Opened, StoredRecord, Subject};
 use crate::codec::{SCHEMA_VERSION, encode};
 use crate::message::{Answer, Destination, Message, MessageKind};
 use crate::records::{BoardMoves, ChatPuzzles, PuzzleStats, StoredReply};
-use crate::{AnswerRecord, Change, GameStore, Verdict};
+use crate::{AnswerRecord, Change, GameStore, LiveRatings, Verdict};
 
 fn postcard<T: Serialize>(value: &T) -> Vec<u8> {
     postcard::to_allocvec(value).expect("encodable")
@@ -117,9 +117,11 @@ pub async fn chats_of_every_older_schema_read_as_current(subject: &dyn Subject) 
     reads_as_current(subject, &opened, stored, old, read, &Some(record.clone())).await;
 }
 
-/// Players: schemas 1 and 2 lacked `personal`, schemas 1 to 3 `course` and `puzzle`.
+/// Players: schemas 1 and 2 lacked `personal`, schemas 1 to 3 `course` and `puzzle`, schemas
+/// 1 to 7 `live` (their ratings are the correspondence ones).
 pub async fn players_of_every_older_schema_read_as_current(subject: &dyn Subject) {
-    let record = player(1);
+    let mut record = player(1);
+    record.stats_mut(jieqi_rules::Variant::Jieqi).wins = 4;
     let change = Change {
         players: vec![record.clone()],
         ..Change::default()
@@ -128,11 +130,13 @@ pub async fn players_of_every_older_schema_read_as_current(subject: &dyn Subject
         return;
     };
     let current = encode(&record).unwrap();
+    let no_live = postcard(&LiveRatings::default());
     let mut since_four = vec![0; 5];
     since_four.extend(postcard(&PuzzleStats::default()));
+    since_four.extend(&no_live);
     let mut since_three = vec![0, 0];
     since_three.extend(&since_four);
-    let lacked = Lacked(vec![(2, since_three), (3, since_four)]);
+    let lacked = Lacked(vec![(2, since_three), (3, since_four), (7, no_live)]);
     let id = &record.user;
     let read = async |store: &dyn GameStore| store.player(id).await.unwrap();
     let old = |version: u8| lacked.bytes(&current, version);

@@ -30,7 +30,7 @@
 mod settle;
 
 use super::dutch::{Field, NoLegalPairing, bit, bits_for};
-use crate::matching::max_cardinality_matching;
+use crate::matching::{KeptMatching, max_cardinality_matching};
 use crate::model::Colour;
 use crate::swiss::colour::Strength;
 use crate::swiss::dutch::Float;
@@ -54,6 +54,10 @@ pub(super) struct Brackets<'f, 'a, const L: usize> {
     current: Option<Vec<usize>>,
     /// Players whose pair is decided: only their own edge is left.
     fixed: Vec<Option<usize>>,
+    /// The matching over all players, kept between decisions: a decision changes a few
+    /// edges, and matching again costs a few augmentations (a decided pair is matched to
+    /// each other, its only edge).
+    kept: KeptMatching<Wide<L>>,
 }
 
 impl<'f, 'a, const L: usize> Brackets<'f, 'a, L> {
@@ -68,6 +72,9 @@ impl<'f, 'a, const L: usize> Brackets<'f, 'a, L> {
             unplayed_rank: Vec::new(),
             current: None,
             fixed: vec![None; f.n],
+            // Above n/2 times any edge's weight: the most pairs first (C.4's completion
+            // alone does not outweigh a pair more).
+            kept: KeptMatching::new(f.n, bit(f.weight_bits() + bits_for(f.n as u64) + 1)),
         }
     }
 
@@ -82,6 +89,7 @@ impl<'f, 'a, const L: usize> Brackets<'f, 'a, L> {
         }
         self.weight[a * self.n + b] = w;
         self.weight[b * self.n + a] = w;
+        self.kept.set_weight(a, b, w);
     }
 
     /// Sets an edge's weight. The last matching stays a best one if the edge is in it
@@ -168,29 +176,13 @@ impl<'f, 'a, const L: usize> Brackets<'f, 'a, L> {
     }
 
     /// The heaviest matching with the most pairs: partner by position, itself if none.
-    /// Decided pairs are left out of the matching (they have only their own edge).
+    /// Decided pairs are matched to each other (they have only their own edge).
     fn matching(&mut self) -> Vec<usize> {
         if let Some(m) = &self.current {
             return m.clone();
         }
-        let n = self.n;
-        let open: Vec<usize> = (0..n).filter(|&g| self.fixed[g].is_none()).collect();
-        let mut edges = Vec::new();
-        for (x, &a) in open.iter().enumerate() {
-            for (y, &b) in open.iter().enumerate().skip(x + 1) {
-                let w = self.weight[a * n + b];
-                if w.is_positive() {
-                    edges.push((x, y, w));
-                }
-            }
-        }
-        let mate = max_cardinality_matching(open.len(), &edges);
-        let mut out: Vec<usize> = (0..n).collect();
-        for (x, &a) in open.iter().enumerate() {
-            if let Some(y) = mate[x] {
-                out[a] = open[y];
-            }
-        }
+        let mate = self.kept.solve();
+        let mut out: Vec<usize> = (0..self.n).map(|g| mate[g].unwrap_or(g)).collect();
         for (g, fixed) in self.fixed.iter().enumerate() {
             if let Some(o) = *fixed {
                 out[g] = o;

@@ -81,11 +81,11 @@ pub fn pair(
     } else {
         // The narrowest integer that holds every field of the weight.
         match field.layout_bits() {
-            0..=250 => Brackets::<4>::new(&field).pair()?,
-            251..=506 => Brackets::<8>::new(&field).pair()?,
-            507..=1018 => Brackets::<16>::new(&field).pair()?,
-            1019..=2042 => Brackets::<32>::new(&field).pair()?,
-            2043..=4090 => Brackets::<64>::new(&field).pair()?,
+            0..=256 => Brackets::<4>::new(&field).pair()?,
+            257..=512 => Brackets::<8>::new(&field).pair()?,
+            513..=1024 => Brackets::<16>::new(&field).pair()?,
+            1025..=2048 => Brackets::<32>::new(&field).pair()?,
+            2049..=4096 => Brackets::<64>::new(&field).pair()?,
             _ => Brackets::<128>::new(&field).pair()?,
         }
     };
@@ -181,8 +181,8 @@ impl<'a> Field<'a> {
         difference(&self.at(g).colours)
     }
 
-    /// Bits of the widest edge weight, with room for sums over a matching and doubling.
-    fn layout_bits(&self) -> u32 {
+    /// Bits of the widest edge weight (of the bye's first matching or of a bracket's).
+    pub fn weight_bits(&self) -> u32 {
         let (b, sb) = (self.count_bits, self.score_bits);
         let floats = match self.round.saturating_sub(1) {
             0 => 0,
@@ -191,7 +191,14 @@ impl<'a> Field<'a> {
         };
         let prelim = 2 + 2 * sb + bits_for(self.n as u64) + 1;
         let bracket = 2 + 2 * sb + 2 * b + 2 * b + 4 * b + floats + 3 * b + 1;
-        bracket.max(prelim) + bits_for(self.n as u64) + 4
+        bracket.max(prelim)
+    }
+
+    /// Bits of the matching's arithmetic: the widest edge weight, then room for the kept
+    /// matching's bonus of a pair (`n` times any weight) and its duals (eight times that),
+    /// and a sign.
+    fn layout_bits(&self) -> u32 {
+        self.weight_bits() + bits_for(self.n as u64) + 7
     }
 
     /// A.7: more than half the maximum possible score, when pairing the last round.

@@ -43,7 +43,7 @@ pub struct Harness {
     pub now: SystemTime,
     /// The services' wall clock (`ServiceConfig::wall_clock`): `now`, kept in step with it,
     /// so that live games' timers read the scenario's clock.
-    pub wall: Arc<std::sync::Mutex<SystemTime>>,
+    pub wall: Arc<std::sync::Mutex<ScenarioClock>>,
     /// Every message delivered so far, in order.
     pub delivered: Vec<OutboxEntry>,
     /// Every edit greying out an old board's buttons delivered so far (left out of
@@ -52,6 +52,23 @@ pub struct Harness {
     pub greyed: Vec<OutboxEntry>,
     /// People who are not admins of the group chats (everyone else is).
     pub non_admins: Vec<UserId>,
+}
+
+/// The scenario's clock: the instant the scenario set, and once it runs in real time
+/// ([`Harness::run_in_real_time`]) the real time passed since then.
+#[derive(Clone, Copy, Debug)]
+pub struct ScenarioClock {
+    pub at: SystemTime,
+    pub running_since: Option<std::time::Instant>,
+}
+
+impl ScenarioClock {
+    pub fn now(&self) -> SystemTime {
+        self.at
+            + self
+                .running_since
+                .map_or(Duration::ZERO, |since| since.elapsed())
+    }
 }
 
 pub fn user(name: &str) -> User {
@@ -79,12 +96,15 @@ impl Harness {
         let mut config = config(source);
         config.data_dir = dir.path().to_path_buf();
         let now = UNIX_EPOCH + Duration::from_secs(T0);
-        let wall = Arc::new(std::sync::Mutex::new(now));
+        let wall = Arc::new(std::sync::Mutex::new(ScenarioClock {
+            at: now,
+            running_since: None,
+        }));
         let read = Arc::clone(&wall);
         config.wall_clock = jieqi_service::WallClock::new(move || {
-            *read
-                .lock()
+            read.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .now()
         });
         let (store, pg): (Arc<dyn GameStore>, _) = if on_postgres() {
             let Some(pg) = test_store().await else {
@@ -172,16 +192,42 @@ impl Harness {
     }
 
     pub fn advance(&mut self, by: Duration) {
-        self.set_now(self.now + by);
+        self.set_now(self.clock_now() + by);
     }
 
-    /// Sets the scenario's clock (the requests' arrival and the services' wall clock).
+    /// Sets the scenario's clock (the requests' arrival and the services' wall clock); in
+    /// real time it runs on from there.
     pub fn set_now(&mut self, now: SystemTime) {
         self.now = now;
-        *self
+        let mut wall = self
             .wall
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        wall.at = now;
+        if wall.running_since.is_some() {
+            wall.running_since = Some(std::time::Instant::now());
+        }
+    }
+
+    /// From now on the scenario's clock runs as real time passes (the engine's thinking takes
+    /// time on it), besides what [`Harness::advance`] adds.
+    pub fn run_in_real_time(&mut self) {
+        let mut wall = self
+            .wall
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *wall = ScenarioClock {
+            at: wall.now(),
+            running_since: Some(std::time::Instant::now()),
+        };
+    }
+
+    /// Now on the scenario's clock.
+    pub fn clock_now(&self) -> SystemTime {
+        self.wall
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .now()
     }
 
     pub fn request(
@@ -200,7 +246,7 @@ impl Harness {
             user: who.clone(),
             mentioned,
             input,
-            received_at: self.now,
+            received_at: self.clock_now(),
         }
     }
 
@@ -258,7 +304,7 @@ impl Harness {
     }
 
     pub async fn tick(&mut self) {
-        self.service.tick(self.now).await;
+        self.service.tick(self.clock_now()).await;
     }
 }
 

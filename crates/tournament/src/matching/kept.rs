@@ -1,0 +1,474 @@
+//! A matching kept between questions while edge weights change, the way bbpPairings keeps
+//! its matching between the decisions of a bracket: only what a change touches is undone,
+//! and the duals of the last optimum are the start of the next.
+//!
+//! The heaviest matching with the most edges is the heaviest matching once every present
+//! edge carries `big`, more than any matching's total weight. So the optimum is certified
+//! the plain way: every edge's slack non-negative, matched edges and blossom cycles tight,
+//! blossom duals non-negative, vertex duals non-negative and zero at every single vertex.
+//! A change keeps all of that but the last point, and at most a few vertices break it:
+//!
+//! - a changed edge inside a top-level blossom may be one of its cycle's edges: one end is
+//!   *released* (below);
+//! - a matched edge that loses weight is no longer tight: its two ends become single;
+//! - an edge that gains weight beyond its slack: one end is released.
+//!
+//! Releasing a vertex makes it a single, unmatched vertex outside every blossom, whose dual
+//! is then raised until each of its edges has a non-negative slack. A blossom around it has
+//! its base's matched edge undone, is turned so that the vertex is its base, and is taken
+//! apart with its dual given to its vertices (each inside edge keeps its slack, each
+//! edge leaving it gains).
+//!
+//! Then each single vertex with a positive dual grows an alternating tree alone (Edmonds'
+//! stage with one root) until an augmenting path is tight, or until a vertex of the tree
+//! reaches a zero dual, which is then made the single one along its even path.
+
+use super::{NONE, State};
+use crate::weight::MatchWeight;
+
+/// The heaviest among the matchings with the most edges of a graph on `n` vertices whose
+/// edges are set one at a time; asked again after a few changes, it costs a few
+/// augmentations instead of a matching from scratch.
+pub struct KeptMatching<W> {
+    state: State<W>,
+    /// Added to every present edge: more than any matching's total weight.
+    big: W,
+    /// Vertices whose duals are raised over their edges before the next answer.
+    released: Vec<usize>,
+    is_released: Vec<bool>,
+}
+
+impl<W> std::fmt::Debug for KeptMatching<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptMatching")
+            .field("vertices", &self.state.n)
+            .field("released", &self.released.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: MatchWeight> KeptMatching<W> {
+    /// `n` vertices without edges. `big` must exceed `n / 2` times the heaviest weight ever
+    /// set, and the weight type must hold eight times `big` without overflow.
+    pub fn new(n: usize, big: W) -> KeptMatching<W> {
+        let mut edges = Vec::with_capacity(n * n.saturating_sub(1) / 2);
+        for i in 0..n {
+            for j in i + 1..n {
+                edges.push((i, j, W::ZERO));
+            }
+        }
+        let present = vec![false; edges.len()];
+        let mut state = State::build(n, edges, present, W::ZERO);
+        state.rows = vec![W::ZERO; n * n];
+        KeptMatching {
+            state,
+            big,
+            released: Vec::new(),
+            is_released: vec![false; n],
+        }
+    }
+
+    fn index(&self, i: usize, j: usize) -> usize {
+        let n = self.state.n;
+        i * (2 * n - i - 1) / 2 + (j - i - 1)
+    }
+
+    /// Sets the weight of the edge `a`–`b`; zero or less removes it.
+    pub fn set_weight(&mut self, a: usize, b: usize, w: W) {
+        let n = self.state.n;
+        if a == b || a >= n || b >= n {
+            return;
+        }
+        let k = self.index(a.min(b), a.max(b));
+        let present = w > W::ZERO;
+        let stored = if present {
+            (w + self.big) + (w + self.big)
+        } else {
+            W::ZERO
+        };
+        let st = &mut self.state;
+        if present == st.present[k] && stored == st.edges[k].2 {
+            return;
+        }
+        let old = st.edges[k].2;
+        st.edges[k].2 = stored;
+        st.present[k] = present;
+        st.rows[a * n + b] = stored + stored;
+        st.rows[b * n + a] = stored + stored;
+        let matched = st.mate[a] >= 0 && st.mate[a] as usize / 2 == k;
+        if st.inblossom[a] == st.inblossom[b] {
+            self.release(a);
+        } else if matched {
+            if present && stored > old {
+                self.release(a);
+            } else {
+                self.unmatch(a);
+            }
+        } else if present && st.slack(k) < W::ZERO {
+            self.release(a);
+        }
+    }
+
+    fn unmatch(&mut self, a: usize) {
+        let st = &mut self.state;
+        let p = st.mate[a];
+        if p != NONE {
+            let x = st.endpoint[p as usize];
+            st.mate[x] = NONE;
+            st.mate[a] = NONE;
+        }
+    }
+
+    /// Makes `a` a single vertex outside every blossom, its dual to be raised.
+    fn release(&mut self, a: usize) {
+        let n = self.state.n;
+        loop {
+            let st = &mut self.state;
+            let b = st.inblossom[a];
+            if b < n {
+                break;
+            }
+            let base = st.blossombase[b] as usize;
+            let p = st.mate[base];
+            if p != NONE {
+                let x = st.endpoint[p as usize];
+                st.mate[x] = NONE;
+                st.mate[base] = NONE;
+            }
+            st.augment_blossom(b, a);
+            st.mate[a] = NONE;
+            let z = st.dualvar[b];
+            if z != W::ZERO {
+                for v in st.leaves(b) {
+                    st.dualvar[v] += z;
+                }
+                st.dualvar[b] = W::ZERO;
+            }
+            st.expand_blossom(b, true);
+        }
+        self.unmatch(a);
+        if !self.is_released[a] {
+            self.is_released[a] = true;
+            self.released.push(a);
+        }
+    }
+
+    /// The heaviest matching with the most edges for the weights as they are now: each
+    /// vertex's partner, if any.
+    pub fn solve(&mut self) -> Vec<Option<usize>> {
+        for a in std::mem::take(&mut self.released) {
+            self.is_released[a] = false;
+            let st = &mut self.state;
+            let n = st.n;
+            let mut dual = st.dualvar[a];
+            for (j, &twice) in st.rows[a * n..(a + 1) * n].iter().enumerate() {
+                if twice != W::ZERO {
+                    let need = twice - st.dualvar[j];
+                    if need > dual {
+                        dual = need;
+                    }
+                }
+            }
+            st.dualvar[a] = dual;
+        }
+        let n = self.state.n;
+        let mut from = 0;
+        while let Some(root) =
+            (from..n).find(|&v| self.state.mate[v] == NONE && self.state.dualvar[v] > W::ZERO)
+        {
+            self.state.stage_from(root);
+            from = root;
+        }
+        let st = &self.state;
+        (0..n)
+            .map(|v| {
+                let p = st.mate[v];
+                (p >= 0).then(|| st.endpoint[p as usize])
+            })
+            .collect()
+    }
+}
+
+impl<W: MatchWeight> State<W> {
+    /// One stage grown from the single vertex `root` alone: it ends matched, or with a
+    /// vertex of zero dual single in its place.
+    fn stage_from(&mut self, root: usize) {
+        let n = self.n;
+        self.label.iter_mut().for_each(|l| *l = 0);
+        self.labelend.iter_mut().for_each(|l| *l = NONE);
+        self.bestedge.iter_mut().for_each(|e| *e = NONE);
+        for b in n..2 * n {
+            self.blossombestedges[b] = None;
+        }
+        self.allowedge.iter_mut().for_each(|a| *a = false);
+        self.queue.clear();
+        self.assign_label(root, 1, NONE);
+        loop {
+            while let Some(v) = self.queue.pop() {
+                // The edges of `v` in the order of its neighbours, one row of memory.
+                for w in 0..n {
+                    let twice = self.rows[v * n + w];
+                    if twice == W::ZERO {
+                        continue;
+                    }
+                    let bw = self.inblossom[w];
+                    if self.inblossom[v] == bw {
+                        continue;
+                    }
+                    let (i, j) = (v.min(w), v.max(w));
+                    let k = i * (2 * n - i - 1) / 2 + (j - i - 1);
+                    let p = if v < w { 2 * k + 1 } else { 2 * k };
+                    let mut kslack = W::ZERO;
+                    if !self.allowedge[k] {
+                        kslack = self.dualvar[v] + self.dualvar[w] - twice;
+                        if kslack <= W::ZERO {
+                            self.allowedge[k] = true;
+                        }
+                    }
+                    if self.allowedge[k] {
+                        if self.label[bw] == 0 {
+                            if self.mate[self.blossombase[bw] as usize] == NONE {
+                                // A single vertex outside the tree: an augmenting path.
+                                self.augment_matching(k);
+                                self.end_stage();
+                                return;
+                            }
+                            self.assign_label(w, 2, (p ^ 1) as isize);
+                        } else if self.label[bw] == 1 {
+                            let base = self.scan_blossom(v, w);
+                            if base >= 0 {
+                                self.add_blossom(base as usize, k);
+                            } else {
+                                self.augment_matching(k);
+                                self.end_stage();
+                                return;
+                            }
+                        } else if self.label[w] == 0 {
+                            self.label[w] = 2;
+                            self.labelend[w] = (p ^ 1) as isize;
+                        }
+                    } else if self.label[bw] == 1 {
+                        let b = self.inblossom[v];
+                        if self.bestedge[b] == NONE
+                            || kslack < self.slack(self.bestedge[b] as usize)
+                        {
+                            self.bestedge[b] = k as isize;
+                        }
+                    } else if self.label[w] == 0
+                        && (self.bestedge[w] == NONE
+                            || kslack < self.slack(self.bestedge[w] as usize))
+                    {
+                        self.bestedge[w] = k as isize;
+                    }
+                }
+            }
+            // The dual change: type 1 brings a vertex of the tree to a zero dual, 2 and 3
+            // make an edge usable, 4 expands a T-blossom whose dual reached zero.
+            let mut deltatype = 1;
+            let mut delta = W::ZERO;
+            let mut deltavertex = root;
+            let mut first = true;
+            for v in 0..n {
+                if self.label[self.inblossom[v]] == 1 && (first || self.dualvar[v] < delta) {
+                    delta = self.dualvar[v];
+                    deltavertex = v;
+                    first = false;
+                }
+            }
+            let mut deltaedge = 0usize;
+            let mut deltablossom = 0usize;
+            for v in 0..n {
+                if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                    let d = self.slack(self.bestedge[v] as usize);
+                    if d < delta {
+                        delta = d;
+                        deltatype = 2;
+                        deltaedge = self.bestedge[v] as usize;
+                    }
+                }
+            }
+            for b in 0..2 * n {
+                if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
+                    let d = self.slack(self.bestedge[b] as usize).half();
+                    if d < delta {
+                        delta = d;
+                        deltatype = 3;
+                        deltaedge = self.bestedge[b] as usize;
+                    }
+                }
+            }
+            for b in n..2 * n {
+                if self.blossombase[b] >= 0
+                    && self.blossomparent[b] == NONE
+                    && self.label[b] == 2
+                    && self.dualvar[b] < delta
+                {
+                    delta = self.dualvar[b];
+                    deltatype = 4;
+                    deltablossom = b;
+                }
+            }
+            for v in 0..n {
+                match self.label[self.inblossom[v]] {
+                    1 => self.dualvar[v] -= delta,
+                    2 => self.dualvar[v] += delta,
+                    _ => {}
+                }
+            }
+            for b in n..2 * n {
+                if self.blossombase[b] >= 0 && self.blossomparent[b] == NONE {
+                    match self.label[b] {
+                        1 => self.dualvar[b] += delta,
+                        2 => self.dualvar[b] -= delta,
+                        _ => {}
+                    }
+                }
+            }
+            match deltatype {
+                1 => {
+                    self.leave_single(deltavertex);
+                    self.end_stage();
+                    return;
+                }
+                2 => {
+                    self.allowedge[deltaedge] = true;
+                    let (mut i, j, _) = self.edges[deltaedge];
+                    if self.label[self.inblossom[i]] == 0 {
+                        i = j;
+                    }
+                    self.queue.push(i);
+                }
+                3 => {
+                    self.allowedge[deltaedge] = true;
+                    let (i, _, _) = self.edges[deltaedge];
+                    self.queue.push(i);
+                }
+                _ => self.expand_blossom(deltablossom, false),
+            }
+        }
+    }
+
+    /// Swaps the even alternating path from the tree's root to the S-vertex `v`: the root
+    /// is matched and `v` (of zero dual) is left single.
+    fn leave_single(&mut self, v: usize) {
+        let mut s = v;
+        let mut p = NONE;
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
+            }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.endpoint[self.labelend[bs] as usize];
+            let bt = self.inblossom[t];
+            s = self.endpoint[self.labelend[bt] as usize];
+            let j = self.endpoint[(self.labelend[bt] ^ 1) as usize];
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
+        }
+    }
+
+    /// S-blossoms whose dual is zero are taken apart, as at the end of every stage.
+    fn end_stage(&mut self) {
+        let n = self.n;
+        for b in n..2 * n {
+            if self.blossomparent[b] == NONE
+                && self.blossombase[b] >= 0
+                && self.label[b] == 1
+                && self.dualvar[b] == W::ZERO
+            {
+                self.expand_blossom(b, true);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // Vertex numbers index the weight table, the matching and the edges alike.
+    #![allow(clippy::needless_range_loop)]
+    use super::*;
+    use crate::matching::max_cardinality_matching;
+    use crate::weight::Weight;
+    use proptest::prelude::*;
+
+    fn weight_of(mate: &[Option<usize>], w: &[Vec<u64>]) -> (usize, u64) {
+        let mut size = 0;
+        let mut total = 0;
+        for (v, m) in mate.iter().enumerate() {
+            if let Some(m) = *m
+                && v < m
+            {
+                size += 1;
+                total += w[v][m];
+            }
+        }
+        (size, total)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+        /// After every change of a random sequence, the kept matching is as large and as
+        /// heavy as a matching from scratch, and uses only present edges.
+        #[test]
+        fn a_kept_matching_is_as_good_as_one_from_scratch_after_every_change(
+            n in 2usize..15,
+            start in proptest::collection::vec(0u64..40, 105),
+            changes in proptest::collection::vec(
+                proptest::collection::vec((0usize..15, 0usize..15, 0u64..40), 1..6),
+                1..12,
+            ),
+        ) {
+            let mut w = vec![vec![0u64; n]; n];
+            let mut kept = KeptMatching::new(n, Weight::from_u64(40 * 15 + 1));
+            let mut k = 0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    // About a third of the pairs have no edge.
+                    let x = if start[k] % 3 == 0 { 0 } else { start[k] };
+                    k += 1;
+                    w[i][j] = x;
+                    w[j][i] = x;
+                    kept.set_weight(i, j, Weight::from_u64(x));
+                }
+            }
+            let check = |kept: &mut KeptMatching<Weight>, w: &Vec<Vec<u64>>| {
+                let mate = kept.solve();
+                let mut edges = Vec::new();
+                for i in 0..n {
+                    for j in i + 1..n {
+                        if w[i][j] > 0 {
+                            edges.push((i, j, Weight::from_u64(w[i][j])));
+                        }
+                    }
+                }
+                let fresh = max_cardinality_matching(n, &edges);
+                for v in 0..n {
+                    if let Some(m) = mate[v] {
+                        prop_assert_eq!(mate[m], Some(v));
+                        prop_assert!(w[v][m] > 0);
+                    }
+                }
+                prop_assert_eq!(weight_of(&mate, w), weight_of(&fresh, w));
+                Ok(())
+            };
+            check(&mut kept, &w)?;
+            for batch in changes {
+                for (i, j, x) in batch {
+                    if i < n && j < n && i != j {
+                        w[i][j] = x;
+                        w[j][i] = x;
+                        kept.set_weight(i, j, Weight::from_u64(x));
+                    }
+                }
+                check(&mut kept, &w)?;
+            }
+        }
+    }
+}

@@ -203,6 +203,18 @@ impl<W: MatchWeight> State<W> {
         self.allowedge.iter_mut().for_each(|a| *a = false);
         self.queue.clear();
         self.assign_label(root, 1, NONE);
+        // The slack of each vertex's or blossom's least-slack edge, as long as neither the
+        // edge nor the duals (counted by `epoch`) changed: computed once, compared often.
+        let mut epoch = 1u64;
+        let mut cached: Vec<(isize, u64, W)> = vec![(NONE, 0, W::ZERO); 2 * n];
+        let best_slack = |st: &State<W>, cached: &mut [(isize, u64, W)], x: usize, epoch: u64| {
+            let k = st.bestedge[x];
+            let c = &mut cached[x];
+            if c.0 != k || c.1 != epoch {
+                *c = (k, epoch, st.slack(k as usize));
+            }
+            c.2
+        };
         loop {
             while let Some(v) = self.queue.pop() {
                 // The edges of `v` in the order of its neighbours, one row of memory.
@@ -250,15 +262,17 @@ impl<W: MatchWeight> State<W> {
                     } else if self.label[bw] == 1 {
                         let b = self.inblossom[v];
                         if self.bestedge[b] == NONE
-                            || kslack < self.slack(self.bestedge[b] as usize)
+                            || kslack < best_slack(self, &mut cached, b, epoch)
                         {
                             self.bestedge[b] = k as isize;
+                            cached[b] = (k as isize, epoch, kslack);
                         }
                     } else if self.label[w] == 0
                         && (self.bestedge[w] == NONE
-                            || kslack < self.slack(self.bestedge[w] as usize))
+                            || kslack < best_slack(self, &mut cached, w, epoch))
                     {
                         self.bestedge[w] = k as isize;
+                        cached[w] = (k as isize, epoch, kslack);
                     }
                 }
             }
@@ -279,7 +293,7 @@ impl<W: MatchWeight> State<W> {
             let mut deltablossom = 0usize;
             for v in 0..n {
                 if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                    let d = self.slack(self.bestedge[v] as usize);
+                    let d = best_slack(self, &mut cached, v, epoch);
                     if d < delta {
                         delta = d;
                         deltatype = 2;
@@ -289,7 +303,7 @@ impl<W: MatchWeight> State<W> {
             }
             for b in 0..2 * n {
                 if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
-                    let d = self.slack(self.bestedge[b] as usize).half();
+                    let d = best_slack(self, &mut cached, b, epoch).half();
                     if d < delta {
                         delta = d;
                         deltatype = 3;
@@ -324,6 +338,7 @@ impl<W: MatchWeight> State<W> {
                     }
                 }
             }
+            epoch += 1;
             match deltatype {
                 1 => {
                     self.leave_single(deltavertex);

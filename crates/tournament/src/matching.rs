@@ -61,6 +61,9 @@ struct State<W> {
     /// Whether each edge exists: all do in a matching from a list; a kept matching has a
     /// slot for every pair and weighs only the present ones.
     present: Vec<bool>,
+    /// A kept matching's twice-doubled weights by `v * n + w` (zero: no edge), so that a
+    /// vertex's edges are scanned in one sweep of memory; empty otherwise.
+    rows: Vec<W>,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     mate: Vec<isize>,
@@ -122,6 +125,7 @@ impl<W: MatchWeight> State<W> {
             n,
             edges,
             present,
+            rows: Vec::new(),
             endpoint,
             neighbend,
             mate: vec![NONE; n],
@@ -254,47 +258,83 @@ impl<W: MatchWeight> State<W> {
             }
             self.inblossom[leaf] = b;
         }
-        let mut bestedgeto = vec![NONE; 2 * self.n];
+        // For each S-blossom next to the new one, the least-slack edge to it (and that
+        // slack, so that it is computed once an edge).
+        let n = self.n;
+        let mut bestedgeto = vec![NONE; 2 * n];
+        let mut bestslackto = vec![W::ZERO; 2 * n];
         for &sub in &path {
-            let lists: Vec<Vec<usize>> = match self.blossombestedges[sub].take() {
-                Some(list) => vec![list],
-                None => self
-                    .leaves(sub)
-                    .into_iter()
-                    .map(|leaf| self.neighbend[leaf].iter().map(|p| p / 2).collect())
-                    .collect(),
-            };
-            for list in lists {
-                for k in list {
-                    if !self.present[k] {
-                        continue;
+            match self.blossombestedges[sub].take() {
+                Some(list) => {
+                    for k in list {
+                        if !self.present[k] {
+                            continue;
+                        }
+                        let (i, mut j, _) = self.edges[k];
+                        if self.inblossom[j] == b {
+                            j = i;
+                        }
+                        let bj = self.inblossom[j];
+                        if bj != b && self.label[bj] == 1 {
+                            let s = self.slack(k);
+                            if bestedgeto[bj] == NONE || s < bestslackto[bj] {
+                                bestedgeto[bj] = k as isize;
+                                bestslackto[bj] = s;
+                            }
+                        }
                     }
-                    let (mut i, mut j, _) = self.edges[k];
-                    if self.inblossom[j] == b {
-                        std::mem::swap(&mut i, &mut j);
+                }
+                // A kept matching's rows: the leaf's edges in its neighbours' order.
+                None if !self.rows.is_empty() => {
+                    for leaf in self.leaves(sub) {
+                        for w in 0..n {
+                            let twice = self.rows[leaf * n + w];
+                            if twice == W::ZERO {
+                                continue;
+                            }
+                            let bw = self.inblossom[w];
+                            if bw != b && self.label[bw] == 1 {
+                                let s = self.dualvar[leaf] + self.dualvar[w] - twice;
+                                if bestedgeto[bw] == NONE || s < bestslackto[bw] {
+                                    let (i, j) = (leaf.min(w), leaf.max(w));
+                                    bestedgeto[bw] =
+                                        (i * (2 * n - i - 1) / 2 + (j - i - 1)) as isize;
+                                    bestslackto[bw] = s;
+                                }
+                            }
+                        }
                     }
-                    let _ = i;
-                    let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NONE
-                            || self.slack(k) < self.slack(bestedgeto[bj] as usize))
-                    {
-                        bestedgeto[bj] = k as isize;
+                }
+                None => {
+                    for leaf in self.leaves(sub) {
+                        for &p in &self.neighbend[leaf] {
+                            let k = p / 2;
+                            let j = self.endpoint[p];
+                            let bj = self.inblossom[j];
+                            if self.present[k] && bj != b && self.label[bj] == 1 {
+                                let s = self.slack(k);
+                                if bestedgeto[bj] == NONE || s < bestslackto[bj] {
+                                    bestedgeto[bj] = k as isize;
+                                    bestslackto[bj] = s;
+                                }
+                            }
+                        }
                     }
                 }
             }
             self.bestedge[sub] = NONE;
         }
-        let best: Vec<usize> = bestedgeto
-            .into_iter()
-            .filter(|&k| k != NONE)
-            .map(|k| k as usize)
-            .collect();
+        let mut best = Vec::new();
+        let mut least = W::ZERO;
         self.bestedge[b] = NONE;
-        for &k in &best {
-            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b] as usize) {
-                self.bestedge[b] = k as isize;
+        for (k, s) in bestedgeto.into_iter().zip(bestslackto) {
+            if k == NONE {
+                continue;
+            }
+            best.push(k as usize);
+            if self.bestedge[b] == NONE || s < least {
+                self.bestedge[b] = k;
+                least = s;
             }
         }
         self.blossombestedges[b] = Some(best);

@@ -19,9 +19,28 @@ pub trait MatchWeight:
 }
 
 /// `L` limbs of 64 bits, least significant first, two's complement.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, Eq, Debug)]
 pub struct Wide<const L: usize> {
     limbs: [u64; L],
+}
+
+impl<const L: usize> PartialEq for Wide<L> {
+    // Every limb's difference folded together: no call to `memcmp`, which the derived
+    // comparison of a long array becomes (a tenth of a matching's time).
+    fn eq(&self, other: &Wide<L>) -> bool {
+        self.limbs
+            .iter()
+            .zip(&other.limbs)
+            .fold(0, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    }
+}
+
+impl<const L: usize> std::hash::Hash for Wide<L> {
+    // Equal values have equal limbs: the same hash as the derived one.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.limbs.hash(state);
+    }
 }
 
 /// The width the arena and small tests use: 256 bits.
@@ -130,13 +149,13 @@ impl<const L: usize> MatchWeight for Wide<L> {
 impl<const L: usize> Add for Wide<L> {
     type Output = Wide<L>;
     fn add(self, other: Wide<L>) -> Wide<L> {
+        // One 128-bit sum a limb, which compiles to a chain of add-with-carry.
         let mut limbs = [0u64; L];
-        let mut carry = false;
+        let mut carry = 0u128;
         for (k, out) in limbs.iter_mut().enumerate() {
-            let (s, c1) = self.limbs[k].overflowing_add(other.limbs[k]);
-            let (s, c2) = s.overflowing_add(u64::from(carry));
-            *out = s;
-            carry = c1 || c2;
+            let s = u128::from(self.limbs[k]) + u128::from(other.limbs[k]) + carry;
+            *out = s as u64;
+            carry = s >> 64;
         }
         Wide { limbs }
     }
@@ -146,12 +165,13 @@ impl<const L: usize> Sub for Wide<L> {
     type Output = Wide<L>;
     fn sub(self, other: Wide<L>) -> Wide<L> {
         let mut limbs = [0u64; L];
-        let mut borrow = false;
+        let mut borrow = 0u128;
         for (k, out) in limbs.iter_mut().enumerate() {
-            let (s, b1) = self.limbs[k].overflowing_sub(other.limbs[k]);
-            let (s, b2) = s.overflowing_sub(u64::from(borrow));
-            *out = s;
-            borrow = b1 || b2;
+            let s = u128::from(self.limbs[k])
+                .wrapping_sub(u128::from(other.limbs[k]))
+                .wrapping_sub(borrow);
+            *out = s as u64;
+            borrow = (s >> 64) & 1;
         }
         Wide { limbs }
     }

@@ -58,8 +58,10 @@ impl<W: MatchWeight> KeptMatching<W> {
             }
         }
         let present = vec![false; edges.len()];
+        let mut state = State::build(n, edges, present, W::ZERO);
+        state.rows = vec![W::ZERO; n * n];
         KeptMatching {
-            state: State::build(n, edges, present, W::ZERO),
+            state,
             big,
             released: Vec::new(),
             is_released: vec![false; n],
@@ -91,6 +93,8 @@ impl<W: MatchWeight> KeptMatching<W> {
         let old = st.edges[k].2;
         st.edges[k].2 = stored;
         st.present[k] = present;
+        st.rows[a * n + b] = stored + stored;
+        st.rows[b * n + a] = stored + stored;
         let matched = st.mate[a] >= 0 && st.mate[a] as usize / 2 == k;
         if st.inblossom[a] == st.inblossom[b] {
             self.release(a);
@@ -155,11 +159,11 @@ impl<W: MatchWeight> KeptMatching<W> {
         for a in std::mem::take(&mut self.released) {
             self.is_released[a] = false;
             let st = &mut self.state;
+            let n = st.n;
             let mut dual = st.dualvar[a];
-            for &p in &st.neighbend[a] {
-                let k = p / 2;
-                if st.present[k] {
-                    let need = st.edges[k].2 + st.edges[k].2 - st.dualvar[st.endpoint[p]];
+            for (j, &twice) in st.rows[a * n..(a + 1) * n].iter().enumerate() {
+                if twice != W::ZERO {
+                    let need = twice - st.dualvar[j];
                     if need > dual {
                         dual = need;
                     }
@@ -199,22 +203,36 @@ impl<W: MatchWeight> State<W> {
         self.allowedge.iter_mut().for_each(|a| *a = false);
         self.queue.clear();
         self.assign_label(root, 1, NONE);
+        // The slack of each vertex's or blossom's least-slack edge, as long as neither the
+        // edge nor the duals (counted by `epoch`) changed: computed once, compared often.
+        let mut epoch = 1u64;
+        let mut cached: Vec<(isize, u64, W)> = vec![(NONE, 0, W::ZERO); 2 * n];
+        let best_slack = |st: &State<W>, cached: &mut [(isize, u64, W)], x: usize, epoch: u64| {
+            let k = st.bestedge[x];
+            let c = &mut cached[x];
+            if c.0 != k || c.1 != epoch {
+                *c = (k, epoch, st.slack(k as usize));
+            }
+            c.2
+        };
         loop {
             while let Some(v) = self.queue.pop() {
-                for idx in 0..self.neighbend[v].len() {
-                    let p = self.neighbend[v][idx];
-                    let k = p / 2;
-                    if !self.present[k] {
+                // The edges of `v` in the order of its neighbours, one row of memory.
+                for w in 0..n {
+                    let twice = self.rows[v * n + w];
+                    if twice == W::ZERO {
                         continue;
                     }
-                    let w = self.endpoint[p];
                     let bw = self.inblossom[w];
                     if self.inblossom[v] == bw {
                         continue;
                     }
+                    let (i, j) = (v.min(w), v.max(w));
+                    let k = i * (2 * n - i - 1) / 2 + (j - i - 1);
+                    let p = if v < w { 2 * k + 1 } else { 2 * k };
                     let mut kslack = W::ZERO;
                     if !self.allowedge[k] {
-                        kslack = self.slack(k);
+                        kslack = self.dualvar[v] + self.dualvar[w] - twice;
                         if kslack <= W::ZERO {
                             self.allowedge[k] = true;
                         }
@@ -244,15 +262,17 @@ impl<W: MatchWeight> State<W> {
                     } else if self.label[bw] == 1 {
                         let b = self.inblossom[v];
                         if self.bestedge[b] == NONE
-                            || kslack < self.slack(self.bestedge[b] as usize)
+                            || kslack < best_slack(self, &mut cached, b, epoch)
                         {
                             self.bestedge[b] = k as isize;
+                            cached[b] = (k as isize, epoch, kslack);
                         }
                     } else if self.label[w] == 0
                         && (self.bestedge[w] == NONE
-                            || kslack < self.slack(self.bestedge[w] as usize))
+                            || kslack < best_slack(self, &mut cached, w, epoch))
                     {
                         self.bestedge[w] = k as isize;
+                        cached[w] = (k as isize, epoch, kslack);
                     }
                 }
             }
@@ -273,7 +293,7 @@ impl<W: MatchWeight> State<W> {
             let mut deltablossom = 0usize;
             for v in 0..n {
                 if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                    let d = self.slack(self.bestedge[v] as usize);
+                    let d = best_slack(self, &mut cached, v, epoch);
                     if d < delta {
                         delta = d;
                         deltatype = 2;
@@ -283,7 +303,7 @@ impl<W: MatchWeight> State<W> {
             }
             for b in 0..2 * n {
                 if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
-                    let d = self.slack(self.bestedge[b] as usize).half();
+                    let d = best_slack(self, &mut cached, b, epoch).half();
                     if d < delta {
                         delta = d;
                         deltatype = 3;
@@ -318,6 +338,7 @@ impl<W: MatchWeight> State<W> {
                     }
                 }
             }
+            epoch += 1;
             match deltatype {
                 1 => {
                     self.leave_single(deltavertex);

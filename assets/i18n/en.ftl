@@ -181,6 +181,7 @@ help-text = Commands:
     /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant] [speed]: ratings (bullet, blitz, rapid, classical, correspondence).
     /settings: language, piece style, orientation, notation, board messages.
     /learn: the rules course, lesson by lesson, answered with /move (/learn list, /learn <number>, /learn restart, /learn stop).
+    /tournament: a tournament in this chat (admins: /tournament swiss 5 rounds 3+2; then join, start, standings, withdraw, trf).
 start-greeting = Hello! I referee Jieqi, Xiangqi and Banqi games in group chats, and I will send you your private reveals here. Add me to a group and send /challenge there. /help lists the commands.
 rules-xiangqi = Xiangqi (Chinese chess): capture the enemy general. The general and advisors stay in the palace, elephants stay on their side of the river and are blocked by a piece on their eye, a horse is blocked by a piece next to it, a cannon captures by jumping over exactly one piece, soldiers move sideways once across the river. The generals may never face each other on an open file. A side with no legal move loses.
 rules-jieqi = Jieqi: Xiangqi with covered pieces. Apart from the generals, every piece starts face down and shuffled on its side's start points. A covered piece moves as the piece of the point it stands on; its first move turns it face up, and from then on it moves as what it really is (revealed advisors and elephants may go anywhere on the board). If you capture a covered piece, only you learn what it was, in a private message; under the secret-captures option (the “nobody sees” reading) not even you do. When the game ends the whole deal is shown, with a proof that it never changed.
@@ -507,3 +508,84 @@ activity-send = Challenge
 activity-sent = The challenge is in the channel, with Accept and Decline. Your board opens here once it is accepted.
 activity-back = ← Games
 activity-command = Open the board inside Discord: this channel's games, yours first
+
+## Tournaments (/tournament)
+tournament-created = Tournament { $id } by { $organiser }: { $format }, { $variant }, { $time }. Join with /tournament join; { $organiser } or an admin starts it with /tournament start.
+tournament-format-swiss = Swiss, { $rounds ->
+        [one] 1 round
+       *[other] { $rounds } rounds
+    }
+tournament-format-round-robin = round robin{ $cycles ->
+        [2] , double
+       *[other] {""}
+    }
+tournament-joined = { $player } joined the tournament ({ $count ->
+        [one] 1 player
+       *[other] { $count } players
+    }).
+tournament-joined-late = { $player } joined the tournament late ({ $count } players): no points for the rounds missed, paired from round { $round }.
+tournament-left = { $player } left the tournament: no more pairings for them (results so far stay).
+tournament-cancelled = Tournament { $id } was called off by { $player }. Games already started are played out as ordinary games.
+tournament-status = Tournament { $id }: { $format }, { $variant }, { $time }. { $state ->
+        [open] Open for entries
+        [running] Round { $round } of { $rounds }
+        [finished] Finished
+       *[other] Called off
+    }. { $count ->
+        [one] 1 player
+       *[other] { $count } players
+    }: { $players }
+tournament-pairings = Round { $round } of { $rounds }: the pairings. Each game is played here like any game; your private notice tells you your colour.
+tournament-board = Board { $board }: { $first } (red) – { $second } (black), game { $game }
+tournament-bye-point = { $player } has the bye (1 point).
+tournament-bye-half = { $player } has a half-point bye.
+tournament-bye-zero = { $player } sits this round out (no points).
+tournament-standings-title = Tournament { $id } · round { $round } of { $rounds }
+tournament-standings-after = Standings after round { $round } of { $rounds }:
+tournament-standings-now = Standings, round { $round } of { $rounds }:
+tournament-finished = The tournament is over. { $count ->
+        [one] The winner: { $winners }!
+       *[other] Shared first place: { $winners }!
+    }
+tournament-stopped = The tournament stops here: { $reason ->
+        [too-few] fewer than two players are left to pair.
+        [no-legal-pairing] no pairing of the next round obeys the rules (players would meet twice).
+       *[other] the next round could not be paired.
+    }
+tournament-no-pairing = The next round could not be paired.
+tournament-trf = Tournament { $id } in FIDE's TRF-16 format.
+refuse-tournament-word = “{ $word }” is not a tournament command. Use: { $usage }
+refuse-tournament-rounds = “{ $rounds }” rounds cannot be played: a Swiss has 1 to { $max } rounds.
+refuse-tournament-option = “{ $option }” is not a tournament option. Use: { $usage }
+refuse-tournament-private = Tournaments are run in a group chat, where the players are. Send /tournament there.
+refuse-tournament-admins = Only this chat's admins can create a tournament (Discord: Manage Server; Telegram: group administrators).
+refuse-tournament-exists = This chat already has tournament { $id }: /tournament shows it. A chat runs one at a time.
+refuse-no-tournament = There is no tournament in this chat. An admin creates one: { $usage }
+refuse-tournament-joined = You are in this tournament already.
+refuse-tournament-withdrawn = You withdrew from this tournament; you cannot join it again.
+refuse-tournament-too-late = It is too late to join: every round has been paired (a round robin takes no late entries).
+refuse-tournament-full = This tournament is full ({ $max } players).
+refuse-tournament-elsewhere = You play in tournament { $id } in another chat: one tournament at a time, so that you never play two tournament games at once.
+refuse-tournament-not-in = You are not in this tournament.
+refuse-tournament-round-robin-withdraw = A round robin's pairings are fixed once it starts: resign your games instead of withdrawing.
+refuse-tournament-organiser = Only { $organiser } (who created it) or a chat admin can do that.
+refuse-tournament-started = The tournament has started already.
+refuse-tournament-too-few-swiss = A Swiss of { $rounds } rounds needs at least { $needed } players, so that nobody meets the same opponent twice; { $count } joined.
+refuse-tournament-too-few = A tournament needs at least 2 players; { $count } joined.
+refuse-tournament-trf-swiss = TRF-16 is the format of Swiss tournaments; this one is a round robin: /tournament standings shows it.
+command-tournament = A tournament in this chat: create, join, start, standings
+subcommand-tournament-status = Where this chat's tournament stands
+subcommand-tournament-swiss = Admins: create a Swiss tournament
+subcommand-tournament-round-robin = Admins: create a round robin (up to 12 players)
+subcommand-tournament-join = Join this chat's tournament
+subcommand-tournament-leave = Leave the tournament before it starts
+subcommand-tournament-start = Organiser or admins: start it and pair round 1
+subcommand-tournament-standings = The standings table
+subcommand-tournament-withdraw = Take no more pairings (results so far stay)
+subcommand-tournament-trf = The Swiss as a TRF-16 file
+subcommand-tournament-cancel = Organiser or admins: call the tournament off
+option-rounds = Rounds, 1 to 30 (5 if none)
+option-cycles = Single (everyone once) or double (twice, colours reversed)
+choice-cycles-single = Single
+choice-cycles-double = Double
+refuse-tournament-over = Tournament { $id } is over: /tournament standings and /tournament trf still show it, and an admin may create a new one.

@@ -163,6 +163,7 @@ help-text = Các lệnh:
     /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể] [thể loại]: hệ số (bullet, blitz, rapid, classical, correspondence).
     /settings: ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu, tin nhắn bàn cờ.
     /learn: khóa học luật chơi, từng bài một, trả lời bằng /move (/learn list, /learn <số>, /learn restart, /learn stop).
+    /tournament: giải đấu trong nhóm (quản trị viên: /tournament swiss 5 rounds 3+2; rồi join, start, standings, withdraw, trf).
 start-greeting = Xin chào! Tôi làm trọng tài các ván Cờ úp, Cờ tướng và Banqi trong nhóm chat, và sẽ báo riêng cho bạn ở đây những quân úp bạn ăn được. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó. /help liệt kê các lệnh.
 rules-xiangqi = Cờ tướng: chiếu bí tướng đối phương. Tướng và sĩ không ra khỏi cung, tượng không qua sông và bị cản khi có quân ở mắt tượng, mã bị cản khi có quân ở chân mã, pháo ăn quân bằng cách nhảy qua đúng một quân, tốt qua sông được đi ngang. Hai tướng không được đối mặt trên cùng một cột trống. Bên hết nước đi thì thua.
 rules-jieqi = Cờ úp: cờ tướng với quân úp. Trừ hai tướng, mọi quân đều úp mặt và được xáo trộn trên các vị trí xuất phát của bên mình. Quân úp đi như quân của vị trí nó đứng; nước đi đầu tiên lật nó lên, từ đó nó đi theo đúng loại quân thật (sĩ và tượng đã lật được đi khắp bàn cờ). Khi bạn ăn một quân úp, chỉ mình bạn được báo riêng đó là quân gì; với tùy chọn secret-captures (cách chơi “không ai thấy”) thì cả bạn cũng không được báo. Khi ván đấu kết thúc, toàn bộ cách chia quân được công bố cùng bằng chứng rằng nó không hề thay đổi.
@@ -487,3 +488,75 @@ activity-send = Thách đấu
 activity-sent = Lời thách đấu đã ở trong kênh, kèm nút Chấp nhận và Từ chối. Bàn cờ của bạn sẽ mở ở đây khi có người chấp nhận.
 activity-back = ← Các ván
 activity-command = Mở bàn cờ ngay trong Discord: các ván của kênh này, ván của bạn trước
+
+## Tournaments (/tournament)
+tournament-created = Giải { $id } do { $organiser } tạo: { $format }, { $variant }, { $time }. Đăng ký bằng /tournament join; { $organiser } hoặc quản trị viên bắt đầu bằng /tournament start.
+tournament-format-swiss = hệ Thụy Sĩ, { $rounds } vòng
+tournament-format-round-robin = vòng tròn{ $cycles ->
+        [2] , hai lượt
+       *[other] {""}
+    }
+tournament-joined = { $player } đã tham gia giải ({ $count } kỳ thủ).
+tournament-joined-late = { $player } tham gia muộn ({ $count } kỳ thủ): không có điểm cho các vòng đã lỡ, được xếp cặp từ vòng { $round }.
+tournament-left = { $player } đã rút khỏi giải: không được xếp cặp nữa (kết quả trước đó được giữ).
+tournament-cancelled = Giải { $id } đã bị { $player } hủy. Các ván đã bắt đầu được chơi tiếp như ván thường.
+tournament-status = Giải { $id }: { $format }, { $variant }, { $time }. { $state ->
+        [open] Đang nhận đăng ký
+        [running] Vòng { $round } / { $rounds }
+        [finished] Đã kết thúc
+       *[other] Đã hủy
+    }. { $count } kỳ thủ: { $players }
+tournament-pairings = Vòng { $round } / { $rounds }: bảng xếp cặp. Mỗi ván được chơi ở đây như mọi ván; tin nhắn riêng cho bạn biết bạn cầm quân nào.
+tournament-board = Bàn { $board }: { $first } (đỏ) – { $second } (đen), ván { $game }
+tournament-bye-point = { $player } được miễn đấu (1 điểm).
+tournament-bye-half = { $player } được miễn đấu nửa điểm.
+tournament-bye-zero = { $player } nghỉ vòng này (không có điểm).
+tournament-standings-title = Giải { $id } · vòng { $round } / { $rounds }
+tournament-standings-after = Bảng xếp hạng sau vòng { $round } / { $rounds }:
+tournament-standings-now = Bảng xếp hạng, vòng { $round } / { $rounds }:
+tournament-finished = Giải đã kết thúc. { $count ->
+        [one] Nhà vô địch: { $winners }!
+       *[other] Đồng hạng nhất: { $winners }!
+    }
+tournament-stopped = Giải dừng tại đây: { $reason ->
+        [too-few] còn chưa tới hai kỳ thủ để xếp cặp.
+        [no-legal-pairing] không có cách xếp cặp vòng sau đúng luật (sẽ có người gặp lại nhau).
+       *[other] không thể xếp cặp vòng sau.
+    }
+tournament-no-pairing = Không thể xếp cặp vòng sau.
+tournament-trf = Giải { $id } theo định dạng TRF-16 của FIDE.
+refuse-tournament-word = “{ $word }” không phải lệnh giải đấu. Cách dùng: { $usage }
+refuse-tournament-rounds = Không thể chơi “{ $rounds }” vòng: giải hệ Thụy Sĩ có từ 1 đến { $max } vòng.
+refuse-tournament-option = “{ $option }” không phải tùy chọn của giải. Cách dùng: { $usage }
+refuse-tournament-private = Giải đấu diễn ra trong nhóm, nơi có các kỳ thủ. Hãy gửi /tournament ở đó.
+refuse-tournament-admins = Chỉ quản trị viên của nhóm mới tạo được giải (Discord: Manage Server; Telegram: quản trị viên nhóm).
+refuse-tournament-exists = Nhóm này đã có giải { $id }: /tournament để xem. Mỗi nhóm chỉ chạy một giải một lúc.
+refuse-no-tournament = Nhóm này chưa có giải nào. Quản trị viên tạo giải: { $usage }
+refuse-tournament-joined = Bạn đã ở trong giải này rồi.
+refuse-tournament-withdrawn = Bạn đã rút khỏi giải này; không thể tham gia lại.
+refuse-tournament-too-late = Đã quá muộn để tham gia: mọi vòng đã được xếp cặp (giải vòng tròn không nhận người vào muộn).
+refuse-tournament-full = Giải đã đủ người ({ $max } kỳ thủ).
+refuse-tournament-elsewhere = Bạn đang chơi giải { $id } ở nhóm khác: mỗi lúc một giải, để bạn không bao giờ phải chơi hai ván giải cùng lúc.
+refuse-tournament-not-in = Bạn không ở trong giải này.
+refuse-tournament-round-robin-withdraw = Khi giải vòng tròn đã bắt đầu, các cặp đấu là cố định: hãy xin thua các ván thay vì rút lui.
+refuse-tournament-organiser = Chỉ { $organiser } (người tạo giải) hoặc quản trị viên nhóm mới làm được việc đó.
+refuse-tournament-started = Giải đã bắt đầu rồi.
+refuse-tournament-too-few-swiss = Giải Thụy Sĩ { $rounds } vòng cần ít nhất { $needed } kỳ thủ để không ai gặp lại cùng một đối thủ; hiện có { $count } người.
+refuse-tournament-too-few = Giải cần ít nhất 2 kỳ thủ; hiện có { $count } người.
+refuse-tournament-trf-swiss = TRF-16 là định dạng của giải hệ Thụy Sĩ; giải này là vòng tròn: /tournament standings để xem.
+command-tournament = Giải đấu trong nhóm: tạo, tham gia, bắt đầu, bảng xếp hạng
+subcommand-tournament-status = Tình hình giải đấu của nhóm
+subcommand-tournament-swiss = Quản trị viên: tạo giải hệ Thụy Sĩ
+subcommand-tournament-round-robin = Quản trị viên: tạo giải vòng tròn (tối đa 12 kỳ thủ)
+subcommand-tournament-join = Tham gia giải của nhóm
+subcommand-tournament-leave = Rời giải trước khi bắt đầu
+subcommand-tournament-start = Người tạo hoặc quản trị viên: bắt đầu và xếp cặp vòng 1
+subcommand-tournament-standings = Bảng xếp hạng
+subcommand-tournament-withdraw = Không xếp cặp nữa (giữ kết quả đã có)
+subcommand-tournament-trf = Giải Thụy Sĩ dưới dạng tệp TRF-16
+subcommand-tournament-cancel = Người tạo hoặc quản trị viên: hủy giải
+option-rounds = Số vòng, 1 đến 30 (mặc định 5)
+option-cycles = Một lượt (gặp nhau một lần) hoặc hai lượt (hai lần, đổi màu quân)
+choice-cycles-single = Một lượt
+choice-cycles-double = Hai lượt
+refuse-tournament-over = Giải { $id } đã kết thúc: /tournament standings và /tournament trf vẫn xem được, và quản trị viên có thể tạo giải mới.

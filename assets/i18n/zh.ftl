@@ -163,6 +163,7 @@ help-text = 命令：
     /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体] [用时]：等级分（bullet 子弹棋、blitz 超快棋、rapid 快棋、classical 慢棋、correspondence 通讯棋）。
     /settings：语言、棋子样式、棋盘视角、记谱方式、棋盘消息。
     /learn：规则课程，一课一课地学，用 /move 作答（/learn list、/learn <编号>、/learn restart、/learn stop）。
+    /tournament：本群比赛（管理员：/tournament swiss 5 rounds 3+2；然后 join、start、standings、withdraw、trf）。
 start-greeting = 你好！我在群聊中主持揭棋、象棋和暗棋对局，并会在这里私下告诉你暗子的真身。把我加入群聊并在群里发送 /challenge。/help 列出所有命令。
 rules-xiangqi = 象棋：将死对方的将帅。将帅和士不出九宫，象不过河且塞象眼时不能走，马被蹩腿时不能走，炮隔一子吃子，兵过河后可横走。两将不能在同一直线上直接照面。无棋可走的一方判负。
 rules-jieqi = 揭棋：带暗子的象棋。除将帅外，所有棋子都背面朝上，随机打乱后放在己方的初始位置上。暗子按所在位置的棋子行走；第一次走动时翻开，此后按真身行走（翻开的士和象可以走遍全盘）。吃掉暗子时，只有你会私下得知它是什么；若选用 secret-captures（“谁都不知道”的玩法），连你也不会得知。对局结束时公布全部发牌，并附上从未改动的证明。
@@ -486,3 +487,75 @@ activity-send = 发起挑战
 activity-sent = 挑战已发到频道里，附有“接受”和“拒绝”按钮。对方接受后，你的棋盘会在这里打开。
 activity-back = ← 对局列表
 activity-command = 在 Discord 里打开棋盘：本频道的对局，你的排在最前
+
+## Tournaments (/tournament)
+tournament-created = 比赛 { $id }（{ $organiser } 创建）：{ $format }，{ $variant }，{ $time }。用 /tournament join 报名；{ $organiser } 或管理员用 /tournament start 开始。
+tournament-format-swiss = 瑞士制 { $rounds } 轮
+tournament-format-round-robin = 循环赛{ $cycles ->
+        [2] （双循环）
+       *[other] {""}
+    }
+tournament-joined = { $player } 报名参赛（共 { $count } 人）。
+tournament-joined-late = { $player } 中途报名（共 { $count } 人）：错过的轮次不计分，从第 { $round } 轮起参加编排。
+tournament-left = { $player } 退出比赛：之后不再编排（已有成绩保留）。
+tournament-cancelled = 比赛 { $id } 已被 { $player } 取消。已开始的对局按普通对局下完。
+tournament-status = 比赛 { $id }：{ $format }，{ $variant }，{ $time }。{ $state ->
+        [open] 正在报名
+        [running] 第 { $round } 轮（共 { $rounds } 轮）
+        [finished] 已结束
+       *[other] 已取消
+    }。{ $count } 名棋手：{ $players }
+tournament-pairings = 第 { $round } 轮（共 { $rounds } 轮）对阵。每盘棋都在这里像普通对局一样下；私信会告诉你执哪一方。
+tournament-board = 第 { $board } 台：{ $first }（红）– { $second }（黑），对局 { $game }
+tournament-bye-point = { $player } 轮空（得 1 分）。
+tournament-bye-half = { $player } 轮空半分。
+tournament-bye-zero = { $player } 本轮不参加（不得分）。
+tournament-standings-title = 比赛 { $id } · 第 { $round } 轮（共 { $rounds } 轮）
+tournament-standings-after = 第 { $round } 轮（共 { $rounds } 轮）后的排名：
+tournament-standings-now = 排名，第 { $round } 轮（共 { $rounds } 轮）：
+tournament-finished = 比赛结束。{ $count ->
+        [one] 冠军：{ $winners }！
+       *[other] 并列第一：{ $winners }！
+    }
+tournament-stopped = 比赛到此结束：{ $reason ->
+        [too-few] 剩下可编排的棋手不足两人。
+        [no-legal-pairing] 下一轮没有符合规则的编排（会有棋手再次相遇）。
+       *[other] 下一轮无法编排。
+    }
+tournament-no-pairing = 下一轮无法编排。
+tournament-trf = 比赛 { $id } 的 FIDE TRF-16 文件。
+refuse-tournament-word = “{ $word }”不是比赛命令。用法：{ $usage }
+refuse-tournament-rounds = 无法进行“{ $rounds }”轮：瑞士制为 1 到 { $max } 轮。
+refuse-tournament-option = “{ $option }”不是比赛选项。用法：{ $usage }
+refuse-tournament-private = 比赛在群聊里进行，棋手都在那里。请在群里发送 /tournament。
+refuse-tournament-admins = 只有本群管理员可以创建比赛（Discord：管理服务器；Telegram：群管理员）。
+refuse-tournament-exists = 本群已有比赛 { $id }：/tournament 可查看。一个群同时只进行一场比赛。
+refuse-no-tournament = 本群没有比赛。管理员可以创建：{ $usage }
+refuse-tournament-joined = 你已经报名了。
+refuse-tournament-withdrawn = 你已退出这场比赛，不能再报名。
+refuse-tournament-too-late = 报名太晚了：所有轮次都已编排（循环赛不接受中途报名）。
+refuse-tournament-full = 比赛人数已满（{ $max } 人）。
+refuse-tournament-elsewhere = 你正在另一个群参加比赛 { $id }：一次只能参加一场比赛，这样你不会同时下两盘比赛对局。
+refuse-tournament-not-in = 你没有参加这场比赛。
+refuse-tournament-round-robin-withdraw = 循环赛开始后对阵已固定：请认输对局，而不是退出。
+refuse-tournament-organiser = 只有创建者 { $organiser } 或群管理员可以这样做。
+refuse-tournament-started = 比赛已经开始了。
+refuse-tournament-too-few-swiss = { $rounds } 轮的瑞士制至少需要 { $needed } 名棋手，才不会重复相遇；现在有 { $count } 人报名。
+refuse-tournament-too-few = 比赛至少需要 2 名棋手；现在有 { $count } 人报名。
+refuse-tournament-trf-swiss = TRF-16 是瑞士制比赛的格式；这是循环赛：/tournament standings 可查看排名。
+command-tournament = 本群比赛：创建、报名、开始、排名
+subcommand-tournament-status = 本群比赛的进展
+subcommand-tournament-swiss = 管理员：创建瑞士制比赛
+subcommand-tournament-round-robin = 管理员：创建循环赛（最多 12 人）
+subcommand-tournament-join = 报名参加本群比赛
+subcommand-tournament-leave = 在比赛开始前退出
+subcommand-tournament-start = 创建者或管理员：开始比赛并编排第 1 轮
+subcommand-tournament-standings = 排名表
+subcommand-tournament-withdraw = 不再参加编排（已有成绩保留）
+subcommand-tournament-trf = 瑞士制比赛的 TRF-16 文件
+subcommand-tournament-cancel = 创建者或管理员：取消比赛
+option-rounds = 轮数，1 到 30（不填为 5）
+option-cycles = 单循环（每人相遇一次）或双循环（两次，交换先后）
+choice-cycles-single = 单循环
+choice-cycles-double = 双循环
+refuse-tournament-over = 比赛 { $id } 已结束：仍可用 /tournament standings 和 /tournament trf 查看，管理员可以创建新比赛。

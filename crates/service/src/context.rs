@@ -351,7 +351,44 @@ impl<'a> Ctx<'a> {
         Ok(self.inner.store.player(user).await?)
     }
 
+    /// The tournament of `chat` not yet over, if it has one (a chat runs one at a time).
+    pub(crate) async fn chat_tournament(
+        &self,
+        chat: &ChatId,
+    ) -> Step<Option<crate::store::TournamentRecord>> {
+        let mut found = None;
+        for stored in self.inner.store.chat_tournaments(chat).await? {
+            let current = match self.change.tournaments.iter().find(|t| t.id == stored.id) {
+                Some(t) => t.clone(),
+                None => stored,
+            };
+            if !current.state.is_over() {
+                found = Some(current);
+            }
+        }
+        if found.is_none() {
+            found = self
+                .change
+                .tournaments
+                .iter()
+                .find(|t| t.chat == *chat && !t.state.is_over())
+                .cloned();
+        }
+        Ok(found)
+    }
+
     // ----- writes -----
+
+    /// Saves a tournament (its revision bumped once per request, as every record's).
+    pub(crate) fn save_tournament(&mut self, record: crate::store::TournamentRecord) {
+        let id = record.id.clone();
+        upsert(
+            &mut self.change.tournaments,
+            record,
+            |t| t.id == id,
+            |t| &mut t.revision,
+        );
+    }
 
     pub(crate) fn save_game(&mut self, mut record: GameRecord) {
         if let Some(slot) = self.change.games.iter_mut().find(|g| g.id == record.id) {

@@ -72,6 +72,14 @@ impl Randomness {
         ChallengeId::random(&mut OsRng)
     }
 
+    pub(crate) fn tournament_id(&mut self) -> crate::ids::TournamentId {
+        #[cfg(feature = "test-hooks")]
+        if let Some(seeded) = &mut self.seeded {
+            return crate::ids::TournamentId::random(&mut seeded.public);
+        }
+        crate::ids::TournamentId::random(&mut OsRng)
+    }
+
     /// The seed of the built-in engine's choices in one game (`/play bot`).
     pub(crate) fn engine_seed(&mut self) -> u64 {
         #[cfg(feature = "test-hooks")]

@@ -69,6 +69,8 @@ mod state;
 pub mod store;
 mod sync;
 mod timers;
+mod tournament_play;
+mod tournament_standings;
 mod web_play;
 
 // The vocabulary the store's records are written in lives in the store's contract crate;

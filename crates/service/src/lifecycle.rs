@@ -757,6 +757,18 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
     ctx.save_player(first);
     ctx.save_player(second);
     ctx.count(Event::GameFinished);
+    // A tournament game's result counts in its event, in this same change (and may pair
+    // the next round, or end the event).
+    let winner = match outcome {
+        Outcome::Aborted => None,
+        _ => Some(
+            outcome
+                .winner()
+                .and_then(|side| seat_of(&loaded.game, side)),
+        ),
+    };
+    let record = loaded.record.clone();
     ctx.save_loaded(loaded);
-    Ok(())
+    let score = crate::tournament_play::first_score(&record, winner);
+    crate::tournament_play::game_over(ctx, &record, score).await
 }

@@ -401,6 +401,77 @@ pub const COMMANDS: &[MenuCommand] = &[
         description: "command-learn",
         options: Options::Plain(&[opt("lesson", "option-lesson", OptionKind::Text)]),
     },
+    MenuCommand {
+        name: "tournament",
+        description: "command-tournament",
+        options: Options::Subcommands(&[
+            Subcommand {
+                name: "status",
+                description: "subcommand-tournament-status",
+                options: &[],
+            },
+            Subcommand {
+                name: "swiss",
+                description: "subcommand-tournament-swiss",
+                options: &[
+                    opt("rounds", "option-rounds", OptionKind::Text),
+                    VARIANT,
+                    opt("time", "option-time", MOVE_TIMES),
+                ],
+            },
+            Subcommand {
+                name: "round-robin",
+                description: "subcommand-tournament-round-robin",
+                options: &[
+                    opt(
+                        "cycles",
+                        "option-cycles",
+                        OptionKind::Choice(&[
+                            choice("choice-cycles-single", "single"),
+                            choice("choice-cycles-double", "double"),
+                        ]),
+                    ),
+                    VARIANT,
+                    opt("time", "option-time", MOVE_TIMES),
+                ],
+            },
+            Subcommand {
+                name: "join",
+                description: "subcommand-tournament-join",
+                options: &[],
+            },
+            Subcommand {
+                name: "leave",
+                description: "subcommand-tournament-leave",
+                options: &[],
+            },
+            Subcommand {
+                name: "start",
+                description: "subcommand-tournament-start",
+                options: &[],
+            },
+            Subcommand {
+                name: "standings",
+                description: "subcommand-tournament-standings",
+                options: &[],
+            },
+            Subcommand {
+                name: "withdraw",
+                description: "subcommand-tournament-withdraw",
+                options: &[],
+            },
+            Subcommand {
+                name: "trf",
+                description: "subcommand-tournament-trf",
+                options: &[],
+            },
+            Subcommand {
+                name: "cancel",
+                description: "subcommand-tournament-cancel",
+                options: &[],
+            },
+        ]),
+    },
 ];
 
 /// A setting's new value, one of `values`.

@@ -26,8 +26,9 @@ const XIANGQI_START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 /// Jieqi's start: every piece but the generals covered.
 const JIEQI_START: &str = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1";
 
-/// The PGN of `record`, whose moves `game` has played; `None` for Banqi.
-pub(crate) fn pgn(record: &GameRecord, game: &Game) -> Option<String> {
+/// The PGN of `record`, whose moves `game` has played; `None` for Banqi. A tournament
+/// game's `event` (its name and round) fills the `Event` and `Round` tags.
+pub(crate) fn pgn(record: &GameRecord, game: &Game, event: Option<(String, u8)>) -> Option<String> {
     let start = match record.variant {
         Variant::Xiangqi => XIANGQI_START,
         Variant::Jieqi => JIEQI_START,
@@ -52,13 +53,21 @@ pub(crate) fn pgn(record: &GameRecord, game: &Game) -> Option<String> {
     };
     let mut tags = vec![
         ("Game", "Chinese Chess".to_owned()),
-        ("Event", format!("jieqi-bot game {}", record.id)),
+        (
+            "Event",
+            event
+                .as_ref()
+                .map_or_else(|| format!("jieqi-bot game {}", record.id), |e| e.0.clone()),
+        ),
         ("Site", "jieqi-bot".to_owned()),
         (
             "Date",
             date(record.finished_at.unwrap_or(record.started_at)),
         ),
-        ("Round", "-".to_owned()),
+        (
+            "Round",
+            event.map_or_else(|| "-".to_owned(), |e| e.1.to_string()),
+        ),
         ("Red", name(Side::Red)),
         ("Black", name(Side::Black)),
         ("Result", result.to_owned()),

@@ -285,16 +285,28 @@ pub(crate) async fn redraw_recipe(
             None => None,
         }),
         ImageRecipe::Pgn { game } => Ok(match store.game(game).await? {
-            Some(record) => pgn_file(&record)?,
+            Some(record) => pgn_file(store, &record).await?,
             None => None,
         }),
     }
 }
 
-/// A finished game's PGN as an attachment (`g7k2.pgn`); `None` for Banqi.
-pub(crate) fn pgn_file(record: &GameRecord) -> Result<Option<Image>, StoreError> {
+/// A finished game's PGN as an attachment (`g7k2.pgn`); `None` for Banqi. A tournament
+/// game's carries its event and round.
+pub(crate) async fn pgn_file(
+    store: &dyn crate::store::GameStore,
+    record: &GameRecord,
+) -> Result<Option<Image>, StoreError> {
     let game = crate::replay::rebuild(record)?;
-    Ok(crate::pgn::pgn(record, &game).map(|text| Image {
+    let event = store
+        .chat_tournaments(&record.chat)
+        .await?
+        .iter()
+        .find_map(|t| {
+            let played = t.game(&record.id)?;
+            Some((format!("jieqi-bot tournament {}", t.id), played.round))
+        });
+    Ok(crate::pgn::pgn(record, &game, event).map(|text| Image {
         bytes: text.into_bytes(),
         file_name: format!("{}.pgn", record.id),
     }))

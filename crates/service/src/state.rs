@@ -89,6 +89,10 @@ impl Inner {
         lock(&self.randomness).challenge_id()
     }
 
+    pub(crate) fn tournament_id(&self) -> crate::ids::TournamentId {
+        lock(&self.randomness).tournament_id()
+    }
+
     pub(crate) fn coin(&self) -> bool {
         lock(&self.randomness).coin()
     }

@@ -87,6 +87,7 @@ async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_schema: boo
                  DROP TABLE send_budgets;
                  DROP FUNCTION jieqi_spend;
                  DROP TABLE activity_launches;
+                 DROP TABLE tournaments;
                  UPDATE players SET record = overlay(record placing '\\x04'::bytea from 1 for 1);
                  UPDATE chats SET record = overlay(record placing '\\x04'::bytea from 1 for 1);",
             );

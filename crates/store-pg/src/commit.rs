@@ -176,6 +176,30 @@ pub(crate) fn statements(change: &Change, fleet: u8) -> Result<Vec<Statement>, C
         .map(|p| Ok((p.user.to_string(), p.revision, encode_for(p, fleet)?)))
         .collect::<Result<_, StoreError>>()?;
     out.extend(keyed(revised_sql!("players"), players)?);
+    let mut tournaments: Vec<&TournamentRecord> = change.tournaments.iter().collect();
+    tournaments.sort_by(|a, b| a.id.cmp(&b.id));
+    for tournament in tournaments {
+        // Its own byte form (no older release reads the table), revision checked as games.
+        out.push(revised(
+            tournament.revision,
+            (
+                "WITH w AS (INSERT INTO tournaments (id, revision, chat, created_at, is_over, record) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING 1) \
+                 SELECT expect_rows((SELECT count(*) FROM w), 1)",
+                "WITH w AS (UPDATE tournaments SET revision = $2, chat = $3, created_at = $4, \
+                 is_over = $5, record = $6 WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+                 SELECT expect_rows((SELECT count(*) FROM w), 1)",
+            ),
+            vec![
+                Box::new(tournament.id.as_str().to_owned()),
+                Box::new(int(tournament.revision)),
+                Box::new(tournament.chat.to_string()),
+                Box::new(int(tournament.created_at)),
+                Box::new(tournament.state.is_over()),
+                Box::new(encode_tournament(tournament)?),
+            ],
+        )?);
+    }
     for (id, record) in &change.outbox {
         let to = &record.message.to;
         let platform = to.platform().map(|p| p.name().to_owned());

@@ -29,6 +29,32 @@ impl GameStore for PgStore {
         .await
     }
 
+    async fn tournament(&self, id: &TournamentId) -> Result<Option<TournamentRecord>, StoreError> {
+        Ok(self
+            .tournaments(
+                "SELECT record FROM tournaments WHERE id = $1",
+                &[&id.as_str()],
+            )
+            .await?
+            .pop())
+    }
+
+    async fn chat_tournaments(&self, chat: &ChatId) -> Result<Vec<TournamentRecord>, StoreError> {
+        self.tournaments(
+            "SELECT record FROM tournaments WHERE chat = $1 ORDER BY created_at, id",
+            &[&chat.to_string()],
+        )
+        .await
+    }
+
+    async fn unfinished_tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
+        self.tournaments(
+            "SELECT record FROM tournaments WHERE NOT is_over ORDER BY created_at, id",
+            &[],
+        )
+        .await
+    }
+
     async fn answer(&self, key: &RequestKey) -> Result<Option<AnswerRecord>, StoreError> {
         self.read("SELECT record FROM answers WHERE key = $1", &key.0)
             .await

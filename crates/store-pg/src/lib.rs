@@ -47,8 +47,11 @@ use deadpool_postgres::{
 };
 use jieqi_store::codec::{decode, encode};
 use jieqi_store::fleet::encode_for;
-use jieqi_store::ids::{ActivityInstanceId, ChallengeId, ChatId, GameId, Platform, UserId};
+use jieqi_store::ids::{
+    ActivityInstanceId, ChallengeId, ChatId, GameId, Platform, TournamentId, UserId,
+};
 use jieqi_store::message::{OutboxEntry, OutboxId};
+use jieqi_store::tournament::{TournamentRecord, decode_tournament, encode_tournament};
 use jieqi_store::{
     AnswerRecord, ChallengeRecord, Change, ChatRecord, Claim, Coalescing, CommitError, Due,
     GameChange, GameChanges, GameRecord, Lane, LaunchRecord, Leadership, OutboxRecord,
@@ -235,6 +238,24 @@ impl PgStore {
     }
 
     /// One record by its key from `sql` (`SELECT record FROM … WHERE id = $1`).
+    /// Tournaments by `sql`, whose parameters are `params` and which selects one column, the
+    /// record.
+    async fn tournaments(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<TournamentRecord>, StoreError> {
+        let client = self.client().await?;
+        let statement = client.prepare_cached(sql).await.map_err(backend)?;
+        client
+            .query(&statement, params)
+            .await
+            .map_err(backend)?
+            .iter()
+            .map(|row| decode_tournament(row.get::<_, &[u8]>(0)))
+            .collect()
+    }
+
     async fn read<T: jieqi_store::codec::Record>(
         &self,
         sql: &str,

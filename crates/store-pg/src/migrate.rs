@@ -80,6 +80,11 @@ const MIGRATIONS: &[(u32, &str, Kind)] = &[
         include_str!("migrations/0009_activity_launches.sql"),
         Kind::Additive,
     ),
+    (
+        10,
+        include_str!("migrations/0010_tournaments.sql"),
+        Kind::Additive,
+    ),
 ];
 
 /// The newest schema version this binary knows.

@@ -13,7 +13,8 @@
 //! (delivered messages' platform refs), `d` kind + time + id (deadlines), `v` game id
 //! (finished reviews), `q` queue order (reviews queued, in order), `Q` game id + chat (the
 //! queue order of that review, to find it in a transaction), `a` Activity instance (the game
-//! it was launched on).
+//! it was launched on), `t` tournament id (its own byte form, `jieqi_store::tournament`), `T`
+//! chat + creation time + tournament id (a chat's tournaments).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -30,12 +31,15 @@ use tokio::sync::watch;
 
 use crate::sled_folder::{DataFolder, allocated_bytes};
 use jieqi_store::codec::{Record, SCHEMA_VERSION, decode, encode, version_of};
-use jieqi_store::ids::{ActivityInstanceId, ChallengeId, ChatId, GameId, Platform, UserId};
+use jieqi_store::ids::{
+    ActivityInstanceId, ChallengeId, ChatId, GameId, Platform, TournamentId, UserId,
+};
 use jieqi_store::message::{OutboxEntry, OutboxId};
 use jieqi_store::records::{
     AnswerRecord, ChallengeRecord, ChatRecord, GameRecord, LaunchRecord, OutboxRecord,
     PlayerRecord, ReviewRecord, ReviewRequest, SentRecord, UnixTime,
 };
+use jieqi_store::tournament::{TournamentRecord, decode_tournament, encode_tournament};
 use jieqi_store::{
     Change, Claim, Coalescing, CommitError, Due, GameChange, GameChanges, GameStore, Lane,
     Leadership, PendingMessage, RequestKey, StoreError, UnixMillis, WindowLog,
@@ -451,6 +455,34 @@ impl SledStore {
                     player.revision,
                     |p: &PlayerRecord| p.revision,
                 )?;
+            }
+            for tournament in &change.tournaments {
+                // Its own byte form, revision checked as games are: of two processes pairing
+                // the same round, one commits.
+                let k = tournament_key(&tournament.id);
+                let stored = match tx.get(&k)? {
+                    Some(bytes) => Some(
+                        decode_tournament(&bytes)
+                            .map_err(|e| ConflictableTransactionError::Abort(Abort::Corrupt(e)))?,
+                    ),
+                    None => None,
+                };
+                if tournament.revision != stored.as_ref().map_or(0, |t| t.revision) + 1 {
+                    return abort(Abort::Conflict);
+                }
+                let bytes = encode_tournament(tournament)
+                    .map_err(|e| ConflictableTransactionError::Abort(Abort::Corrupt(e)))?;
+                tx.insert(k, bytes)?;
+                if stored.is_none() {
+                    tx.insert(
+                        tournament_chat_key(
+                            &tournament.chat,
+                            tournament.created_at,
+                            &tournament.id,
+                        ),
+                        &[],
+                    )?;
+                }
             }
             for review in &change.reviews {
                 // Written once: a second review of the same game is a conflict.

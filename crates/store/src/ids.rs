@@ -259,6 +259,12 @@ short_id_type!(
     ChallengeId,
     5
 );
+short_id_type!(
+    /// A tournament's id: six letters such as `t4f7k2` (longer than a game's or a
+    /// challenge's, so that one is never read as the other).
+    TournamentId,
+    6
+);
 
 /// A Discord Activity instance, as Discord names it (the Embedded App SDK's `instanceId`, the
 /// `activity_instance` of a `LAUNCH_ACTIVITY` answer): letters, digits, `-` and `_`, at most

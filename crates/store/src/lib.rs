@@ -40,13 +40,14 @@ pub mod records;
 pub mod replay;
 pub mod settings;
 pub mod speed_ratings;
+pub mod tournament;
 pub mod verdict;
 
 use async_trait::async_trait;
 use thiserror::Error;
 
 use crate::ids::{
-    ActivityInstanceId, ChallengeId, ChatId, GameId, IdempotencyKey, Platform, UserId,
+    ActivityInstanceId, ChallengeId, ChatId, GameId, IdempotencyKey, Platform, TournamentId, UserId,
 };
 use crate::message::{Destination, OutboxEntry, OutboxId};
 
@@ -58,6 +59,7 @@ pub use records::{
     ReviewRequest, Seat, SentRecord, StoredReply, UnixTime, VariantStats, commitment,
 };
 pub use speed_ratings::{LiveRating, LiveRatings};
+pub use tournament::TournamentRecord;
 pub use verdict::Verdict;
 
 /// A request key scoped by platform (Telegram and Discord number their events separately).
@@ -96,6 +98,9 @@ pub struct Change {
     pub chats: Vec<ChatRecord>,
     /// Players to write.
     pub players: Vec<PlayerRecord>,
+    /// Tournaments to write (revision checked like games: a round paired from a stale
+    /// revision is refused with everything else in the change).
+    pub tournaments: Vec<TournamentRecord>,
     /// New outbox messages (ids from [`GameStore::allocate_outbox_ids`]).
     pub outbox: Vec<(OutboxId, OutboxRecord)>,
     /// Outbox messages done with (delivered or given up), with what to remember of them.
@@ -130,6 +135,7 @@ impl Change {
             && self.removed_challenges.is_empty()
             && self.chats.is_empty()
             && self.players.is_empty()
+            && self.tournaments.is_empty()
             && self.outbox.is_empty()
             && self.sent.is_empty()
             && self.deferred.is_empty()
@@ -367,6 +373,13 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     async fn chat(&self, chat: &ChatId) -> Result<Option<ChatRecord>, StoreError>;
     /// A player.
     async fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError>;
+    /// A tournament.
+    async fn tournament(&self, id: &TournamentId) -> Result<Option<TournamentRecord>, StoreError>;
+    /// Every tournament run in `chat`, oldest first.
+    async fn chat_tournaments(&self, chat: &ChatId) -> Result<Vec<TournamentRecord>, StoreError>;
+    /// Every tournament not yet over (open or running), anywhere: a player takes part in one
+    /// at a time, so joining looks here. Events are few; a backend may scan for them.
+    async fn unfinished_tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError>;
     /// The answer given earlier to this request key.
     async fn answer(&self, key: &RequestKey) -> Result<Option<AnswerRecord>, StoreError>;
     /// The answer given earlier to this request key, and the record of the chat it came

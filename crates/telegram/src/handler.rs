@@ -83,8 +83,9 @@ impl Handler {
     }
 }
 
-/// True for the commands only a group's admins may give: a `/settings` change and
-/// `/puzzle daily <hour|off>` (showing either is for everyone).
+/// True for the commands only a group's admins may give: a `/settings` change,
+/// `/puzzle daily <hour|off>` (showing either is for everyone), and creating, starting or
+/// calling off a `/tournament`.
 fn needs_admin(line: &str) -> bool {
     let mut words = line.split_whitespace();
     let command = words
@@ -98,6 +99,20 @@ fn needs_admin(line: &str) -> bool {
                 .is_some_and(|word| word.eq_ignore_ascii_case("daily"))
                 && words.next().is_some()
         }
+        // Creating a tournament is for admins; starting and calling one off for its
+        // organiser or an admin.
+        Some("/tournament") => words.next().is_some_and(|word| {
+            [
+                "swiss",
+                "round-robin",
+                "roundrobin",
+                "rr",
+                "start",
+                "cancel",
+            ]
+            .iter()
+            .any(|w| word.eq_ignore_ascii_case(w))
+        }),
         _ => false,
     }
 }
@@ -236,6 +251,9 @@ mod admin_tests {
             "/settings@jieqi_bot style symbols",
             "/puzzle daily 18",
             "/puzzle@jieqi_bot DAILY off",
+            "/tournament swiss 5 rounds 3+2",
+            "/tournament start",
+            "/tournament@jieqi_bot Cancel",
         ] {
             assert!(needs_admin(line), "{line}");
         }
@@ -244,6 +262,9 @@ mod admin_tests {
             "/puzzle",
             "/puzzle daily",
             "/puzzle banqi",
+            "/tournament",
+            "/tournament join",
+            "/tournament standings",
             "/move h2e2",
             "",
         ] {

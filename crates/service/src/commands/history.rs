@@ -86,7 +86,7 @@ impl History {
             }
             // The record other programs read: a Xiangqi game any Xiangqi program, a Jieqi
             // game (its variant tag and deal) only those that know Jieqi.
-            let pgn = crate::pictures::pgn_file(&loaded.record)?;
+            let pgn = crate::pictures::pgn_file(ctx.inner.store.as_ref(), &loaded.record).await?;
             if pgn.is_some() {
                 let key = match loaded.record.variant {
                     Variant::Jieqi => "history-pgn-jieqi",

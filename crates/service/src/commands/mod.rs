@@ -24,6 +24,7 @@ mod rules;
 mod settings;
 mod start;
 mod stats;
+mod tournament;
 mod unwatch;
 mod watch;
 
@@ -64,6 +65,7 @@ pub(crate) enum Command {
     Stats(stats::Stats),
     Leaderboard(leaderboard::Leaderboard),
     Learn(learn::Learn),
+    Tournament(tournament::TournamentCmd),
     /// Understood as a command but not valid: refuse with this sentence.
     Invalid(Sentence),
 }
@@ -124,6 +126,7 @@ pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
         "stats" => stats::Stats::parse(&args).map(Command::Stats),
         "leaderboard" | "top" => leaderboard::Leaderboard::parse(&args).map(Command::Leaderboard),
         "learn" => learn::Learn::parse(&args).map(Command::Learn),
+        "tournament" => tournament::TournamentCmd::parse(&args).map(Command::Tournament),
         _ => {
             Err(Sentence::new("refuse-unknown-command").arg("command", shown(&format!("/{name}"))))
         }
@@ -234,6 +237,7 @@ impl Command {
             Command::Stats(c) => c.apply(ctx).await,
             Command::Leaderboard(c) => c.apply(ctx).await,
             Command::Learn(c) => c.apply(ctx).await,
+            Command::Tournament(c) => c.apply(ctx).await,
             Command::Invalid(sentence) => Err(Halt::Refuse(sentence.clone())),
         }
     }

@@ -55,6 +55,28 @@ impl GameStore for MeasuredStore {
     async fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError> {
         self.timed("player", self.store.player(user)).await
     }
+    async fn tournament(
+        &self,
+        id: &jieqi_store::ids::TournamentId,
+    ) -> Result<Option<jieqi_store::TournamentRecord>, StoreError> {
+        self.timed("tournament", self.store.tournament(id)).await
+    }
+    async fn chat_tournaments(
+        &self,
+        chat: &ChatId,
+    ) -> Result<Vec<jieqi_store::TournamentRecord>, StoreError> {
+        self.timed("chat_tournaments", self.store.chat_tournaments(chat))
+            .await
+    }
+    async fn unfinished_tournaments(
+        &self,
+    ) -> Result<Vec<jieqi_store::TournamentRecord>, StoreError> {
+        self.timed(
+            "unfinished_tournaments",
+            self.store.unfinished_tournaments(),
+        )
+        .await
+    }
     async fn answer(&self, key: &RequestKey) -> Result<Option<AnswerRecord>, StoreError> {
         self.timed("answer", self.store.answer(key)).await
     }

@@ -53,6 +53,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "game_page",
             "player_page",
             "review_post",
+            "tournament_play",
+            "tournament_standings",
         ],
     ),
     ("commands", &["commands"]),
@@ -256,7 +258,8 @@ const STORE_LAYERS: &[(&str, &[&str])] = &[
     ),
     ("records", &["records", "compact", "game_clock"]),
     ("replay", &["replay"]),
-    ("codec", &["codec", "fleet"]),
+    // A tournament is a record with a byte form of its own beside the codec.
+    ("codec", &["codec", "fleet", "tournament"]),
     ("conformance", &["conformance"]),
 ];
 

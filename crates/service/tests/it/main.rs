@@ -28,5 +28,6 @@ mod restart;
 mod review;
 mod review_queue;
 mod settings;
+mod tournaments;
 mod web_links;
 mod xiangqi;

@@ -21,6 +21,40 @@ impl GameStore for SledStore {
         self.read(&player_key(user))
     }
 
+    async fn tournament(&self, id: &TournamentId) -> Result<Option<TournamentRecord>, StoreError> {
+        match self.live().tree.get(tournament_key(id)).map_err(backend)? {
+            Some(bytes) => decode_tournament(&bytes).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    async fn chat_tournaments(&self, chat: &ChatId) -> Result<Vec<TournamentRecord>, StoreError> {
+        let prefix = tournament_chat_prefix(chat);
+        let mut out = Vec::new();
+        for item in self.live().tree.scan_prefix(&prefix) {
+            let (k, _) = item.map_err(backend)?;
+            let id = String::from_utf8_lossy(k.get(prefix.len() + 8..).unwrap_or_default())
+                .parse::<TournamentId>()
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            if let Some(record) = self.tournament(&id).await? {
+                out.push(record);
+            }
+        }
+        Ok(out)
+    }
+
+    async fn unfinished_tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
+        let mut out = Vec::new();
+        for item in self.live().tree.scan_prefix([TOURNAMENT]) {
+            let (_, bytes) = item.map_err(backend)?;
+            let record = decode_tournament(&bytes)?;
+            if !record.state.is_over() {
+                out.push(record);
+            }
+        }
+        Ok(out)
+    }
+
     async fn answer(&self, request: &RequestKey) -> Result<Option<AnswerRecord>, StoreError> {
         self.read::<AnswerRecord>(&key(ANSWER, request.0.as_bytes()))
     }

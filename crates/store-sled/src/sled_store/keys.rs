@@ -16,6 +16,8 @@ pub(super) const REVIEW: u8 = b'v';
 pub(super) const QUEUED_REVIEW: u8 = b'q';
 pub(super) const QUEUED_REVIEW_ORDER: u8 = b'Q';
 pub(super) const LAUNCH: u8 = b'a';
+pub(super) const TOURNAMENT: u8 = b't';
+pub(super) const TOURNAMENT_BY_CHAT: u8 = b'T';
 
 pub(super) fn key(prefix: u8, rest: &[u8]) -> Vec<u8> {
     let mut k = Vec::with_capacity(rest.len() + 1);
@@ -38,6 +40,25 @@ pub(super) fn chat_key(chat: &ChatId) -> Vec<u8> {
 
 pub(super) fn player_key(user: &UserId) -> Vec<u8> {
     key(PLAYER, user.to_string().as_bytes())
+}
+
+pub(super) fn tournament_key(id: &TournamentId) -> Vec<u8> {
+    key(TOURNAMENT, id.as_str().as_bytes())
+}
+
+/// The chat's index entry of a tournament: the chat, a zero byte, the creation time, the id
+/// (so a chat's tournaments scan oldest first).
+pub(super) fn tournament_chat_key(chat: &ChatId, at: UnixTime, id: &TournamentId) -> Vec<u8> {
+    let mut k = tournament_chat_prefix(chat);
+    k.extend_from_slice(&at.to_be_bytes());
+    k.extend_from_slice(id.as_str().as_bytes());
+    k
+}
+
+pub(super) fn tournament_chat_prefix(chat: &ChatId) -> Vec<u8> {
+    let mut k = key(TOURNAMENT_BY_CHAT, chat.to_string().as_bytes());
+    k.push(0);
+    k
 }
 
 pub(super) fn review_key(game: &GameId) -> Vec<u8> {

@@ -22,6 +22,7 @@ use crate::message::OutboxId;
 pub mod fixtures;
 pub mod launches;
 pub mod promises;
+pub mod tournaments;
 pub mod upgrades;
 
 /// A fresh store of the backend under test, and whatever must live as long as it (its
@@ -103,6 +104,8 @@ macro_rules! conformance_tests {
             promises::a_review_is_stored_once,
             promises::game_news_comes_in_commit_order,
             launches::an_activity_launch_reads_back_until_replaced_or_pruned,
+            tournaments::a_tournament_reads_back_by_id_by_chat_and_while_unfinished,
+            tournaments::a_round_is_paired_once_whichever_process_pairs_it,
             upgrades::challenges_of_every_older_schema_read_as_current,
             upgrades::chats_of_every_older_schema_read_as_current,
             upgrades::players_of_every_older_schema_read_as_current,

@@ -97,6 +97,23 @@ impl GameStore for HeldStore {
     async fn player(&self, user: &UserId) -> Result<Option<PlayerRecord>, StoreError> {
         self.inner.player(user).await
     }
+    async fn tournament(
+        &self,
+        id: &jieqi_service::ids::TournamentId,
+    ) -> Result<Option<jieqi_service::store::TournamentRecord>, StoreError> {
+        self.inner.tournament(id).await
+    }
+    async fn chat_tournaments(
+        &self,
+        chat: &ChatId,
+    ) -> Result<Vec<jieqi_service::store::TournamentRecord>, StoreError> {
+        self.inner.chat_tournaments(chat).await
+    }
+    async fn unfinished_tournaments(
+        &self,
+    ) -> Result<Vec<jieqi_service::store::TournamentRecord>, StoreError> {
+        self.inner.unfinished_tournaments().await
+    }
     async fn answer(&self, key: &RequestKey) -> Result<Option<AnswerRecord>, StoreError> {
         self.inner.answer(key).await
     }

@@ -1,0 +1,474 @@
+//! `/tournament`: a tournament run in this chat (issue 53), one at a time per chat.
+//!
+//! - `/tournament swiss [<rounds> [rounds]] [variant] [time]`, `/tournament round-robin
+//!   [double] [variant] [time]`: creates one (chat admins: the chat's settings have no
+//!   "who may create", so it goes as `/settings` does). Defaults: 5 rounds, Jieqi, the
+//!   default time per move.
+//! - `join`, `leave` (before the start; after it, `withdraw`), `start` (its organiser or an
+//!   admin: pairs round 1), `standings`, `withdraw`, `trf` (a Swiss as TRF-16), `cancel`
+//!   (its organiser or an admin, before it is over). Without a word: where it stands.
+
+use std::time::Duration;
+
+use jieqi_clock::TimeControl;
+use jieqi_rules::Variant;
+
+use super::challenge::{Time, is_time, read_time};
+use crate::announce::{time_terms, variant_key};
+use crate::context::{Ctx, Sentence, Step, refuse};
+use crate::message::{Destination, Message, MessageKind};
+use crate::store::TournamentRecord;
+use crate::store::tournament::{
+    MOST_PLAYERS, StoredBye, StoredEntry, TournamentFormat, TournamentPlayer, TournamentState,
+};
+use crate::tournament_play::{in_another_event, pair_next_round, planned_rounds};
+
+const USAGE: &str =
+    "/tournament swiss 5 rounds 3+2 · join · leave · start · standings · withdraw · trf · cancel";
+
+/// Rounds of a Swiss when none are named.
+const DEFAULT_ROUNDS: u8 = 5;
+
+#[derive(Debug)]
+pub(crate) enum TournamentCmd {
+    Status,
+    Create {
+        format: TournamentFormat,
+        variant: Variant,
+        move_time: Option<Duration>,
+        control: Option<TimeControl>,
+    },
+    Join,
+    Leave,
+    Start,
+    Standings,
+    Withdraw,
+    Trf,
+    Cancel,
+}
+
+impl TournamentCmd {
+    pub(crate) fn parse(args: &[&str]) -> Result<TournamentCmd, Sentence> {
+        let Some((first, rest)) = args.split_first() else {
+            return Ok(TournamentCmd::Status);
+        };
+        let word = first.to_lowercase();
+        let simple = match word.as_str() {
+            "join" => Some(TournamentCmd::Join),
+            "leave" => Some(TournamentCmd::Leave),
+            "start" => Some(TournamentCmd::Start),
+            "standings" | "table" => Some(TournamentCmd::Standings),
+            "withdraw" => Some(TournamentCmd::Withdraw),
+            "trf" => Some(TournamentCmd::Trf),
+            "cancel" => Some(TournamentCmd::Cancel),
+            "status" | "info" => Some(TournamentCmd::Status),
+            _ => None,
+        };
+        if let Some(command) = simple {
+            if !rest.is_empty() {
+                return Err(Sentence::new("refuse-usage").arg("usage", USAGE));
+            }
+            return Ok(command);
+        }
+        let round_robin = match word.as_str() {
+            "swiss" => false,
+            "round-robin" | "roundrobin" | "rr" => true,
+            _ => {
+                return Err(Sentence::new("refuse-tournament-word")
+                    .arg("word", super::shown(first))
+                    .arg("usage", USAGE));
+            }
+        };
+        let mut rounds: Option<u8> = None;
+        let mut double = false;
+        let mut variant = None;
+        let (mut move_time, mut control) = (None, None);
+        for arg in rest {
+            let word = arg.to_lowercase();
+            if matches!(word.as_str(), "rounds" | "round" | "r") && !round_robin {
+                continue;
+            } else if round_robin && word == "double" {
+                double = true;
+            } else if round_robin && word == "single" {
+                double = false;
+            } else if let Ok(v) = word.parse::<Variant>() {
+                variant = Some(v);
+            } else if !round_robin
+                && rounds.is_none()
+                && !word.is_empty()
+                && word.bytes().all(|b| b.is_ascii_digit())
+            {
+                let max = crate::store::tournament::MOST_ROUNDS;
+                let n: u32 = word.parse().unwrap_or(u32::MAX);
+                if !(1..=u32::from(max)).contains(&n) {
+                    return Err(Sentence::new("refuse-tournament-rounds")
+                        .arg("rounds", super::shown(arg))
+                        .arg("max", u64::from(max)));
+                }
+                rounds = Some(u8::try_from(n).unwrap_or(max));
+            } else if is_time(&word) {
+                match read_time(arg)? {
+                    Time::PerMove(time) => move_time = Some(time),
+                    Time::Live(clock) => control = Some(clock),
+                }
+            } else {
+                return Err(Sentence::new("refuse-tournament-option")
+                    .arg("option", super::shown(arg))
+                    .arg("usage", USAGE));
+            }
+        }
+        let format = if round_robin {
+            TournamentFormat::RoundRobin {
+                cycles: if double { 2 } else { 1 },
+            }
+        } else {
+            TournamentFormat::Swiss {
+                rounds: rounds.unwrap_or(DEFAULT_ROUNDS),
+            }
+        };
+        Ok(TournamentCmd::Create {
+            format,
+            variant: variant.unwrap_or(Variant::Jieqi),
+            move_time,
+            control,
+        })
+    }
+
+    pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
+        let request = ctx.req()?;
+        if request.is_private_chat {
+            return refuse(Sentence::new("refuse-tournament-private"));
+        }
+        ctx.lock_chat(&request.chat).await;
+        let current = ctx.chat_tournament(&request.chat).await?;
+        if let TournamentCmd::Create {
+            format,
+            variant,
+            move_time,
+            control,
+        } = self
+        {
+            if !request.is_admin {
+                return refuse(Sentence::new("refuse-tournament-admins"));
+            }
+            if let Some(open) = current {
+                return refuse(
+                    Sentence::new("refuse-tournament-exists").arg("id", open.id.as_str()),
+                );
+            }
+            if control.is_some() && !crate::live_clock::fleet_reads_clocks(ctx) {
+                return refuse(Sentence::new("refuse-clock-not-yet"));
+            }
+            let default = ctx.inner.config.default_move_time;
+            let record = TournamentRecord {
+                id: ctx.inner.tournament_id(),
+                revision: 0,
+                chat: request.chat.clone(),
+                organiser: request.user.clone(),
+                created_at: ctx.now,
+                format: *format,
+                variant: *variant,
+                move_time: crate::announce::seconds(move_time.unwrap_or(default)),
+                control: control.map(|c| c.to_string()),
+                rated: true,
+                state: TournamentState::Open,
+                players: Vec::new(),
+                round: 0,
+                games: Vec::new(),
+                first_colour_first: true,
+            };
+            let lang = ctx.lang();
+            let text = ctx.say_in(
+                lang,
+                &Sentence::new("tournament-created")
+                    .arg("id", record.id.as_str())
+                    .arg("organiser", &record.organiser.name)
+                    .arg("format", format_text(ctx, &record))
+                    .arg(
+                        "variant",
+                        ctx.say_in(lang, &Sentence::new(variant_key(*variant))),
+                    )
+                    .arg("time", time_terms(ctx, lang, record.move_time, *control)),
+            );
+            ctx.post(
+                Message::text(
+                    Destination::Chat(request.chat.clone()),
+                    MessageKind::Notice,
+                    text,
+                ),
+                None,
+            )
+            .await?;
+            ctx.save_tournament(record);
+            return Ok(());
+        }
+        // Without an event going on, the chat's latest one (finished or called off) still
+        // shows its standings and its TRF file.
+        let latest = match current {
+            Some(record) => Some(record),
+            None => ctx.inner.store.chat_tournaments(&request.chat).await?.pop(),
+        };
+        let Some(mut record) = latest else {
+            return refuse(Sentence::new("refuse-no-tournament").arg("usage", USAGE));
+        };
+        let changes = !matches!(
+            self,
+            TournamentCmd::Status | TournamentCmd::Standings | TournamentCmd::Trf
+        );
+        if changes && record.state.is_over() {
+            return refuse(Sentence::new("refuse-tournament-over").arg("id", record.id.as_str()));
+        }
+        let user = request.user.clone();
+        let lang = ctx.lang();
+        let me = record.player_index(&user.id);
+        let organiser = record.organiser.id == user.id || request.is_admin;
+        match self {
+            TournamentCmd::Create { .. } => Ok(()),
+            TournamentCmd::Status => {
+                let text = status_text(ctx, &record);
+                ctx.reply(Message::text(
+                    Destination::ReplyToRequester { ephemeral: false },
+                    MessageKind::Listing,
+                    text,
+                ));
+                Ok(())
+            }
+            TournamentCmd::Join => {
+                if me.is_some_and(|i| !record.players[i].withdrawn) {
+                    return refuse(Sentence::new("refuse-tournament-joined"));
+                }
+                if me.is_some() {
+                    return refuse(Sentence::new("refuse-tournament-withdrawn"));
+                }
+                if record.state == TournamentState::Running
+                    && (record.round >= planned_rounds(&record)
+                        || !matches!(record.format, TournamentFormat::Swiss { .. }))
+                {
+                    return refuse(Sentence::new("refuse-tournament-too-late"));
+                }
+                if record.players.len() >= max_players(&record) {
+                    return refuse(
+                        Sentence::new("refuse-tournament-full").arg("max", max_players(&record)),
+                    );
+                }
+                if let Some(other) = in_another_event(ctx, &user, &record.id).await? {
+                    return refuse(
+                        Sentence::new("refuse-tournament-elsewhere").arg("id", other.id.as_str()),
+                    );
+                }
+                let rating = ctx.player_record(&user).await?.stats(record.variant).rating;
+                record.players.push(TournamentPlayer {
+                    user: user.clone(),
+                    rating: rating.round().clamp(0.0, f64::from(u16::MAX)) as u16,
+                    // A late entry gets nothing for the rounds missed.
+                    entries: vec![StoredEntry::Bye(StoredBye::Zero); usize::from(record.round)],
+                    withdrawn: false,
+                });
+                let count = record.players.len();
+                let key = if record.state == TournamentState::Running {
+                    "tournament-joined-late"
+                } else {
+                    "tournament-joined"
+                };
+                let text = ctx.say_in(
+                    lang,
+                    &Sentence::new(key)
+                        .arg("player", &user.name)
+                        .arg("count", count)
+                        .arg("round", u64::from(record.round + 1)),
+                );
+                announce(ctx, &record, text).await?;
+                ctx.save_tournament(record);
+                Ok(())
+            }
+            TournamentCmd::Leave | TournamentCmd::Withdraw => {
+                let Some(i) = me.filter(|&i| !record.players[i].withdrawn) else {
+                    return refuse(Sentence::new("refuse-tournament-not-in"));
+                };
+                if record.state == TournamentState::Open {
+                    record.players.remove(i);
+                } else if matches!(record.format, TournamentFormat::RoundRobin { .. }) {
+                    return refuse(Sentence::new("refuse-tournament-round-robin-withdraw"));
+                } else {
+                    record.players[i].withdrawn = true;
+                }
+                let text = ctx.say_in(
+                    lang,
+                    &Sentence::new("tournament-left").arg("player", &user.name),
+                );
+                announce(ctx, &record, text).await?;
+                ctx.save_tournament(record);
+                Ok(())
+            }
+            TournamentCmd::Start => {
+                if !organiser {
+                    return refuse(
+                        Sentence::new("refuse-tournament-organiser")
+                            .arg("organiser", &record.organiser.name),
+                    );
+                }
+                if record.state != TournamentState::Open {
+                    return refuse(Sentence::new("refuse-tournament-started"));
+                }
+                let n = record.players.len();
+                match record.format {
+                    TournamentFormat::Swiss { rounds } if n <= usize::from(rounds) => {
+                        return refuse(
+                            Sentence::new("refuse-tournament-too-few-swiss")
+                                .arg("rounds", u64::from(rounds))
+                                .arg("needed", usize::from(rounds) + 1)
+                                .arg("count", n),
+                        );
+                    }
+                    TournamentFormat::RoundRobin { .. } if n < 2 => {
+                        return refuse(Sentence::new("refuse-tournament-too-few").arg("count", n));
+                    }
+                    _ => {}
+                }
+                record.first_colour_first = ctx.inner.coin();
+                pair_next_round(ctx, record).await
+            }
+            TournamentCmd::Standings => {
+                let image = crate::tournament_standings::standings_image(
+                    ctx,
+                    &record,
+                    Some(&user.id),
+                    lang,
+                );
+                let mut text = ctx.say_in(
+                    lang,
+                    &Sentence::new("tournament-standings-now")
+                        .arg("round", u64::from(record.round))
+                        .arg("rounds", u64::from(planned_rounds(&record))),
+                );
+                text.push('\n');
+                text.push_str(&crate::tournament_standings::standings_text(&record, 3));
+                ctx.reply(
+                    Message::text(
+                        Destination::ReplyToRequester { ephemeral: false },
+                        MessageKind::Listing,
+                        text,
+                    )
+                    .with_image(image),
+                );
+                Ok(())
+            }
+            TournamentCmd::Trf => {
+                if !matches!(record.format, TournamentFormat::Swiss { .. }) {
+                    return refuse(Sentence::new("refuse-tournament-trf-swiss"));
+                }
+                let file = crate::tournament_standings::trf_file(&record);
+                let text = ctx.say_in(
+                    lang,
+                    &Sentence::new("tournament-trf").arg("id", record.id.as_str()),
+                );
+                ctx.reply(
+                    Message::text(
+                        Destination::ReplyToRequester { ephemeral: false },
+                        MessageKind::History,
+                        text,
+                    )
+                    .with_image(Some(file)),
+                );
+                Ok(())
+            }
+            TournamentCmd::Cancel => {
+                if !organiser {
+                    return refuse(
+                        Sentence::new("refuse-tournament-organiser")
+                            .arg("organiser", &record.organiser.name),
+                    );
+                }
+                record.state = TournamentState::Cancelled;
+                let text = ctx.say_in(
+                    lang,
+                    &Sentence::new("tournament-cancelled")
+                        .arg("id", record.id.as_str())
+                        .arg("player", &user.name),
+                );
+                announce(ctx, &record, text).await?;
+                ctx.save_tournament(record);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The most players the event takes.
+fn max_players(record: &TournamentRecord) -> usize {
+    match record.format {
+        TournamentFormat::Swiss { .. } => MOST_PLAYERS,
+        TournamentFormat::RoundRobin { .. } => jieqi_tournament::round_robin::MAX_PLAYERS,
+    }
+}
+
+/// A public note in the tournament's chat.
+async fn announce(ctx: &mut Ctx<'_>, record: &TournamentRecord, text: String) -> Step {
+    ctx.post(
+        Message::text(
+            Destination::Chat(record.chat.clone()),
+            MessageKind::Notice,
+            text,
+        ),
+        None,
+    )
+    .await?;
+    Ok(())
+}
+
+/// "Swiss, 5 rounds" or "round robin, double".
+fn format_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
+    let lang = ctx.lang();
+    match record.format {
+        TournamentFormat::Swiss { rounds } => ctx.say_in(
+            lang,
+            &Sentence::new("tournament-format-swiss").arg("rounds", u64::from(rounds)),
+        ),
+        TournamentFormat::RoundRobin { cycles } => ctx.say_in(
+            lang,
+            &Sentence::new("tournament-format-round-robin").arg("cycles", u64::from(cycles)),
+        ),
+    }
+}
+
+/// Where the event stands: format, game, time, state, players.
+fn status_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
+    let lang = ctx.lang();
+    let control = record
+        .control
+        .as_deref()
+        .and_then(|c| c.parse::<TimeControl>().ok());
+    let state = match record.state {
+        TournamentState::Open => "open",
+        TournamentState::Running => "running",
+        TournamentState::Finished => "finished",
+        TournamentState::Cancelled => "cancelled",
+    };
+    let players: Vec<String> = record
+        .players
+        .iter()
+        .map(|p| {
+            if p.withdrawn {
+                format!("{} (–)", p.user.name)
+            } else {
+                p.user.name.clone()
+            }
+        })
+        .collect();
+    ctx.say_in(
+        lang,
+        &Sentence::new("tournament-status")
+            .arg("id", record.id.as_str())
+            .arg("format", format_text(ctx, record))
+            .arg(
+                "variant",
+                ctx.say_in(lang, &Sentence::new(variant_key(record.variant))),
+            )
+            .arg("time", time_terms(ctx, lang, record.move_time, control))
+            .arg("state", state)
+            .arg("round", u64::from(record.round))
+            .arg("rounds", u64::from(planned_rounds(record)))
+            .arg("count", record.players.len())
+            .arg("players", players.join(", ")),
+    )
+}

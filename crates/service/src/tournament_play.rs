@@ -1,0 +1,453 @@
+//! Tournaments in a chat (issue 53): the stored event ([`TournamentRecord`]) turned into the
+//! `jieqi-tournament` crate's Swiss and back, each round paired once and its games started
+//! as ordinary games, results recorded as games end, and the event finished with its
+//! winners. The commands are `commands/tournament.rs`; the standings picture and the TRF
+//! file `tournament_standings.rs`.
+//!
+//! Exactly once: a round is paired in the same change as the tournament record's next
+//! revision, its games (each new, revision 1) and its pairings post. Whichever process sees
+//! a round's last game end records that result and pairs the next round in the change that
+//! ends the game; two games ending at once in two processes both write the tournament, so
+//! one of them is refused as a conflict and recomputed from fresh reads, and then finds the
+//! other's result recorded.
+
+use jieqi_clock::TimeControl;
+use jieqi_rules::game::Preset;
+use jieqi_tournament::model::{ByeKind, Colour, Entry, Score};
+use jieqi_tournament::swiss::{Entrant, Swiss, SwissError};
+
+use crate::context::{Ctx, Sentence, Step};
+use crate::ids::User;
+use crate::lifecycle::start_game;
+use crate::message::{Destination, Message, MessageKind};
+use crate::store::tournament::{
+    StoredBye, StoredEntry, StoredScore, TournamentFormat, TournamentGame, TournamentState,
+};
+use crate::store::{ChallengeRecord, ColourChoice, GameRecord, Seat, TournamentRecord};
+
+/// A stored entry as the tournament crate has it.
+pub(crate) fn entry_of(entry: StoredEntry) -> Entry {
+    match entry {
+        StoredEntry::Game {
+            opponent,
+            first,
+            score,
+        } => Entry::Game {
+            opponent: usize::from(opponent),
+            colour: if first { Colour::White } else { Colour::Black },
+            score: score.map(|s| match s {
+                StoredScore::Win => Score::Win,
+                StoredScore::Draw => Score::Draw,
+                StoredScore::Loss => Score::Loss,
+                StoredScore::ForfeitWin => Score::ForfeitWin,
+                StoredScore::ForfeitLoss => Score::ForfeitLoss,
+            }),
+        },
+        StoredEntry::Bye(bye) => Entry::Bye(match bye {
+            StoredBye::PairingAllocated => ByeKind::PairingAllocated,
+            StoredBye::Half => ByeKind::Half,
+            StoredBye::Full => ByeKind::Full,
+            StoredBye::Zero => ByeKind::Zero,
+        }),
+    }
+}
+
+/// An entry of the tournament crate as stored.
+fn stored_of(entry: Entry) -> StoredEntry {
+    match entry {
+        Entry::Game {
+            opponent,
+            colour,
+            score,
+        } => StoredEntry::Game {
+            opponent: u16::try_from(opponent).unwrap_or(u16::MAX),
+            first: colour == Colour::White,
+            score: score.map(|s| match s {
+                Score::Win => StoredScore::Win,
+                Score::Draw => StoredScore::Draw,
+                Score::Loss => StoredScore::Loss,
+                Score::ForfeitWin => StoredScore::ForfeitWin,
+                Score::ForfeitLoss => StoredScore::ForfeitLoss,
+            }),
+        },
+        Entry::Bye(bye) => StoredEntry::Bye(match bye {
+            ByeKind::PairingAllocated => StoredBye::PairingAllocated,
+            ByeKind::Half => StoredBye::Half,
+            ByeKind::Full => StoredBye::Full,
+            ByeKind::Zero => StoredBye::Zero,
+        }),
+    }
+}
+
+/// The event as the tournament crate's Swiss (a round robin's entries read the same way
+/// for standings).
+pub(crate) fn swiss_of(record: &TournamentRecord) -> Swiss {
+    let first_colour = if record.first_colour_first {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    let entrants = record
+        .players
+        .iter()
+        .map(|p| Entrant {
+            name: p.user.name.clone(),
+            rating: p.rating,
+            entries: p.entries.iter().copied().map(entry_of).collect(),
+            withdrawn: p.withdrawn,
+            requested_bye: None,
+        })
+        .collect();
+    Swiss::from_parts(
+        record.format.rounds(record.players.len()),
+        first_colour,
+        entrants,
+    )
+}
+
+/// Every player's entries, as the tie-breaks read them.
+pub(crate) fn entries_of(record: &TournamentRecord) -> Vec<Vec<Entry>> {
+    record
+        .players
+        .iter()
+        .map(|p| p.entries.iter().copied().map(entry_of).collect())
+        .collect()
+}
+
+/// Rounds the event plans.
+pub(crate) fn planned_rounds(record: &TournamentRecord) -> u8 {
+    record.format.rounds(record.players.len())
+}
+
+/// Whether every game of the round being played has its result.
+fn round_complete(record: &TournamentRecord) -> bool {
+    let r = usize::from(record.round);
+    r > 0
+        && record.players.iter().all(|p| {
+            !matches!(
+                p.entries.get(r - 1),
+                Some(StoredEntry::Game { score: None, .. })
+            )
+        })
+}
+
+/// The board a round robin's round gives, by the Berger tables, as Swiss-style boards.
+fn round_robin_boards(
+    record: &TournamentRecord,
+    round: u8,
+) -> Result<Vec<jieqi_tournament::swiss::Board>, Sentence> {
+    let TournamentFormat::RoundRobin { cycles } = record.format else {
+        return Err(Sentence::new("tournament-no-pairing"));
+    };
+    let table = jieqi_tournament::round_robin::RoundRobin::new(record.players.len(), cycles)
+        .map_err(|_| Sentence::new("tournament-no-pairing"))?;
+    let games = table
+        .round(usize::from(round))
+        .map_err(|_| Sentence::new("tournament-no-pairing"))?;
+    Ok(games
+        .games
+        .iter()
+        .map(|&(white, black)| jieqi_tournament::swiss::Board { white, black })
+        .collect())
+}
+
+/// Pairs the next round: byes recorded, each game started once as an ordinary game, the
+/// pairings posted once, all in this request's change. A round that cannot be paired
+/// (too few players left, no legal pairing) ends the event there, saying why.
+pub(crate) async fn pair_next_round(ctx: &mut Ctx<'_>, mut record: TournamentRecord) -> Step {
+    let round = record.round + 1;
+    let boards = match record.format {
+        TournamentFormat::Swiss { .. } => {
+            let mut swiss = swiss_of(&record);
+            match swiss.pair_next_round() {
+                Ok(boards) => {
+                    for (player, entrant) in record.players.iter_mut().zip(swiss.entrants()) {
+                        player.entries = entrant.entries.iter().copied().map(stored_of).collect();
+                    }
+                    boards
+                }
+                Err(e) => {
+                    let why = match e {
+                        SwissError::TooFewPlayers => "too-few",
+                        SwissError::NoLegalPairing { .. } => "no-legal-pairing",
+                        _ => "other",
+                    };
+                    return finish(
+                        ctx,
+                        record,
+                        Some(Sentence::new("tournament-stopped").arg("reason", why)),
+                    )
+                    .await;
+                }
+            }
+        }
+        TournamentFormat::RoundRobin { .. } => {
+            let boards = round_robin_boards(&record, round)?;
+            for (i, player) in record.players.iter_mut().enumerate() {
+                let entry = match boards.iter().find(|b| b.white == i || b.black == i) {
+                    Some(b) if b.white == i => StoredEntry::Game {
+                        opponent: u16::try_from(b.black).unwrap_or(u16::MAX),
+                        first: true,
+                        score: None,
+                    },
+                    Some(b) => StoredEntry::Game {
+                        opponent: u16::try_from(b.white).unwrap_or(u16::MAX),
+                        first: false,
+                        score: None,
+                    },
+                    // The round off of an odd field: nothing scored, as clubs count it.
+                    None => StoredEntry::Bye(StoredBye::Zero),
+                };
+                player.entries.push(entry);
+            }
+            boards
+        }
+    };
+    record.round = round;
+    record.state = TournamentState::Running;
+    let control = record
+        .control
+        .as_deref()
+        .and_then(|c| c.parse::<TimeControl>().ok());
+    for (k, board) in boards.iter().enumerate() {
+        let first = record.players[board.white].user.clone();
+        let second = record.players[board.black].user.clone();
+        // An ordinary game, as if `first` had challenged `second` to play red: the same
+        // board posts, private notices, reveals, review and PGN as any game.
+        let terms = ChallengeRecord {
+            id: ctx.inner.challenge_id(),
+            revision: 0,
+            chat: record.chat.clone(),
+            challenger: first,
+            challenged: Some(second.clone()),
+            variant: record.variant,
+            preset: Preset::Standard,
+            colour: ColourChoice::Red,
+            move_time: record.move_time,
+            created_at: ctx.now,
+            expires_at: ctx.now,
+            post: None,
+            text: String::new(),
+            secret_captures: false,
+            control,
+        };
+        let game = start_game(ctx, &terms, &second, None).await?;
+        record.games.push(TournamentGame {
+            round,
+            board: u16::try_from(k + 1).unwrap_or(u16::MAX),
+            first: u16::try_from(board.white).unwrap_or(u16::MAX),
+            second: u16::try_from(board.black).unwrap_or(u16::MAX),
+            game,
+        });
+    }
+    post_pairings(ctx, &record).await?;
+    ctx.save_tournament(record);
+    Ok(())
+}
+
+/// The pairings of the round just paired, once, in the tournament's chat.
+async fn post_pairings(ctx: &mut Ctx<'_>, record: &TournamentRecord) -> Step {
+    let lang = ctx.chat_record(&record.chat).await?.settings.language;
+    let mut text = ctx.say_in(
+        lang,
+        &Sentence::new("tournament-pairings")
+            .arg("round", u64::from(record.round))
+            .arg("rounds", u64::from(planned_rounds(record))),
+    );
+    for game in record.round_games(record.round) {
+        text.push('\n');
+        text.push_str(
+            &ctx.say_in(
+                lang,
+                &Sentence::new("tournament-board")
+                    .arg("board", u64::from(game.board))
+                    .arg("first", &record.players[usize::from(game.first)].user.name)
+                    .arg(
+                        "second",
+                        &record.players[usize::from(game.second)].user.name,
+                    )
+                    .arg("game", game.game.as_str()),
+            ),
+        );
+    }
+    let r = usize::from(record.round) - 1;
+    for player in &record.players {
+        if let Some(StoredEntry::Bye(bye)) = player.entries.get(r)
+            && !player.withdrawn
+        {
+            let key = match bye {
+                StoredBye::PairingAllocated | StoredBye::Full => "tournament-bye-point",
+                StoredBye::Half => "tournament-bye-half",
+                StoredBye::Zero => "tournament-bye-zero",
+            };
+            text.push('\n');
+            text.push_str(&ctx.say_in(lang, &Sentence::new(key).arg("player", &player.user.name)));
+        }
+    }
+    let mentions = record
+        .round_games(record.round)
+        .flat_map(|g| [g.first, g.second])
+        .map(|i| record.players[usize::from(i)].user.id.clone())
+        .collect();
+    ctx.post(
+        Message::text(
+            Destination::Chat(record.chat.clone()),
+            MessageKind::Notice,
+            text,
+        )
+        .with_mentions(mentions),
+        None,
+    )
+    .await?;
+    Ok(())
+}
+
+/// The tournament `game` is played in, if any: the chat's event not over whose games
+/// include it.
+pub(crate) async fn tournament_of(
+    ctx: &Ctx<'_>,
+    game: &GameRecord,
+) -> Step<Option<TournamentRecord>> {
+    Ok(ctx
+        .chat_tournament(&game.chat)
+        .await?
+        .filter(|t| t.game(&game.id).is_some()))
+}
+
+/// A tournament game ended with `first_score` for the player who moved first: the result
+/// is recorded, and if it was the round's last the next round is paired (or the event
+/// finished), all in the change that ends the game.
+pub(crate) async fn game_over(
+    ctx: &mut Ctx<'_>,
+    game: &GameRecord,
+    first_score: StoredScore,
+) -> Step {
+    let Some(mut record) = tournament_of(ctx, game).await? else {
+        return Ok(());
+    };
+    let Some(played) = record.game(&game.id).cloned() else {
+        return Ok(());
+    };
+    let r = usize::from(played.round) - 1;
+    let (f, s) = (usize::from(played.first), usize::from(played.second));
+    let recorded = |entry: Option<&StoredEntry>| {
+        matches!(entry, Some(StoredEntry::Game { score: Some(_), .. }))
+    };
+    if recorded(record.players[f].entries.get(r)) {
+        return Ok(());
+    }
+    if let Some(entry) = record.players[f].entries.get_mut(r) {
+        *entry = StoredEntry::Game {
+            opponent: played.second,
+            first: true,
+            score: Some(first_score),
+        };
+    }
+    if let Some(entry) = record.players[s].entries.get_mut(r) {
+        *entry = StoredEntry::Game {
+            opponent: played.first,
+            first: false,
+            score: Some(first_score.reversed()),
+        };
+    }
+    if !round_complete(&record) || played.round != record.round {
+        ctx.save_tournament(record);
+        return Ok(());
+    }
+    crate::tournament_standings::post_standings(ctx, &record, None).await?;
+    if record.round >= planned_rounds(&record) {
+        return finish(ctx, record, None).await;
+    }
+    pair_next_round(ctx, record).await
+}
+
+/// The score of the player who moved first in a finished game: by its result, and for a
+/// game that ended before both had moved (aborted), a forfeit against whoever did not play
+/// (timed out or resigned without moving).
+pub(crate) fn first_score(record: &GameRecord, winner: Option<Option<Seat>>) -> StoredScore {
+    match winner {
+        Some(Some(Seat::First)) => StoredScore::Win,
+        Some(Some(Seat::Second)) => StoredScore::Loss,
+        Some(None) => StoredScore::Draw,
+        None => match record.ending {
+            Some(crate::store::Ending::TimedOut(Seat::Second))
+            | Some(crate::store::Ending::Resigned(Seat::Second)) => StoredScore::ForfeitWin,
+            Some(crate::store::Ending::DrawAgreed) => StoredScore::Draw,
+            _ => StoredScore::ForfeitLoss,
+        },
+    }
+}
+
+/// Ends the event: the final standings with the winners named (and why it stopped early,
+/// if it did).
+pub(crate) async fn finish(
+    ctx: &mut Ctx<'_>,
+    mut record: TournamentRecord,
+    early: Option<Sentence>,
+) -> Step {
+    record.state = TournamentState::Finished;
+    let lang = ctx.chat_record(&record.chat).await?.settings.language;
+    let standings =
+        jieqi_tournament::tiebreak::standings(&entries_of(&record), standings_order(&record));
+    let winners: Vec<String> = standings
+        .iter()
+        .filter(|s| s.rank == 1)
+        .map(|s| record.players[s.player].user.name.clone())
+        .collect();
+    let mut text = String::new();
+    if let Some(early) = early {
+        text.push_str(&ctx.say_in(lang, &early));
+        text.push('\n');
+    }
+    text.push_str(
+        &ctx.say_in(
+            lang,
+            &Sentence::new("tournament-finished")
+                .arg("winners", winners.join(", "))
+                .arg("count", winners.len()),
+        ),
+    );
+    let image = crate::tournament_standings::standings_image(ctx, &record, None, lang);
+    ctx.post(
+        Message::text(
+            Destination::Chat(record.chat.clone()),
+            MessageKind::Notice,
+            text,
+        )
+        .with_image(image),
+        None,
+    )
+    .await?;
+    ctx.save_tournament(record);
+    Ok(())
+}
+
+/// The tie-break order of the event's format.
+pub(crate) fn standings_order(
+    record: &TournamentRecord,
+) -> &'static [jieqi_tournament::tiebreak::Tiebreak] {
+    match record.format {
+        TournamentFormat::Swiss { .. } => &jieqi_tournament::tiebreak::SWISS,
+        TournamentFormat::RoundRobin { .. } => &jieqi_tournament::tiebreak::ROUND_ROBIN,
+    }
+}
+
+/// Whether `user` plays in an event not over other than `except` (a player takes part in
+/// one tournament at a time, so never plays two tournament games at once).
+pub(crate) async fn in_another_event(
+    ctx: &Ctx<'_>,
+    user: &User,
+    except: &crate::ids::TournamentId,
+) -> Step<Option<TournamentRecord>> {
+    Ok(ctx
+        .inner
+        .store
+        .unfinished_tournaments()
+        .await?
+        .into_iter()
+        .find(|t| {
+            t.id != *except
+                && t.player_index(&user.id)
+                    .is_some_and(|i| !t.players[i].withdrawn)
+        }))
+}

@@ -1,0 +1,110 @@
+use super::*;
+
+fn bytes_of(record: &TournamentRecord) -> Vec<u8> {
+    postcard::to_extend(record, vec![TOURNAMENT_SCHEMA]).expect("encoded")
+}
+
+#[test]
+fn a_tournament_reads_back_as_written() {
+    let record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    let bytes = encode_tournament(&record).expect("encoded");
+    assert_eq!(bytes[0], TOURNAMENT_SCHEMA);
+    assert_eq!(decode_tournament(&bytes), Ok(record));
+}
+
+#[test]
+fn a_game_its_two_players_read_differently_is_refused() {
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    // cy says she moved first too.
+    record.players[2].entries[0] = StoredEntry::Game {
+        opponent: 0,
+        first: true,
+        score: None,
+    };
+    let refused = decode_tournament(&bytes_of(&record));
+    assert!(
+        matches!(&refused, Err(StoreError::Corrupt(why)) if why.contains("differently")),
+        "{refused:?}"
+    );
+    assert!(encode_tournament(&record).is_err(), "not written either");
+}
+
+#[test]
+fn an_opponent_outside_the_event_is_refused() {
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.players[0].entries[0] = StoredEntry::Game {
+        opponent: 9,
+        first: true,
+        score: None,
+    };
+    assert!(matches!(
+        decode_tournament(&bytes_of(&record)),
+        Err(StoreError::Corrupt(_))
+    ));
+}
+
+#[test]
+fn more_rounds_than_planned_or_entries_than_rounds_are_refused() {
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.round = 4;
+    assert!(decode_tournament(&bytes_of(&record)).is_err(), "4 of 3");
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.players[1]
+        .entries
+        .push(StoredEntry::Bye(StoredBye::Zero));
+    assert!(decode_tournament(&bytes_of(&record)).is_err(), "2 entries");
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.state = TournamentState::Open;
+    assert!(
+        decode_tournament(&bytes_of(&record)).is_err(),
+        "paired, open"
+    );
+}
+
+#[test]
+fn a_game_that_is_not_its_rounds_pairing_is_refused() {
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.games[1].first = 1;
+    record.games[1].second = 3;
+    assert!(decode_tournament(&bytes_of(&record)).is_err());
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.games[0].round = 2;
+    assert!(decode_tournament(&bytes_of(&record)).is_err());
+}
+
+#[test]
+fn a_player_entered_twice_or_a_bad_control_is_refused() {
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.players[3].user.id = record.players[0].user.id.clone();
+    assert!(decode_tournament(&bytes_of(&record)).is_err());
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.control = Some("soon".to_owned());
+    assert!(decode_tournament(&bytes_of(&record)).is_err());
+}
+
+#[test]
+fn a_newer_version_is_refused_as_too_new_and_garbage_as_corrupt() {
+    let record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    let mut bytes = encode_tournament(&record).expect("encoded");
+    bytes[0] = TOURNAMENT_SCHEMA + 1;
+    assert!(matches!(
+        decode_tournament(&bytes),
+        Err(StoreError::TooNew { .. })
+    ));
+    assert!(matches!(
+        decode_tournament(&[TOURNAMENT_SCHEMA, 0xff, 0xff]),
+        Err(StoreError::Corrupt(_))
+    ));
+    assert!(matches!(
+        decode_tournament(&[]),
+        Err(StoreError::Corrupt(_))
+    ));
+}
+
+#[test]
+fn a_round_robin_plans_a_round_per_opponent_and_cycle() {
+    assert_eq!(TournamentFormat::RoundRobin { cycles: 1 }.rounds(6), 5);
+    assert_eq!(TournamentFormat::RoundRobin { cycles: 1 }.rounds(5), 5);
+    assert_eq!(TournamentFormat::RoundRobin { cycles: 2 }.rounds(4), 6);
+    assert_eq!(TournamentFormat::Swiss { rounds: 7 }.rounds(40), 7);
+}

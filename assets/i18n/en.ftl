@@ -110,6 +110,7 @@ reason-perpetual-chase = the opponent chased perpetually
 reason-agreement = agreed by both players
 reason-no-progress = too many moves without a capture
 reason-repetition = the same position came back too often
+reason-timeout-cannot-mate = time ran out, but the other side could not mate
 
 ## Lists and views
 

@@ -94,6 +94,7 @@ reason-perpetual-chase = đối thủ đuổi bắt dai
 reason-agreement = hai bên đồng ý
 reason-no-progress = quá nhiều nước không ăn quân
 reason-repetition = cùng một thế cờ lặp lại quá nhiều lần
+reason-timeout-cannot-mate = một bên hết giờ nhưng bên kia không còn quân để chiếu bí
 
 ## Lists and views
 

@@ -94,6 +94,7 @@ reason-perpetual-chase = 对方长捉
 reason-agreement = 双方同意
 reason-no-progress = 太久没有吃子
 reason-repetition = 同一局面重复太多次
+reason-timeout-cannot-mate = 一方超时，但对方已无法将死
 
 ## Lists and views
 

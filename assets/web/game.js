@@ -381,6 +381,20 @@ function propose(play) {
   act({ action: "move", move: play }, `${state.revision}-${play}`);
 }
 
+// The network's share of this page's round trips to the bot, in ms (null until measured):
+// a move's time runs on the bot from the instant the opponent's move was committed to the
+// instant this one arrives, so the player loses one way of the trip learning of the move and
+// the other sending theirs. Each move reports it (`lag_ms`) and a live game's clock gives it
+// back within its quota (docs/clocks.md); the bot's own time on an action (`server_ms`) is
+// not the network's and is taken off. Smoothed so that one slow trip does not count whole.
+let networkLag = null;
+
+function measuredTrip(ms) {
+  const sample = Math.max(0, Math.round(ms));
+  networkLag = networkLag === null ? sample : Math.round(0.7 * networkLag + 0.3 * sample);
+  root.dataset.lagMs = String(networkLag);
+}
+
 // Sends an action. The key is the same for the same action on the same revision, so a retry
 // or a second tap is the same request to the bot, carried out once.
 async function act(body, key) {
@@ -391,12 +405,18 @@ async function act(body, key) {
   notice(label("web-sending"), "sending");
   renderTaps();
   try {
+    const withLag =
+      body.action === "move" ? { ...body, lag_ms: Math.min(networkLag || 0, 10000) } : body;
+    const sent = performance.now();
     const response = await fetch(`/g/${state.game}/me/act?lang=${state.language}`, {
       method: "POST",
       headers: { Authorization: auth, "Content-Type": "application/json" },
-      body: JSON.stringify({ ...body, key }),
+      body: JSON.stringify({ ...withLag, key }),
     });
     const answer = await response.json().catch(() => ({}));
+    if (typeof answer.server_ms === "number") {
+      measuredTrip(performance.now() - sent - answer.server_ms);
+    }
     if (response.status === 401) return signedOut();
     if (response.status === 429) return notice(label("web-too-fast"), "refused");
     if (!response.ok) return notice(answer.message || String(response.status), "refused");
@@ -578,10 +598,13 @@ function signedOut() {
 
 // The player's state, or back to the spectators' page if the credential does not hold.
 async function joinAsPlayer() {
+  const asked = performance.now();
   const response = await fetch(`/g/${state.game}/me?lang=${state.language}`, {
     headers: { Authorization: auth },
   }).catch(() => null);
   if (!response) return listen();
+  // The first measure of the trip, until a move's answer says the bot's share.
+  measuredTrip(performance.now() - asked);
   if (response.status === 401) return signedOut();
   if (response.status === 403) {
     auth = null;

@@ -47,6 +47,10 @@ pub enum DrawReason {
     NoProgress,
     /// The same position occurred too often with neither side to blame.
     Repetition,
+    /// A side ran out of time while its opponent could not mate (no piece that could cross
+    /// the river and attack), under rules that score that a draw
+    /// (`Rules::timeout_draws_without_mating_material`).
+    TimeoutWithoutMatingMaterial,
 }
 
 impl Outcome {
@@ -76,6 +80,9 @@ impl fmt::Display for Outcome {
             Outcome::Draw(DrawReason::Agreement) => f.write_str("draw by agreement"),
             Outcome::Draw(DrawReason::NoProgress) => f.write_str("draw: no capture for too long"),
             Outcome::Draw(DrawReason::Repetition) => f.write_str("draw by repetition"),
+            Outcome::Draw(DrawReason::TimeoutWithoutMatingMaterial) => {
+                f.write_str("draw: time-out against a side that cannot mate")
+            }
             Outcome::Aborted => f.write_str("aborted"),
         }
     }

@@ -93,6 +93,7 @@ fn verdict_text(outcome: Option<Outcome>) -> String {
                 DrawReason::Agreement => "agreement",
                 DrawReason::NoProgress => "no-progress",
                 DrawReason::Repetition => "repetition",
+                DrawReason::TimeoutWithoutMatingMaterial => "timeout-without-mating-material",
             }
         ),
         Some(Outcome::Win { winner, reason }) => format!(
@@ -489,6 +490,29 @@ fn cycle_entry(
     }
 }
 
+/// Black has a general and an advisor, Red a general and a chariot.
+const BARE_FEN: &str = "3ak4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+const BARE_OPENING: [&str; 3] = ["a0a1", "d9e8", "a1a2"];
+
+fn timeout_entry(preset: Preset, moves: &[&str], loser: Side) -> Entry {
+    let rules = Rules::new(Variant::Xiangqi, preset);
+    let mut game = Game::from_fen(rules, BARE_FEN).expect("fen");
+    for text in moves {
+        game.play_text(text).expect("a legal move");
+    }
+    let ending = Ending::TimedOut(loser);
+    ending.apply(&mut game);
+    Entry {
+        variant: Variant::Xiangqi,
+        preset,
+        start: BARE_FEN.to_owned(),
+        deal: String::new(),
+        moves: moves.iter().map(|m| (*m).to_owned()).collect(),
+        ending,
+        verdict: verdict_text(game.outcome()),
+    }
+}
+
 /// Writes the corpus of the current revision.
 fn bless() {
     let mut entries = Vec::new();
@@ -554,6 +578,13 @@ fn bless() {
     for preset in Preset::ALL {
         for (variant, fen, opening, cycle) in CYCLES {
             entries.push(cycle_entry(*variant, preset, fen, opening, cycle));
+        }
+    }
+    // Time-outs with one side unable to mate (a general and an advisor against a chariot):
+    // `pychess` draws the time-out against it, every other preset scores it a loss.
+    for preset in Preset::ALL {
+        for (plies, loser) in [(2, Side::Red), (3, Side::Black)] {
+            entries.push(timeout_entry(preset, &BARE_OPENING[..plies], loser));
         }
     }
     let mut text = format!(

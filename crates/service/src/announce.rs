@@ -240,6 +240,7 @@ pub(crate) fn outcome_text(
                 DrawReason::Agreement => "reason-agreement",
                 DrawReason::NoProgress => "reason-no-progress",
                 DrawReason::Repetition => "reason-repetition",
+                DrawReason::TimeoutWithoutMatingMaterial => "reason-timeout-cannot-mate",
             };
             ctx.say_in(
                 lang,

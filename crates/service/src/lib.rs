@@ -97,4 +97,4 @@ pub use review_queue::DEFAULT_WORKERS as DEFAULT_REVIEW_WORKERS;
 pub use service::Service;
 pub use shared_clock::WallClock;
 pub use store::{GameChange, GameStore, Leadership, SledStore, StoreError};
-pub use web_play::{PageAction, PageActionAnswer, PageActionError, PlayerBoard};
+pub use web_play::{PAGE_LAG_LONGEST, PageAction, PageActionAnswer, PageActionError, PlayerBoard};

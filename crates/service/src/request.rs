@@ -100,6 +100,17 @@ pub enum Input {
     Text(String),
     /// A button press, parsed from callback data / custom ids with [`ButtonAction::decode`].
     Button(ButtonAction),
+    /// A move tapped on the game's web board (or the Mini App): `/move <game> <play>` with
+    /// the network delay the page measured for it, which a live game's clock gives back
+    /// within its quota (`jieqi_clock`: at most 1 s a move, whatever the page claims).
+    BoardMove {
+        /// The game, as the page's address names it.
+        game: crate::ids::GameId,
+        /// The move as tapped (`h2e2`, Banqi `c3`).
+        play: String,
+        /// The page's measured round trip to the bot, less the bot's own time.
+        lag: std::time::Duration,
+    },
 }
 
 #[cfg(test)]

@@ -29,13 +29,25 @@ const ACTION_KEY_LONGEST: usize = 64;
 /// What a player does on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PageAction {
-    /// Play this move, as `/move` takes it (`h2e2`, Banqi `c3`).
-    Move(String),
+    /// Play this move, as `/move` takes it (`h2e2`, Banqi `c3`), with the network delay the
+    /// page measured (its round trip to the bot, less the bot's own time; zero if unknown).
+    Move {
+        /// The move.
+        play: String,
+        /// The measured delay, at most [`PAGE_LAG_LONGEST`]; a live game's clock gives back
+        /// at most 1 s of it a move, within its quota.
+        lag: std::time::Duration,
+    },
     /// Offer a draw, or accept the opponent's offer.
     OfferDraw,
     /// Resign (the page has asked "really?" already).
     Resign,
 }
+
+/// The longest network delay a page may report with a move. The clock gives back at most
+/// 1 s a move whatever is reported; a figure beyond this is not a measurement but a wrong
+/// page, and is refused rather than silently cut.
+pub const PAGE_LAG_LONGEST: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// How the service answered an action.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,16 +208,25 @@ impl Service {
             ));
         }
         let input = match action {
-            PageAction::Move(text) => {
-                if text.is_empty()
-                    || text.len() > 8
-                    || !text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            PageAction::Move { play, lag } => {
+                if play.is_empty()
+                    || play.len() > 8
+                    || !play.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
                 {
                     return Err(PageActionError::Malformed(
                         "a move from the board is two points like h2e2, or one square like c3",
                     ));
                 }
-                Input::Text(format!("/move {id} {text}"))
+                if *lag > PAGE_LAG_LONGEST {
+                    return Err(PageActionError::Malformed(
+                        "a move's lag_ms is whole milliseconds from 0 to 10000",
+                    ));
+                }
+                Input::BoardMove {
+                    game: id.clone(),
+                    play: play.clone(),
+                    lag: *lag,
+                }
             }
             PageAction::OfferDraw => Input::Button(ButtonAction::OfferDraw(id.clone())),
             PageAction::Resign => Input::Button(ButtonAction::ResignConfirm(id.clone())),

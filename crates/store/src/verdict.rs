@@ -56,6 +56,9 @@ pub enum DrawBy {
     NoProgress,
     /// Repetition with nobody to blame.
     Repetition,
+    /// A time-out against a side that cannot mate, under rules that draw it (`pychess`).
+    /// Added by schema 8, last (an older release cannot read it: see `codec::older`).
+    TimeoutWithoutMatingMaterial,
 }
 
 impl From<Outcome> for Verdict {
@@ -79,6 +82,7 @@ impl From<Outcome> for Verdict {
                 DrawReason::Agreement => DrawBy::Agreement,
                 DrawReason::NoProgress => DrawBy::NoProgress,
                 DrawReason::Repetition => DrawBy::Repetition,
+                DrawReason::TimeoutWithoutMatingMaterial => DrawBy::TimeoutWithoutMatingMaterial,
             }),
             Outcome::Aborted => Verdict::Aborted,
         }
@@ -106,6 +110,7 @@ impl From<Verdict> for Outcome {
                 DrawBy::Agreement => DrawReason::Agreement,
                 DrawBy::NoProgress => DrawReason::NoProgress,
                 DrawBy::Repetition => DrawReason::Repetition,
+                DrawBy::TimeoutWithoutMatingMaterial => DrawReason::TimeoutWithoutMatingMaterial,
             }),
             Verdict::Aborted => Outcome::Aborted,
         }
@@ -135,6 +140,7 @@ mod tests {
             DrawReason::Agreement,
             DrawReason::NoProgress,
             DrawReason::Repetition,
+            DrawReason::TimeoutWithoutMatingMaterial,
         ] {
             outcomes.push(Outcome::Draw(reason));
         }

@@ -54,7 +54,8 @@ impl Handler {
                 let in_group = !inbound.request.is_private_chat;
                 let command = match &inbound.request.input {
                     Input::Text(line) => line.split_whitespace().next().map(str::to_owned),
-                    Input::Button(_) => None,
+                    // Telegram never sends a board's tap as an update (the page does).
+                    Input::Button(_) | Input::BoardMove { .. } => None,
                 };
                 tracing::debug!(update = update.id.0, chat = %inbound.request.chat, "request");
                 let mut answer = self.service.handle(inbound.request).await;
@@ -132,7 +133,7 @@ impl Handler {
         let request = &inbound.request;
         let needs_admin = match &request.input {
             Input::Text(line) => needs_admin(line),
-            Input::Button(_) => false,
+            Input::Button(_) | Input::BoardMove { .. } => false,
         };
         if request.is_private_chat || !needs_admin {
             return;

@@ -7,7 +7,7 @@
 //! | `GET /g/<game>/me` | the player's page state (JSON): 401 without a valid credential, 403 for someone who does not play here |
 //! | `GET /g/<game>/me/live` | Server-Sent Events of the player's page, one `page` event per new revision |
 //! | `GET /g/<game>/me/board/<ply>.png` | the player's own board (`?w=`, `end=1`), never cached by others |
-//! | `POST /g/<game>/me/act` | `{"action": "move", "move": "h2e2", "key": "…"}`, `"draw"` or `"resign"`: the same request as in the chat |
+//! | `POST /g/<game>/me/act` | `{"action": "move", "move": "h2e2", "lag_ms": 120, "key": "…"}`, `"draw"` or `"resign"`: the same request as in the chat; `lag_ms` (optional, 0 to 10000) is the page's measured network share of its round trip, which a live game's clock gives back within its quota; the answer's `server_ms` is the bot's own time on it |
 //! | `GET /app` | the Telegram Mini App's address: sends `?tgWebAppStartParam=<game>` on to the game's page |
 //!
 //! A player's data is built for them alone on every revision and never shared between
@@ -18,7 +18,7 @@ use std::convert::Infallible;
 use std::num::NonZeroU32;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -342,6 +342,9 @@ struct ActionBody {
     #[serde(rename = "move")]
     mv: Option<String>,
     key: String,
+    /// With a move: the page's measured round trip to the bot, less the bot's own time
+    /// (`server_ms` of earlier answers), in whole milliseconds.
+    lag_ms: Option<u64>,
 }
 
 async fn act(
@@ -351,6 +354,7 @@ async fn act(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let arrived = Instant::now();
     let fallback = asked_language(query.as_deref(), &headers).unwrap_or_default();
     let (game, person) = match caller(&site, &game, &headers, fallback) {
         Ok(found) => found,
@@ -372,15 +376,18 @@ async fn act(
         Ok(body) => body,
         Err(_) => {
             return bad(
-                "an action is JSON: {\"action\": \"move\", \"move\": \"h2e2\", \"key\": \"…\"}",
+                "an action is JSON: {\"action\": \"move\", \"move\": \"h2e2\", \"lag_ms\": 120, \"key\": \"…\"}",
             );
         }
     };
-    let action = match (body.action.as_str(), body.mv) {
-        ("move", Some(mv)) => PageAction::Move(mv),
-        ("draw", None) => PageAction::OfferDraw,
-        ("resign", None) => PageAction::Resign,
-        _ => return bad("the action is move (with a move), draw or resign"),
+    let action = match (body.action.as_str(), body.mv, body.lag_ms) {
+        ("move", Some(play), lag) => PageAction::Move {
+            play,
+            lag: Duration::from_millis(lag.unwrap_or(0)),
+        },
+        ("draw", None, None) => PageAction::OfferDraw,
+        ("resign", None, None) => PageAction::Resign,
+        _ => return bad("the action is move (with a move and its lag_ms), draw or resign"),
     };
     if site.actions.0.check_key(&person.user).is_err() {
         let mut response = refusal(
@@ -405,10 +412,15 @@ async fn act(
         Err(PageActionError::Malformed(reason)) => return bad(reason),
         Err(PageActionError::Service(e)) => return unavailable(&e),
     };
+    // The bot's own time on the action, so that the page can tell its network's share of
+    // the round trip (the lag it reports with its next move).
+    let server_ms = arrived.elapsed().as_millis();
     let body = match answer {
-        PageActionAnswer::Done(said) => serde_json::json!({ "done": true, "said": said }),
+        PageActionAnswer::Done(said) => {
+            serde_json::json!({ "done": true, "said": said, "server_ms": server_ms })
+        }
         PageActionAnswer::Refused(reason) => {
-            serde_json::json!({ "done": false, "refused": reason })
+            serde_json::json!({ "done": false, "refused": reason, "server_ms": server_ms })
         }
     };
     (

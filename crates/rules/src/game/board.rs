@@ -94,6 +94,21 @@ impl BoardGame {
         self.outcome
     }
 
+    /// Whether `side` has a chariot, horse, cannon, soldier or covered piece on the board.
+    pub(crate) fn has_attackers(&self, side: Side) -> bool {
+        self.position.occupied_cells().any(|(_, cell)| match cell {
+            Cell::Piece(piece) => {
+                piece.side == side
+                    && matches!(
+                        piece.role,
+                        Role::Chariot | Role::Horse | Role::Cannon | Role::Soldier
+                    )
+            }
+            Cell::Covered(owner) => owner == Some(side),
+            Cell::Empty => false,
+        })
+    }
+
     pub(crate) fn set_outcome(&mut self, outcome: Outcome) {
         if self.outcome.is_none() {
             self.outcome = Some(outcome);

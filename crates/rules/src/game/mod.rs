@@ -401,15 +401,30 @@ impl Game {
     }
 
     /// `loser` ran out of time. Before two plies have been played the game is aborted
-    /// instead: it never really began.
+    /// instead: it never really began. Under rules that draw a time-out against a side that
+    /// cannot mate ([`Rules::timeout_draws_without_mating_material`]) and with an opponent
+    /// that cannot ([`Game::can_mate`]), it is a draw.
     pub fn time_out(&mut self, loser: Side) {
         if self.ply() < 2 {
             self.finish(Outcome::Aborted);
+        } else if self.rules.timeout_draws_without_mating_material && !self.can_mate(!loser) {
+            self.finish(Outcome::Draw(DrawReason::TimeoutWithoutMatingMaterial));
         } else {
             self.finish(Outcome::Win {
                 winner: !loser,
                 reason: WinReason::Timeout,
             });
+        }
+    }
+
+    /// Whether `side` has a piece that could ever cross the river and attack: a chariot,
+    /// horse, cannon or soldier, or (Jieqi) a covered piece, which may turn out to be any of
+    /// them. A general with advisors and elephants cannot mate. Banqi has no river and
+    /// no mate: any piece left counts.
+    pub fn can_mate(&self, side: Side) -> bool {
+        match &self.inner {
+            Inner::Board(game) => game.has_attackers(side),
+            Inner::Banqi(_) => true,
         }
     }
 

@@ -195,6 +195,12 @@ pub struct Rules {
     /// How repeated positions are judged (Xiangqi and Jieqi; Banqi draws on a threefold
     /// repetition of its own).
     pub repetition: RepetitionRule,
+    /// Whether a time-out is a draw, not a loss, when the opponent cannot mate: has no piece
+    /// that could ever cross the river and attack (no chariot, horse, cannon or soldier; in
+    /// Jieqi no covered piece either, which may turn out to be any of them). `pychess` in
+    /// Xiangqi and Jieqi, as lichess-style servers score it; the competition rules score
+    /// every time-out a loss (`docs/rules.md`).
+    pub timeout_draws_without_mating_material: bool,
 }
 
 impl Rules {
@@ -220,6 +226,8 @@ impl Rules {
                 no_progress_plies
             },
             repetition,
+            timeout_draws_without_mating_material: preset == Preset::Pychess
+                && variant != Variant::Banqi,
         }
     }
 }

@@ -9,7 +9,7 @@
 
 /// The current rules revision. Bump it (and add a [`REVISIONS`] line and a golden corpus of
 /// the new revision) with any change that alters a judgement.
-pub const RULES_REVISION: u32 = 1;
+pub const RULES_REVISION: u32 = 2;
 
 /// One revision of the rules and what it changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,11 +21,19 @@ pub struct RevisionNote {
 }
 
 /// Every revision, oldest first; the last is [`RULES_REVISION`].
-pub const REVISIONS: &[RevisionNote] = &[RevisionNote {
-    revision: 1,
-    change: "The first recorded revision: the repetition judge, the presets' no-progress \
-             limits, the Tencent limit, and a game ending before both sides moved is aborted.",
-}];
+pub const REVISIONS: &[RevisionNote] = &[
+    RevisionNote {
+        revision: 1,
+        change: "The first recorded revision: the repetition judge, the presets' no-progress \
+                 limits, the Tencent limit, and a game ending before both sides moved is \
+                 aborted.",
+    },
+    RevisionNote {
+        revision: 2,
+        change: "Under the pychess rules a time-out is a draw when the opponent cannot mate \
+                 (no chariot, horse, cannon or soldier, and in Jieqi no covered piece).",
+    },
+];
 
 /// The changes a game played under `revision` has not seen, oldest first.
 ///

@@ -649,3 +649,47 @@ fn debug_output_never_shows_the_deal() {
     assert!(!text.contains(&letters), "{text}");
     assert!(text.contains("Game"));
 }
+
+/// `pychess` draws a time-out against a side that cannot mate (a general and an advisor
+/// against a chariot); the other presets score it a loss, and a time-out against a side
+/// with a chariot is a loss everywhere.
+#[test]
+fn a_pychess_time_out_against_a_side_that_cannot_mate_is_a_draw() {
+    use jieqi_rules::{DrawReason, Outcome, Preset, Rules, Side, Variant, WinReason};
+    let fen = "3ak4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    for preset in Preset::ALL {
+        let mut game =
+            jieqi_rules::Game::from_fen(Rules::new(Variant::Xiangqi, preset), fen).expect("fen");
+        assert!(game.can_mate(Side::Red) && !game.can_mate(Side::Black));
+        game.play_text("a0a1").unwrap();
+        game.play_text("d9e8").unwrap();
+        let mut red_flags = game.clone();
+        red_flags.time_out(Side::Red);
+        let expected = if preset == Preset::Pychess {
+            Outcome::Draw(DrawReason::TimeoutWithoutMatingMaterial)
+        } else {
+            Outcome::Win {
+                winner: Side::Black,
+                reason: WinReason::Timeout,
+            }
+        };
+        assert_eq!(red_flags.outcome(), Some(expected), "{preset}");
+        game.play_text("a1a2").unwrap();
+        game.time_out(Side::Black);
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::Win {
+                winner: Side::Red,
+                reason: WinReason::Timeout
+            }),
+            "{preset}"
+        );
+    }
+    // In Jieqi every covered piece may turn out to be a chariot: both sides can mate.
+    let jieqi = jieqi_rules::Game::new(
+        Rules::new(Variant::Jieqi, Preset::Pychess),
+        jieqi_rules::GameDeal::shuffled(Variant::Jieqi, &mut |n| n / 2),
+    )
+    .unwrap();
+    assert!(jieqi.can_mate(Side::Red) && jieqi.can_mate(Side::Black));
+}

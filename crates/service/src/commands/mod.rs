@@ -82,6 +82,12 @@ pub(crate) enum Parsed {
 pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
     let text = match input {
         Input::Button(action) => return Parsed::Command(from_button(action)),
+        Input::BoardMove { game, play, lag } => {
+            return Parsed::Command(
+                r#move::Move::parse(&[game.as_str(), play])
+                    .map_or_else(Command::Invalid, |m| Command::Move(m.with_lag(*lag))),
+            );
+        }
         Input::Text(text) => text.trim(),
     };
     let Some(command_line) = text.strip_prefix('/') else {

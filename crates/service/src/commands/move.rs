@@ -71,6 +71,11 @@ impl Move {
         })
     }
 
+    /// The same move with the network delay the web board measured for it.
+    pub(crate) fn with_lag(self, lag: std::time::Duration) -> Move {
+        Move { lag, ..self }
+    }
+
     pub(crate) async fn apply(&self, ctx: &mut Ctx<'_>) -> Step {
         if let (Some(id), Some(extra)) = (&self.game, &self.extra_if_move)
             && ctx.game_record(id).await?.is_none()

@@ -382,3 +382,53 @@ async fn two_processes_ending_a_rounds_last_games_at_once_pair_the_next_round_on
     let started = of_kind(&h.delivered, MessageKind::GameStarted).len();
     assert_eq!(started, 4, "two games, each player told once");
 }
+
+#[tokio::test]
+async fn a_round_robin_of_three_plays_everyone_once_with_a_round_off_each() {
+    let mut h = Harness::new(DealSource::Seeded(56)).await;
+    let chat = group("club");
+    let players: Vec<User> = ["ann", "bob", "cy"].into_iter().map(user).collect();
+    h.say(&players[0], &chat, "/tournament round-robin xiangqi")
+        .await;
+    for player in &players {
+        h.say(player, &chat, "/tournament join").await;
+    }
+    h.say(&players[0], &chat, "/tournament start").await;
+    for round in 1..=3u8 {
+        let record = stored(&h, &chat).await;
+        assert_eq!(record.round, round);
+        assert_eq!(
+            record.round_games(round).count(),
+            1,
+            "one game, one player off"
+        );
+        play_round(&mut h, &chat, round).await;
+    }
+    h.deliver().await;
+    let record = stored(&h, &chat).await;
+    assert_eq!(record.state, TournamentState::Finished);
+    for (i, player) in record.players.iter().enumerate() {
+        let mut met: Vec<u16> = player
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                StoredEntry::Game { opponent, .. } => Some(*opponent),
+                StoredEntry::Bye(_) => None,
+            })
+            .collect();
+        met.sort_unstable();
+        let others: Vec<u16> = (0..3u16).filter(|&o| usize::from(o) != i).collect();
+        assert_eq!(met, others, "player {i} met each other player once");
+    }
+    assert_eq!(notices_with(&h, &chat, "The tournament is over").len(), 1);
+    assert!(refusal(&h.say(&players[1], &chat, "/tournament trf").await).contains("Swiss"));
+    // Once it is over, the chat may run the next one.
+    let next = h
+        .say(&players[2], &chat, "/tournament round-robin double")
+        .await;
+    assert!(next.replies.is_empty(), "{next:#?}");
+    assert_eq!(
+        h.store.chat_tournaments(&chat).await.expect("read").len(),
+        2
+    );
+}

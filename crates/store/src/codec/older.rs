@@ -23,9 +23,11 @@ pub mod since {
     pub const DEFERRED_AND_BUTTON_EDITS: u8 = 6;
     /// A live game on a clock (`GameRecord::clock`, `ChallengeRecord::control`).
     pub const CLOCKS: u8 = 7;
-    /// A rating in a live speed (`PlayerRecord::live`). A live game is rated in its speed
-    /// when it ends, so the service starts live games only from here on (not from
-    /// [`CLOCKS`]): a player record it could not write would hold the game's end back.
+    /// A rating in a live speed (`PlayerRecord::live`), and a game's verdict of a time-out
+    /// drawn against a side that cannot mate (`DrawBy::TimeoutWithoutMatingMaterial`). A
+    /// live game is rated in its speed when it ends and may end in that draw, so the service
+    /// starts live games only from here on (not from [`CLOCKS`]): a record it could not
+    /// write would hold the game's end back.
     pub const SPEED_RATINGS: u8 = 8;
 }
 
@@ -61,6 +63,19 @@ fn not_yet(what: &str, needs: u8, fleet: u8) -> StoreError {
 pub(crate) fn older_game(game: &GameRecord, version: u8) -> Result<Vec<u8>, StoreError> {
     if game.clock.is_some() && version < since::CLOCKS {
         return Err(not_yet("a game on a clock", since::CLOCKS, version));
+    }
+    let drawn_without_mating_material = matches!(
+        game.verdict,
+        Some(crate::Verdict::Draw(
+            crate::verdict::DrawBy::TimeoutWithoutMatingMaterial
+        ))
+    );
+    if drawn_without_mating_material && version < since::SPEED_RATINGS {
+        return Err(not_yet(
+            "a time-out drawn against a side that cannot mate",
+            since::SPEED_RATINGS,
+            version,
+        ));
     }
     if game.secret_captures && version < since::SECRET_CAPTURES {
         return Err(not_yet(

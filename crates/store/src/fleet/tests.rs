@@ -246,3 +246,20 @@ fn a_stored_answer_for_the_previous_release_leaves_off_what_it_does_not_know() {
 fn no_fleet_older_than_the_previous_release_is_written_for() {
     assert!(encode_for(&game(), OLDEST_WRITABLE - 1).is_err());
 }
+
+#[test]
+fn a_time_out_drawn_against_a_side_that_cannot_mate_waits_for_the_fleet() {
+    let mut record = game();
+    record.ending = Some(Ending::TimedOut(Seat::First));
+    record.verdict = Some(Verdict::from(jieqi_rules::Outcome::Draw(
+        jieqi_rules::DrawReason::TimeoutWithoutMatingMaterial,
+    )));
+    for fleet in [4, 6, 7] {
+        assert!(matches!(
+            encode_for(&record, fleet),
+            Err(StoreError::NotYet { needs: 8, .. })
+        ));
+    }
+    let bytes = encode_for(&record, since::SPEED_RATINGS).unwrap();
+    assert_eq!(decode::<GameRecord>(&bytes).unwrap(), record);
+}

@@ -6,13 +6,14 @@ pub(crate) mod activity;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::StreamExt;
 use jieqi_rules::{Game, GameDeal, Preset, Rules, Variant};
 use jieqi_service::{
     Answer, ChatId, DealSource, GameId, GameStore, IdempotencyKey, Input, Platform, Request,
-    Service, ServiceConfig, SledStore, User, UserId,
+    Service, ServiceConfig, SledStore, User, UserId, WallClock,
 };
 use jieqi_web::{Web, WebConfig};
 use rand::{Rng, SeedableRng};
@@ -37,9 +38,32 @@ pub struct Table {
     /// The time requests are received at: the clock's, or this fixed one (deadlines then do
     /// not depend on when the test ran).
     pub fixed_clock: Option<SystemTime>,
+    /// The clock the service and the table's requests read, when the test moves it by hand.
+    pub hand_clock: Option<HandClock>,
     next_key: u64,
     _dir: tempfile::TempDir,
     _pg: Option<jieqi_store_pg::testing::TestStore>,
+}
+
+/// A clock a test moves by hand, in milliseconds since the Unix epoch: the service's wall
+/// clock and the instant the table's requests are received at, so that a live game's clock
+/// is charged exactly what the test says.
+#[derive(Clone)]
+pub struct HandClock(Arc<AtomicU64>);
+
+impl HandClock {
+    pub fn at(ms: u64) -> HandClock {
+        HandClock(Arc::new(AtomicU64::new(ms)))
+    }
+
+    pub fn now(&self) -> SystemTime {
+        UNIX_EPOCH + Duration::from_millis(self.0.load(Ordering::SeqCst))
+    }
+
+    pub fn advance(&self, by: Duration) {
+        let ms = u64::try_from(by.as_millis()).expect("a test's step");
+        self.0.fetch_add(ms, Ordering::SeqCst);
+    }
 }
 
 pub fn user(name: &str) -> User {
@@ -74,6 +98,21 @@ impl Table {
         tune: impl FnOnce(&mut WebConfig),
         discord: Option<jieqi_discord::DiscordOAuth>,
     ) -> Table {
+        Table::build(deals, names, tune, discord, None).await
+    }
+
+    /// [`Table::new`] on a clock the test moves by hand.
+    pub async fn on_hand_clock(deals: Vec<String>, names: [&str; 2], clock: HandClock) -> Table {
+        Table::build(deals, names, |_| {}, None, Some(clock)).await
+    }
+
+    async fn build(
+        deals: Vec<String>,
+        names: [&str; 2],
+        tune: impl FnOnce(&mut WebConfig),
+        discord: Option<jieqi_discord::DiscordOAuth>,
+        hand_clock: Option<HandClock>,
+    ) -> Table {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let (store, pg): (Arc<dyn GameStore>, _) = if on_postgres() {
             let pg = jieqi_store_pg::testing::test_store()
@@ -102,6 +141,9 @@ impl Table {
                 telegram_mini_app: Some("board".to_owned()),
                 bot_username: Some("jieqi_test_bot".to_owned()),
                 discord_activity: discord.is_some(),
+                wall_clock: hand_clock.clone().map_or_else(WallClock::system, |clock| {
+                    WallClock::new(move || clock.now())
+                }),
                 ..ServiceConfig::default()
             },
         )
@@ -125,6 +167,7 @@ impl Table {
             chat: ChatId::new(Platform::Telegram, "-100"),
             players: [user(names[0]), user(names[1])],
             fixed_clock: None,
+            hand_clock,
             next_key: 0,
             _dir: dir,
             _pg: pg,
@@ -162,7 +205,11 @@ impl Table {
             user: self.players[who].clone(),
             mentioned: vec![other],
             input: Input::Text(text.to_owned()),
-            received_at: self.fixed_clock.unwrap_or_else(SystemTime::now),
+            received_at: match (&self.hand_clock, self.fixed_clock) {
+                (Some(clock), _) => clock.now(),
+                (None, Some(fixed)) => fixed,
+                (None, None) => SystemTime::now(),
+            },
         };
         self.service.handle(request).await
     }

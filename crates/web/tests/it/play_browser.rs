@@ -305,6 +305,12 @@ async fn two_players_play_a_whole_jieqi_game_by_tapping_the_board() {
         until_moves(spectator, ply + 1).await;
         let sent: u64 = attribute(mover, "sentAt").await.parse().expect("a time");
         let shown: u64 = attribute(other, "updatedAt").await.parse().expect("a time");
+        // The page measured its trips to the bot (the lag it reports with its next move).
+        let lag = attribute(mover, "lagMs").await;
+        assert!(
+            lag.parse::<u64>().is_ok(),
+            "the page's measured lag: {lag:?}"
+        );
         tap_to_other.push(shown.saturating_sub(sent));
         let number = move_number(ply);
         let started = Instant::now();

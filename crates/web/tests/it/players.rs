@@ -8,7 +8,7 @@ use jieqi_service::personal_link::{PersonalToken, WebSecret};
 use jieqi_service::{GameId, MessageKind, Platform, User, UserId};
 use serde_json::{Value, json};
 
-use crate::harness::{BOT_TOKEN, Sse, Table, WEB_SECRET, deal};
+use crate::harness::{BOT_TOKEN, HandClock, Sse, Table, WEB_SECRET, deal};
 
 fn now() -> u64 {
     SystemTime::now()
@@ -240,8 +240,10 @@ async fn a_move_from_the_board_is_the_chats_move_and_a_repeat_plays_it_once() {
     let (status, first) = act(&table, &game, &red, body.clone()).await;
     assert_eq!((status, &first["done"]), (200, &json!(true)), "{first}");
     // A double tap, or the browser retrying: the same key, the same answer, no second move.
-    let (status, again) = act(&table, &game, &red, body).await;
+    let (status, mut again) = act(&table, &game, &red, body).await;
     assert_eq!(status, 200);
+    // The same answer; only the bot's own time on it (`server_ms`) is the new request's.
+    again["server_ms"] = first["server_ms"].clone();
     assert_eq!(first, again);
     assert_eq!(revision(&table, &game).await, before + 1);
     let page = table
@@ -440,4 +442,64 @@ async fn the_mini_apps_address_opens_the_game_named_by_its_start_parameter() {
         .await
         .expect("an answer");
     assert_eq!(answer.status(), 404);
+}
+
+/// A live game's clocks as the public state gives them: each seat's time left, in ms.
+async fn clocks_left(table: &Table, game: &GameId) -> [u64; 2] {
+    let state = json_of(get(&table.url(&format!("/g/{game}/state")), None).await).await;
+    let left = &state["clocks"]["left_ms"];
+    [0, 1].map(|seat| {
+        left[seat]
+            .as_u64()
+            .unwrap_or_else(|| panic!("clocks: {state}"))
+    })
+}
+
+#[tokio::test]
+async fn a_moves_measured_lag_is_given_back_within_the_clocks_bounds_and_a_wild_one_refused() {
+    // At 3+2 a move gets back at most 1 s, and the quota starts at three of those.
+    let clock = HandClock::at(1_800_000_000_000);
+    let mut table = Table::on_hand_clock(
+        vec![deal(jieqi_rules::Variant::Xiangqi, 11)],
+        ["alice", "bob"],
+        clock.clone(),
+    )
+    .await;
+    let game = table.start("xiangqi 3+2").await;
+    let (red, black) = (table.bearer(&game, 0), table.bearer(&game, 1));
+    assert_eq!(clocks_left(&table, &game).await, [180_000, 180_000]);
+
+    // Red thinks 5 s and the page says its network took 300 ms of the trip: charged 4.7 s,
+    // then the increment.
+    clock.advance(Duration::from_secs(5));
+    let body = json!({"action": "move", "move": "h2e2", "lag_ms": 300, "key": "1-h2e2"});
+    let (status, answer) = act(&table, &game, &red, body).await;
+    assert_eq!((status, &answer["done"]), (200, &json!(true)), "{answer}");
+    assert!(
+        answer["server_ms"].is_u64(),
+        "the bot's own time is told: {answer}"
+    );
+    assert_eq!(clocks_left(&table, &game).await, [177_300, 180_000]);
+
+    // A figure no network takes is a wrong page: refused, naming the field, nothing played.
+    clock.advance(Duration::from_secs(5));
+    for lag in [json!(60_000), json!(-1), json!("300")] {
+        let body = json!({"action": "move", "move": "h7e7", "lag_ms": lag, "key": "2-h7e7"});
+        let (status, answer) = act(&table, &game, &black, body.clone()).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        let message = answer["message"].as_str().unwrap_or_default();
+        assert!(message.contains("lag_ms"), "{body}: {message}");
+    }
+    // A claim of 5 s gets back 1 s, the most any move gets.
+    let body = json!({"action": "move", "move": "h7e7", "lag_ms": 5000, "key": "2-h7e7"});
+    let (status, answer) = act(&table, &game, &black, body).await;
+    assert_eq!((status, &answer["done"]), (200, &json!(true)), "{answer}");
+    assert_eq!(clocks_left(&table, &game).await, [177_300, 178_000]);
+
+    // A move without a measurement (the chat's, or a page that has none yet) gets nothing.
+    clock.advance(Duration::from_secs(3));
+    let body = json!({"action": "move", "move": "b2c2", "key": "3-b2c2"});
+    let (status, answer) = act(&table, &game, &red, body).await;
+    assert_eq!((status, &answer["done"]), (200, &json!(true)), "{answer}");
+    assert_eq!(clocks_left(&table, &game).await, [176_300, 178_000]);
 }

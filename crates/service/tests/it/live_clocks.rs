@@ -32,13 +32,7 @@ async fn live_game(h: &mut Harness, control: &str) -> (GameId, ChatId) {
     let answer = h
         .start_game(&alice, &bob, &chat, &format!("xiangqi red {control}"))
         .await;
-    assert!(
-        answer
-            .replies
-            .iter()
-            .all(|r| r.kind != MessageKind::Refusal),
-        "{answer:#?}"
-    );
+    not_refused(&answer);
     let id = the_game(h, &chat).await.id;
     h.deliver().await;
     (id, chat)
@@ -208,13 +202,7 @@ async fn a_move_just_before_the_flag_stands() {
     h.say(&bob, &chat, "/move h7e7").await;
     h.advance(Duration::from_millis(59_900));
     let answer = h.say(&alice, &chat, "/move b0c2").await;
-    assert!(
-        answer
-            .replies
-            .iter()
-            .all(|r| r.kind != MessageKind::Refusal),
-        "{answer:#?}"
-    );
+    not_refused(&answer);
     let record = game(&h, &id).await;
     assert_eq!(record.moves.len(), 3);
     assert!(record.is_active());
@@ -252,13 +240,7 @@ async fn play_bot_takes_a_game_clock() {
     let answer = h
         .say(&user("alice"), &chat, "/play bot novice xiangqi red 3+2")
         .await;
-    assert!(
-        answer
-            .replies
-            .iter()
-            .all(|r| r.kind != MessageKind::Refusal),
-        "{answer:#?}"
-    );
+    not_refused(&answer);
     let record = the_game(&h, &chat).await;
     assert_eq!(
         record.clock.map(|c| c.control().to_string()),
@@ -417,13 +399,7 @@ async fn after_both_first_moves_only_the_clock_limits_a_move() {
     assert!(game(&h, &id).await.is_active());
     h.advance(Duration::from_secs(1));
     let answer = h.say(&alice, &chat, "/move b0c2").await;
-    assert!(
-        answer
-            .replies
-            .iter()
-            .all(|r| r.kind != MessageKind::Refusal),
-        "{answer:#?}"
-    );
+    not_refused(&answer);
     let record = game(&h, &id).await;
     assert_eq!(record.moves.len(), 3);
     assert!(record.is_active());

@@ -28,13 +28,7 @@ async fn play_solution(
         let answer = h
             .say(who, chat, &format!("/move {}", typed(puzzle, mv)))
             .await;
-        assert!(
-            answer
-                .replies
-                .iter()
-                .all(|r| r.kind != MessageKind::Refusal),
-            "{answer:#?}"
-        );
+        not_refused(&answer);
         delivered.extend(h.deliver().await);
     }
     delivered
@@ -369,13 +363,7 @@ async fn a_move_in_a_chat_with_a_game_and_a_puzzle_goes_to_the_game() {
     h.say(&ann, &chat, "/puzzle").await;
     h.deliver().await;
     let answer = h.say(&ann, &chat, "/move h2e2").await;
-    assert!(
-        answer
-            .replies
-            .iter()
-            .all(|r| r.kind != MessageKind::Refusal),
-        "{answer:#?}"
-    );
+    not_refused(&answer);
     let delivered = h.deliver().await;
     assert!(
         delivered.iter().any(|e| e.message.game.is_some()),

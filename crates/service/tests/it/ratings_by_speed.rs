@@ -16,13 +16,7 @@ async fn bob_resigns(h: &mut Harness, chat: &ChatId, control: &str) -> String {
     let answer = h
         .start_game(&alice, &bob, chat, &format!("xiangqi red {control}"))
         .await;
-    assert!(
-        answer
-            .replies
-            .iter()
-            .all(|r| r.kind != MessageKind::Refusal),
-        "{answer:#?}"
-    );
+    not_refused(&answer);
     h.say(&alice, chat, "/move h2e2").await;
     h.say(&bob, chat, "/move h9g7").await;
     h.say(&bob, chat, "/resign").await;

@@ -365,13 +365,7 @@ async fn two_processes_ending_a_rounds_last_games_at_once_pair_the_next_round_on
     let first = confirmations.pop().expect("two");
     let (a, b) = tokio::join!(h.service.handle(first), other.handle(second));
     for answer in [&a, &b] {
-        assert!(
-            answer
-                .replies
-                .iter()
-                .all(|r| r.kind != MessageKind::Refusal),
-            "{answer:#?}"
-        );
+        not_refused(answer);
     }
     let record = stored(&h, &chat).await;
     assert_eq!(record.round, 2);

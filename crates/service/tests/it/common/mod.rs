@@ -308,6 +308,19 @@ impl Harness {
     }
 }
 
+/// Asserts that nothing in `answer` is a refusal (the request was carried out), showing the
+/// whole answer when something is.
+#[track_caller]
+pub fn not_refused(answer: &Answer) {
+    assert!(
+        answer
+            .replies
+            .iter()
+            .all(|r| r.kind != MessageKind::Refusal),
+        "{answer:#?}"
+    );
+}
+
 /// The refusal text of an answer (panics if the answer is not one refusal).
 pub fn refusal(answer: &Answer) -> &str {
     assert_eq!(answer.replies.len(), 1, "expected one reply: {answer:#?}");

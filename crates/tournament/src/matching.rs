@@ -486,6 +486,51 @@ impl<W: MatchWeight> State<W> {
         }
     }
 
+    /// Moves every top-level vertex's and blossom's dual by `delta` the way its label says
+    /// (Edmonds' dual step): S-vertices down and S-blossoms up, T the other way round.
+    fn move_duals(&mut self, delta: W) {
+        let n = self.n;
+        for v in 0..n {
+            match self.label[self.inblossom[v]] {
+                1 => self.dualvar[v] -= delta,
+                2 => self.dualvar[v] += delta,
+                _ => {}
+            }
+        }
+        for b in n..2 * n {
+            if self.blossombase[b] >= 0 && self.blossomparent[b] == NONE {
+                match self.label[b] {
+                    1 => self.dualvar[b] += delta,
+                    2 => self.dualvar[b] -= delta,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// What the dual step of kind `deltatype` (2 to 4) made possible: the edge it made tight
+    /// is scanned from its labelled end (2: S to free, 3: S to S), or the T-blossom whose
+    /// dual it brought to zero is taken apart (4). Kind 1 (a vertex's dual at zero) is the
+    /// caller's, which ends the stage its own way.
+    fn after_dual_step(&mut self, deltatype: u8, deltaedge: usize, deltablossom: usize) {
+        match deltatype {
+            2 => {
+                self.allowedge[deltaedge] = true;
+                let (mut i, j, _) = self.edges[deltaedge];
+                if self.label[self.inblossom[i]] == 0 {
+                    i = j;
+                }
+                self.queue.push(i);
+            }
+            3 => {
+                self.allowedge[deltaedge] = true;
+                let (i, _, _) = self.edges[deltaedge];
+                self.queue.push(i);
+            }
+            _ => self.expand_blossom(deltablossom, false),
+        }
+    }
+
     fn solve(&mut self) {
         let n = self.n;
         for _ in 0..n {
@@ -601,39 +646,11 @@ impl<W: MatchWeight> State<W> {
                     deltatype = 1;
                     delta = least_dual.max(W::ZERO);
                 }
-                for v in 0..n {
-                    match self.label[self.inblossom[v]] {
-                        1 => self.dualvar[v] -= delta,
-                        2 => self.dualvar[v] += delta,
-                        _ => {}
-                    }
+                self.move_duals(delta);
+                if deltatype == 1 {
+                    break;
                 }
-                for b in n..2 * n {
-                    if self.blossombase[b] >= 0 && self.blossomparent[b] == NONE {
-                        match self.label[b] {
-                            1 => self.dualvar[b] += delta,
-                            2 => self.dualvar[b] -= delta,
-                            _ => {}
-                        }
-                    }
-                }
-                match deltatype {
-                    1 => break,
-                    2 => {
-                        self.allowedge[deltaedge] = true;
-                        let (mut i, j, _) = self.edges[deltaedge];
-                        if self.label[self.inblossom[i]] == 0 {
-                            i = j;
-                        }
-                        self.queue.push(i);
-                    }
-                    3 => {
-                        self.allowedge[deltaedge] = true;
-                        let (i, _, _) = self.edges[deltaedge];
-                        self.queue.push(i);
-                    }
-                    _ => self.expand_blossom(deltablossom, false),
-                }
+                self.after_dual_step(deltatype, deltaedge, deltablossom);
             }
             if !augmented {
                 break;

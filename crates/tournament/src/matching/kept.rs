@@ -322,44 +322,14 @@ impl<W: MatchWeight> State<W> {
                     deltablossom = b;
                 }
             }
-            for v in 0..n {
-                match self.label[self.inblossom[v]] {
-                    1 => self.dualvar[v] -= delta,
-                    2 => self.dualvar[v] += delta,
-                    _ => {}
-                }
-            }
-            for b in n..2 * n {
-                if self.blossombase[b] >= 0 && self.blossomparent[b] == NONE {
-                    match self.label[b] {
-                        1 => self.dualvar[b] += delta,
-                        2 => self.dualvar[b] -= delta,
-                        _ => {}
-                    }
-                }
-            }
+            self.move_duals(delta);
             epoch += 1;
-            match deltatype {
-                1 => {
-                    self.leave_single(deltavertex);
-                    self.end_stage();
-                    return;
-                }
-                2 => {
-                    self.allowedge[deltaedge] = true;
-                    let (mut i, j, _) = self.edges[deltaedge];
-                    if self.label[self.inblossom[i]] == 0 {
-                        i = j;
-                    }
-                    self.queue.push(i);
-                }
-                3 => {
-                    self.allowedge[deltaedge] = true;
-                    let (i, _, _) = self.edges[deltaedge];
-                    self.queue.push(i);
-                }
-                _ => self.expand_blossom(deltablossom, false),
+            if deltatype == 1 {
+                self.leave_single(deltavertex);
+                self.end_stage();
+                return;
             }
+            self.after_dual_step(deltatype, deltaedge, deltablossom);
         }
     }
 

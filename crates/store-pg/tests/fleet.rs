@@ -7,13 +7,12 @@
 use std::time::{Duration, Instant};
 
 use jieqi_rules::Variant;
-use jieqi_rules::game::Preset;
 use jieqi_store::codec::{SCHEMA_VERSION, decode};
-use jieqi_store::ids::{ChatId, Platform, User, UserId};
+use jieqi_store::conformance::fixtures;
+use jieqi_store::ids::{ChatId, Platform};
 use jieqi_store::message::{ButtonAction, Destination, Message, MessageKind, OutboxId};
 use jieqi_store::{
-    BoardMoves, ChallengeRecord, Change, ColourChoice, GameRecord, GameStore, OutboxRecord,
-    StoreError,
+    BoardMoves, ChallengeRecord, Change, GameRecord, GameStore, OutboxRecord, StoreError,
 };
 use jieqi_store_pg::PgStore;
 use jieqi_store_pg::testing::{
@@ -25,33 +24,15 @@ fn room() -> ChatId {
     ChatId::new(Platform::Telegram, "-42")
 }
 
+/// The suite's running game, as a Xiangqi game of this file's chat (no deal to commit to).
 fn game(id: &str, revision: u64) -> GameRecord {
     GameRecord {
-        id: id.parse().unwrap(),
-        revision,
         chat: room(),
         variant: Variant::Xiangqi,
-        preset: Preset::Standard,
-        first: User::new(UserId::new(Platform::Telegram, "1"), "ann"),
-        second: User::new(UserId::new(Platform::Telegram, "2"), "bob"),
         deal: String::new(),
         salt: String::new(),
         commitment: String::new(),
-        moves: vec!["h2e2".to_owned(); revision as usize],
-        ending: None,
-        move_time: 60,
-        deadline: None,
-        draw_offer: None,
-        posts: Vec::new(),
-        watchers: Vec::new(),
-        started_at: 1,
-        finished_at: None,
-        engine: None,
-        prompts: Default::default(),
-        rules_revision: jieqi_rules::game::RULES_REVISION,
-        secret_captures: false,
-        verdict: None,
-        clock: None,
+        ..fixtures::game(id, revision, None)
     }
 }
 
@@ -178,21 +159,10 @@ async fn beside_an_older_process_records_are_written_as_it_reads_them_until_it_i
     assert_eq!(queued.message.buttons[0].action, ButtonAction::Resign(id));
     // What the older process cannot read is refused, naming it.
     let secret = ChallengeRecord {
-        id: "c4f7k".parse().unwrap(),
-        revision: 1,
         chat: room(),
-        challenger: User::new(UserId::new(Platform::Telegram, "1"), "ann"),
-        challenged: None,
         variant: Variant::Jieqi,
-        preset: Preset::Standard,
-        colour: ColourChoice::Random,
-        move_time: 60,
-        created_at: 1,
-        expires_at: 50,
-        post: None,
-        text: "a challenge".to_owned(),
         secret_captures: true,
-        control: None,
+        ..fixtures::challenge("c4f7k", 1, 50)
     };
     let refused = store
         .commit(Change {

@@ -17,8 +17,8 @@ use jieqi_service::store::{Ending, GameRecord, Seat};
 use jieqi_service::{GameId, GameStore};
 use jieqi_store_pg::testing::test_store;
 
-use crate::common::procs::{Proc, free_port};
-use crate::multi_process::{HANG, TgGame, Webhooks, env_of, runtime, telegram_env};
+use crate::common::procs::free_port;
+use crate::multi_process::{HANG, TgGame, Webhooks, runtime, start_on_telegram};
 
 /// The live games' control: no game time, one byo-yomi period of 10 s (and the second of
 /// lag grace the clock adds), so a flag falls 11 s after the opponent's move.
@@ -119,18 +119,7 @@ fn a_live_games_flag_falls_on_time_on_the_other_process_when_its_holder_is_kille
         let telegram = FakeBotApi::start().await;
         let dir = tempfile::tempdir().expect("a temporary folder");
         let ports = [free_port(), free_port()];
-        let mut procs: Vec<Proc> = ports
-            .iter()
-            .enumerate()
-            .map(|(i, port)| {
-                let mut env = telegram_env(&telegram, *port);
-                env.extend(env_of(&schema));
-                Proc::new(&format!("process-{i}"), dir.path(), env)
-            })
-            .collect();
-        for proc in &mut procs {
-            proc.start();
-        }
+        let mut procs = start_on_telegram("process", &telegram, &schema, dir.path(), &ports);
         // Every request of a game goes to the holder: it makes the moves, so its timer is
         // the one a living holder would judge the flag with.
         let holder_hooks = Webhooks::new(&ports[..1]);
@@ -237,18 +226,7 @@ fn moves_racing_the_flag_across_two_processes_stand_or_fall_exactly_once() {
         let store = Arc::new(schema.another().await);
         let dir = tempfile::tempdir().expect("a temporary folder");
         let ports = [free_port(), free_port()];
-        let mut procs: Vec<Proc> = ports
-            .iter()
-            .enumerate()
-            .map(|(i, port)| {
-                let mut env = telegram_env(&telegram, *port);
-                env.extend(env_of(&schema));
-                Proc::new(&format!("racer-{i}"), dir.path(), env)
-            })
-            .collect();
-        for proc in &mut procs {
-            proc.start();
-        }
+        let _procs = start_on_telegram("racer", &telegram, &schema, dir.path(), &ports);
         let mut games = tokio::task::JoinSet::new();
         for (n, offset) in OFFSETS_MS.into_iter().enumerate() {
             let (telegram, store) = (telegram.clone(), store.clone());

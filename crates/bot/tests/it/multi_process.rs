@@ -1139,6 +1139,30 @@ fn the_database_going_away_mid_run_loses_nothing_acknowledged_and_reconnects() {
     });
 }
 
+/// One `jieqi-bot run` process per port, named `{name}-{i}`, on `store`, taking the fake
+/// Telegram's webhooks on its port; all started.
+pub(crate) fn start_on_telegram(
+    name: &str,
+    telegram: &FakeBotApi,
+    store: &TestStore,
+    data: &std::path::Path,
+    ports: &[u16],
+) -> Vec<Proc> {
+    let mut procs: Vec<Proc> = ports
+        .iter()
+        .enumerate()
+        .map(|(i, port)| {
+            let mut env = telegram_env(telegram, *port);
+            env.extend(env_of(store));
+            Proc::new(&format!("{name}-{i}"), data, env)
+        })
+        .collect();
+    for proc in &mut procs {
+        proc.start();
+    }
+    procs
+}
+
 pub(crate) fn env_of(store: &TestStore) -> Vec<(String, String)> {
     env(&[
         ("DATABASE_URL", store.url()),

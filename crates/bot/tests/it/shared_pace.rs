@@ -20,8 +20,8 @@ use jieqi_rules::game::{Game, GameDeal, Preset, Rules};
 use jieqi_rules::{Variant, Viewer};
 use jieqi_store_pg::testing::test_store;
 
-use crate::common::procs::{Proc, free_port};
-use crate::multi_process::{TgGame, Webhooks, env_of, runtime, telegram_env};
+use crate::common::procs::free_port;
+use crate::multi_process::{TgGame, Webhooks, runtime, start_on_telegram};
 
 /// How far behind the game the group's newest board may be.
 const MOST_BEHIND: Duration = Duration::from_secs(10);
@@ -103,18 +103,7 @@ async fn fast_game(processes: usize, kills: Kills, label: &str) -> bool {
     game.add_to(&telegram);
     let dir = tempfile::tempdir().expect("a temporary folder");
     let ports: Vec<u16> = (0..processes).map(|_| free_port()).collect();
-    let mut procs: Vec<Proc> = ports
-        .iter()
-        .enumerate()
-        .map(|(i, port)| {
-            let mut env = telegram_env(&telegram, *port);
-            env.extend(env_of(&store));
-            Proc::new(&format!("process-{i}"), dir.path(), env)
-        })
-        .collect();
-    for proc in &mut procs {
-        proc.start();
-    }
+    let mut procs = start_on_telegram("process", &telegram, &store, dir.path(), &ports);
     let hooks = Arc::new(Webhooks::new(&ports));
     telegram.enforce_limits(Limits::telegram());
     game.start(&telegram, &hooks).await;

@@ -358,20 +358,6 @@ impl<W: MatchWeight> State<W> {
             p = self.labelend[bt] ^ 1;
         }
     }
-
-    /// S-blossoms whose dual is zero are taken apart, as at the end of every stage.
-    fn end_stage(&mut self) {
-        let n = self.n;
-        for b in n..2 * n {
-            if self.blossomparent[b] == NONE
-                && self.blossombase[b] >= 0
-                && self.label[b] == 1
-                && self.dualvar[b] == W::ZERO
-            {
-                self.expand_blossom(b, true);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

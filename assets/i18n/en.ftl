@@ -369,6 +369,30 @@ web-bad-id = “{ $text }” is not a game id: a game id has four letters and di
 web-too-many = Too many live pages are open from your address. Close some and try again.
 web-keys = Keys: ← → step through the moves, Home and End jump to the start and the latest.
 web-no-page = There is nothing here. A game's page is /g/ followed by its id, like /g/g7k2: the chat's board posts link to it.
+web-tournament-title = Tournament { $id }
+web-tournament-summary = { $format }, { $variant }, { $time }. { $state ->
+        [open] Open for entries
+        [running] Round { $round } of { $rounds }
+        [finished] Finished
+       *[other] Called off
+    } · { $count ->
+        [one] 1 player
+       *[other] { $count } players
+    }
+web-tournament-standings = Standings
+web-tournament-rank = Rank
+web-tournament-player = Player
+web-tournament-points = Points
+web-tournament-round = Round { $round }
+web-tournament-board = Board
+web-tournament-red = Red
+web-tournament-black = Black
+web-tournament-result = Result
+web-tournament-playing = playing: watch
+web-tournament-no-rounds = No round has been paired yet.
+web-tournament-follows = This page follows the tournament: it shows each result as the game ends.
+web-tournament-not-found = There is no tournament { $id } here. Check the link, or ask in the chat with /tournament.
+web-tournament-bad-id = “{ $text }” is not a tournament id: a tournament id has six letters and digits, like t4f7k2.
 
 ## Reviews (/review) and the PGN record
 button-review = Review the game
@@ -556,6 +580,7 @@ tournament-stopped = The tournament stops here: { $reason ->
     }
 tournament-no-pairing = The next round could not be paired.
 tournament-trf = Tournament { $id } in FIDE's TRF-16 format.
+tournament-page = Pairings, standings and every game live: { $url }
 refuse-tournament-word = “{ $word }” is not a tournament command. Use: { $usage }
 refuse-tournament-rounds = “{ $rounds }” rounds cannot be played: a Swiss has 1 to { $max } rounds.
 refuse-tournament-option = “{ $option }” is not a tournament option. Use: { $usage }

@@ -350,6 +350,27 @@ web-bad-id = “{ $text }” không phải mã ván cờ: mã ván gồm bốn c
 web-too-many = Địa chỉ của bạn đang mở quá nhiều trang trực tiếp. Hãy đóng bớt rồi thử lại.
 web-keys = Phím: ← → xem từng nước, Home và End về khai cuộc và thế cờ mới nhất.
 web-no-page = Không có gì ở đây. Trang của một ván là /g/ và mã ván, như /g/g7k2: các bàn cờ trong nhóm có đường dẫn tới đó.
+web-tournament-title = Giải đấu { $id }
+web-tournament-summary = { $format }, { $variant }, { $time }. { $state ->
+        [open] Đang nhận đăng ký
+        [running] Vòng { $round }/{ $rounds }
+        [finished] Đã kết thúc
+       *[other] Đã hủy
+    } · { $count } kỳ thủ
+web-tournament-standings = Bảng xếp hạng
+web-tournament-rank = Hạng
+web-tournament-player = Kỳ thủ
+web-tournament-points = Điểm
+web-tournament-round = Vòng { $round }
+web-tournament-board = Bàn
+web-tournament-red = Đỏ
+web-tournament-black = Đen
+web-tournament-result = Kết quả
+web-tournament-playing = đang đấu: xem
+web-tournament-no-rounds = Chưa vòng nào được xếp cặp.
+web-tournament-follows = Trang này theo dõi giải đấu: mỗi kết quả hiện ra khi ván cờ kết thúc.
+web-tournament-not-found = Không có giải đấu { $id } ở đây. Hãy kiểm tra đường dẫn, hoặc hỏi trong nhóm bằng /tournament.
+web-tournament-bad-id = “{ $text }” không phải mã giải đấu: mã giải gồm sáu chữ cái hoặc chữ số, như t4f7k2.
 
 ## Reviews (/review) and the PGN record
 button-review = Phân tích ván cờ
@@ -527,6 +548,7 @@ tournament-stopped = Giải dừng tại đây: { $reason ->
     }
 tournament-no-pairing = Không thể xếp cặp vòng sau.
 tournament-trf = Giải { $id } theo định dạng TRF-16 của FIDE.
+tournament-page = Cặp đấu, bảng xếp hạng và mọi ván cờ trực tiếp: { $url }
 refuse-tournament-word = “{ $word }” không phải lệnh giải đấu. Cách dùng: { $usage }
 refuse-tournament-rounds = Không thể chơi “{ $rounds }” vòng: giải hệ Thụy Sĩ có từ 1 đến { $max } vòng.
 refuse-tournament-option = “{ $option }” không phải tùy chọn của giải. Cách dùng: { $usage }

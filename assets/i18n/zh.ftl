@@ -350,6 +350,27 @@ web-bad-id = “{ $text }”不是对局编号：对局编号由四个字母或�
 web-too-many = 你的地址打开的直播页面太多了。请关闭一些后再试。
 web-keys = 按键：← → 逐步查看，Home 和 End 跳到开局和最新局面。
 web-no-page = 这里什么也没有。对局页面的地址是 /g/ 加对局编号，如 /g/g7k2；群里的棋盘消息附有链接。
+web-tournament-title = 比赛 { $id }
+web-tournament-summary = { $format }，{ $variant }，{ $time }。{ $state ->
+        [open] 正在报名
+        [running] 第 { $round } 轮（共 { $rounds } 轮）
+        [finished] 已结束
+       *[other] 已取消
+    } · { $count } 名棋手
+web-tournament-standings = 排名
+web-tournament-rank = 名次
+web-tournament-player = 棋手
+web-tournament-points = 积分
+web-tournament-round = 第 { $round } 轮
+web-tournament-board = 台次
+web-tournament-red = 红方
+web-tournament-black = 黑方
+web-tournament-result = 结果
+web-tournament-playing = 对局中：观战
+web-tournament-no-rounds = 还没有编排任何一轮。
+web-tournament-follows = 本页跟随比赛进程：每盘棋结束后即显示结果。
+web-tournament-not-found = 这里没有比赛 { $id }。请检查链接，或在群里发送 /tournament 查询。
+web-tournament-bad-id = “{ $text }”不是比赛编号：比赛编号由六个字母或数字组成，如 t4f7k2。
 
 ## Reviews (/review) and the PGN record
 button-review = 复盘
@@ -526,6 +547,7 @@ tournament-stopped = 比赛到此结束：{ $reason ->
     }
 tournament-no-pairing = 下一轮无法编排。
 tournament-trf = 比赛 { $id } 的 FIDE TRF-16 文件。
+tournament-page = 对阵、排名和每盘棋的直播：{ $url }
 refuse-tournament-word = “{ $word }”不是比赛命令。用法：{ $usage }
 refuse-tournament-rounds = 无法进行“{ $rounds }”轮：瑞士制为 1 到 { $max } 轮。
 refuse-tournament-option = “{ $option }”不是比赛选项。用法：{ $usage }

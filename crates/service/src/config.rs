@@ -72,6 +72,16 @@ impl ServiceConfig {
 }
 
 impl ServiceConfig {
+    /// The live page of tournament `id` (pairings, standings, links to its games), when the
+    /// web page is on.
+    pub fn tournament_link(&self, id: &crate::ids::TournamentId) -> Option<String> {
+        self.public_url
+            .as_deref()
+            .map(|base| format!("{}/t/{id}", base.trim_end_matches('/')))
+    }
+}
+
+impl ServiceConfig {
     /// The Telegram Mini App's direct link opening game `game`, when the Mini App is set up.
     pub fn mini_app_link(&self, game: &crate::ids::GameId) -> Option<String> {
         let bot = self.bot_username.as_deref()?.trim_start_matches('@');

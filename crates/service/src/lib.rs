@@ -71,6 +71,7 @@ mod sync;
 mod timers;
 mod tournament_play;
 mod tournament_standings;
+pub mod tournament_page;
 mod web_play;
 
 // The vocabulary the store's records are written in lives in the store's contract crate;
@@ -85,7 +86,7 @@ pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_wi
 pub use error::ServiceError;
 pub use i18n::Language;
 pub use ids::{
-    ChallengeId, ChatId, ENGINE_USER_ID, GameId, IdempotencyKey, ParseIdError, Platform, User,
+    ChallengeId, ChatId, ENGINE_USER_ID, GameId, IdempotencyKey, ParseIdError, Platform, TournamentId, User,
     UserId, engine_user_id,
 };
 pub use message::{

@@ -269,6 +269,12 @@ async fn post_pairings(ctx: &mut Ctx<'_>, record: &TournamentRecord) -> Step {
                     .arg("game", game.game.as_str()),
             ),
         );
+        // Each game's live page, where the chat can watch it (the chat posts no picture a
+        // move of a live game).
+        if let Some(url) = ctx.inner.config.game_link(&game.game) {
+            text.push_str(" · ");
+            text.push_str(&url);
+        }
     }
     let r = usize::from(record.round) - 1;
     for player in &record.players {
@@ -283,6 +289,10 @@ async fn post_pairings(ctx: &mut Ctx<'_>, record: &TournamentRecord) -> Step {
             text.push('\n');
             text.push_str(&ctx.say_in(lang, &Sentence::new(key).arg("player", &player.user.name)));
         }
+    }
+    if let Some(url) = ctx.inner.config.tournament_link(&record.id) {
+        text.push('\n');
+        text.push_str(&ctx.say_in(lang, &Sentence::new("tournament-page").arg("url", url)));
     }
     let mentions = record
         .round_games(record.round)

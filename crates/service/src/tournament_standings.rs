@@ -18,7 +18,7 @@ use crate::store::TournamentRecord;
 use crate::tournament_play::{entries_of, planned_rounds, standings_order, swiss_of};
 
 /// A tie-break's column heading.
-fn heading(tiebreak: Tiebreak) -> &'static str {
+pub(crate) fn heading(tiebreak: Tiebreak) -> &'static str {
     match tiebreak {
         Tiebreak::BuchholzCut1 => "BH-1",
         Tiebreak::Buchholz => "BH",

@@ -22,6 +22,8 @@ pub(crate) struct Assets {
     /// The Discord Activity's script: its source and Discord's Embedded App SDK bundled by
     /// `scripts/build-activity.sh` (CI checks it is what the script builds).
     pub activity: Asset,
+    /// A tournament page's script: it loads the page again when the event changes.
+    pub tournament: Asset,
 }
 
 fn hashed(stem: &str, extension: &str, content_type: &'static str, body: &'static [u8]) -> Asset {
@@ -60,12 +62,24 @@ impl Assets {
                 "text/javascript; charset=utf-8",
                 include_bytes!("../../../assets/web/activity.js"),
             ),
+            tournament: hashed(
+                "tournament",
+                "js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../../../assets/web/tournament.js"),
+            ),
         }
     }
 
     /// The file of that hashed name.
     pub(crate) fn get(&self, name: &str) -> Option<&Asset> {
-        [&self.script, &self.style, &self.icon, &self.activity]
+        [
+            &self.script,
+            &self.style,
+            &self.icon,
+            &self.activity,
+            &self.tournament,
+        ]
             .into_iter()
             .find(|asset| asset.name == name)
     }

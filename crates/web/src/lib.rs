@@ -28,6 +28,7 @@ pub mod net;
 mod page;
 mod players;
 mod routes;
+mod tournaments;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -111,6 +111,7 @@ pub(crate) fn router(site: Arc<Site>) -> Router {
         .route("/assets/{name}", get(asset))
         .merge(crate::players::routes())
         .merge(crate::activity::routes())
+        .merge(crate::tournaments::routes())
         .fallback(not_found)
         .layer(axum::middleware::map_response_with_state(
             site.clone(),
@@ -167,7 +168,7 @@ pub(crate) fn message(site: &Site, status: StatusCode, language: Language, text:
         .into_response()
 }
 
-fn unavailable(site: &Site, language: Language, e: &ServiceError) -> Response {
+pub(crate) fn unavailable(site: &Site, language: Language, e: &ServiceError) -> Response {
     tracing::warn!("a web page could not be built: {e}");
     let mut response = message(
         site,

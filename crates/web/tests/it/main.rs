@@ -11,3 +11,4 @@ mod hidden;
 mod http;
 mod play_browser;
 mod players;
+mod tournament_page;

@@ -280,12 +280,23 @@ pub(crate) async fn until_board(client: &Client, game: Option<&GameId>, mode: &s
     );
 }
 
+/// Taps the element `css` names. The Activity's lists are drawn again when news arrives, so
+/// the element found may be replaced before the tap reaches it (WebDriver's "stale element
+/// reference"): then it is found again, as a person would tap the list as it is now.
 pub(crate) async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"))
-        .click()
-        .await
-        .expect("a tap");
+    let mut tries = 0;
+    loop {
+        let element = client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no {css}: {e}"));
+        match element.click().await {
+            Ok(_) => return,
+            Err(e) if e.is_stale_element_reference() && tries < 5 => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("a tap on {css}: {e}"),
+        }
+    }
 }

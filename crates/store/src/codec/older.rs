@@ -204,7 +204,9 @@ pub fn older_message(message: &Message, version: u8) -> Result<Message, StoreErr
                 | ButtonAction::Link(_)
                 | ButtonAction::PlayOnBoard(_)
                 | ButtonAction::App(_)
-                | ButtonAction::PlayInDiscord(_) => return None,
+                | ButtonAction::PlayInDiscord(_)
+                | ButtonAction::JoinTournament(_)
+                | ButtonAction::LeaveTournament(_) => return None,
             };
             Some(crate::message::Button {
                 action,

@@ -137,13 +137,6 @@ pub(crate) async fn start_when_due(ctx: &mut Ctx<'_>, id: TournamentId) -> Step 
     Ok(())
 }
 
-/// The refusal of start-time words that name no start this accepts.
-pub(crate) fn bad_start_sentence(words: &str) -> Sentence {
-    Sentence::new("refuse-tournament-start-time")
-        .arg("time", crate::commands::shown(words))
-        .arg("days", LATEST_START.as_secs() / 86_400)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

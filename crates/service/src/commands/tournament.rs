@@ -27,7 +27,7 @@ use crate::store::tournament::{
     MOST_PLAYERS, StoredBye, StoredEntry, TournamentFormat, TournamentPlayer, TournamentState,
 };
 use crate::tournament_play::{in_another_event, planned_rounds};
-use crate::tournament_start::StartTime;
+use crate::tournament_start::{LATEST_START, StartTime};
 
 const USAGE: &str = "/tournament swiss 5 rounds 3+2 at 20:00 · join · leave · start · standings · \
      bye · withdraw · trf · cancel";
@@ -119,7 +119,9 @@ impl TournamentCmd {
                     StartTime::time_of_day(&next).or_else(|| StartTime::delay(&next))
                 };
                 start = Some(read.ok_or_else(|| {
-                    crate::tournament_start::bad_start_sentence(&format!("{word} {next}"))
+                    Sentence::new("refuse-tournament-start-time")
+                        .arg("time", super::shown(&format!("{word} {next}")))
+                        .arg("days", LATEST_START.as_secs() / 86_400)
                 })?);
             } else if round_robin && word == "double" {
                 double = true;

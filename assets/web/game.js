@@ -179,7 +179,8 @@ function renderLiveClocks(clock, clocks) {
     skewMeasured = true;
   }
   const tick = () => {
-    const elapsed = state.finished ? 0 : Math.max(0, Date.now() + serverAhead - clocks.server_time);
+    const now = Date.now();
+    const elapsed = state.finished ? 0 : Math.max(0, now + serverAhead - clocks.server_time);
     const sides = [0, 1].map((seat) => {
       let left = clocks.left_ms[seat];
       let periods = clocks.periods[seat];
@@ -197,12 +198,20 @@ function renderLiveClocks(clock, clocks) {
       }
       const name = state.players[seat].name;
       const shown = face(left) + (byoYomi ? ` ×${periods}` : "");
-      return { text: `${clocks.running === seat ? "▶ " : ""}${name} ${shown}`, low: left < 10000 };
+      return {
+        text: `${clocks.running === seat ? "▶ " : ""}${name} ${shown}`,
+        low: left < 10000,
+        ms: Math.max(0, Math.round(left)),
+      };
     });
     clock.textContent = `⏱ ${sides[0].text} · ${sides[1].text}`;
     const running = clocks.running === null || clocks.running === undefined ? null : sides[clocks.running];
     clock.classList.toggle("low", Boolean(running && running.low));
     root.dataset.clocks = JSON.stringify(sides.map((side) => side.text));
+    // What the faces show, to the millisecond (each seat's time, or byo-yomi period, left),
+    // and this browser's instant they were counted at: for tests and assistive tools.
+    clock.dataset.leftMs = sides.map((side) => side.ms).join(" ");
+    clock.dataset.shownAt = String(now);
   };
   clock.hidden = false;
   tick();

@@ -638,7 +638,7 @@ tournament-forfeit = { $player } did not make a first move in game { $game }: lo
        *[other] { $count } forfeits
     }).
 tournament-withdrawn-absent = You lost { $count } games of tournament { $id } by forfeit (no first move), so you are withdrawn: no more pairings. Your results so far stay.
-tournament-standings-unchanged = Nothing has changed since the picture above (round { $round } of { $rounds }):
+tournament-standings-final = The tournament is over and its standings change no more: the final post above has their picture. Round { $round } of { $rounds }:
 subcommand-tournament-bye = Take a half-point bye in the next round (a Swiss, once)
 option-start = Start time: 20:00 (UTC) or in 30m; without it, a manual start
 option-rated = Rated (in the games' speed, the default) or unrated

@@ -608,7 +608,7 @@ tournament-forfeit = { $player } không đi nước đầu trong ván { $game }:
        *[other] lần thứ { $count }
     }).
 tournament-withdrawn-absent = Bạn đã thua xử { $count } ván của giải { $id } vì không đi nước đầu, nên bạn bị rút khỏi giải: không được xếp cặp nữa. Kết quả đến nay vẫn giữ.
-tournament-standings-unchanged = Không có gì thay đổi từ hình ở trên (vòng { $round } trên { $rounds }):
+tournament-standings-final = Giải đã kết thúc, bảng xếp hạng không còn thay đổi: hình của nó nằm trong thông báo cuối ở trên. Vòng { $round } trên { $rounds }:
 subcommand-tournament-bye = Nghỉ vòng sau, nhận nửa điểm (hệ Thụy Sĩ, một lần)
 option-start = Giờ bắt đầu: 20:00 (UTC) hoặc in 30m; bỏ trống thì bắt đầu tay
 option-rated = Tính điểm xếp hạng (theo nhịp độ ván, mặc định) hoặc không

@@ -607,7 +607,7 @@ tournament-forfeit = { $player } 在对局 { $game } 中没有走第一步：判
        *[other] 第 { $count } 次
     }）。
 tournament-withdrawn-absent = 你在比赛 { $id } 中已有 { $count } 局因未走第一步而判负，因此退出比赛：不再编排对局。已有成绩保留。
-tournament-standings-unchanged = 自上面的图以来没有变化（第 { $round } 轮，共 { $rounds } 轮）：
+tournament-standings-final = 比赛已结束，排名不会再变：上面的最终公告附有排名图。第 { $round } 轮，共 { $rounds } 轮：
 subcommand-tournament-bye = 下一轮轮空得半分（瑞士制，一次）
 option-start = 开始时间：20:00（UTC）或 in 30m；不填则手动开始
 option-rated = 计等级分（按对局用时类别，默认）或不计

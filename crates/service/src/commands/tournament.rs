@@ -415,15 +415,23 @@ impl TournamentCmd {
                 Ok(())
             }
             TournamentCmd::Standings => {
-                let image = crate::tournament_standings::standings_image(
-                    ctx,
-                    &record,
-                    Some(&user.id),
-                    lang,
-                );
+                // A finished event's final post carries the picture, and nothing changes
+                // after it: the text alone points there. (A running event's picture is
+                // drawn anew: results come in, and each asker's own row is highlighted.)
+                let unchanged = record.state == TournamentState::Finished;
+                let image = if unchanged {
+                    None
+                } else {
+                    crate::tournament_standings::standings_image(ctx, &record, Some(&user.id), lang)
+                };
+                let key = if unchanged {
+                    "tournament-standings-final"
+                } else {
+                    "tournament-standings-now"
+                };
                 let mut text = ctx.say_in(
                     lang,
-                    &Sentence::new("tournament-standings-now")
+                    &Sentence::new(key)
                         .arg("round", u64::from(record.round))
                         .arg("rounds", u64::from(planned_rounds(&record))),
                 );

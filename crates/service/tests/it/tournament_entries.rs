@@ -442,3 +442,23 @@ async fn an_unrated_tournaments_games_change_no_rating_and_a_rated_ones_do() {
     assert!(rated.contains("New ratings"), "{rated}");
     assert_eq!(games(&h).await, 1, "the rated one is");
 }
+
+#[tokio::test]
+async fn after_the_final_post_standings_answer_with_text_and_not_the_picture_again() {
+    let mut h = Harness::new(DealSource::Seeded(66)).await;
+    let chat = group("club");
+    one_game_event(&mut h, &chat, "").await;
+    assert_eq!(stored(&h, &chat).await.state, TournamentState::Finished);
+    let finals = notices_with(&h, &chat, "The tournament is over");
+    assert_eq!(finals.len(), 1);
+    assert!(finals[0].image.is_some(), "the final post has the picture");
+    let answer = h.say(&user("bob"), &chat, "/tournament standings").await;
+    not_refused(&answer);
+    assert!(
+        answer.replies.iter().all(|r| r.image.is_none()),
+        "no picture again: {answer:#?}"
+    );
+    let text = &answer.replies[0].text;
+    assert!(text.contains("the final post above"), "{text}");
+    assert!(text.contains("ann") && text.contains("bob"), "{text}");
+}

@@ -230,6 +230,17 @@ pub const COMMANDS: &[MenuCommand] = &[
         options: Options::Plain(&[CHALLENGE]),
     },
     MenuCommand {
+        name: "seek",
+        description: "command-seek",
+        options: Options::Plain(&[
+            opt("time", "option-seek-time", CLOCKS),
+            VARIANT,
+            COLOUR,
+            opt("rules", "option-rules", PRESETS),
+            opt("captures", "option-captures", CAPTURES),
+        ]),
+    },
+    MenuCommand {
         name: "decline",
         description: "command-decline",
         options: Options::Plain(&[CHALLENGE]),
@@ -288,6 +299,11 @@ pub const COMMANDS: &[MenuCommand] = &[
         options: Options::Plain(&[GAME]),
     },
     MenuCommand {
+        name: "rematch",
+        description: "command-rematch",
+        options: Options::Plain(&[GAME]),
+    },
+    MenuCommand {
         name: "peek",
         description: "command-peek",
         options: Options::Plain(&[GAME]),
@@ -296,6 +312,15 @@ pub const COMMANDS: &[MenuCommand] = &[
         name: "play",
         description: "command-play",
         options: Options::Plain(&[
+            // First: `/play anyone …` is a seek, whatever follows.
+            opt(
+                "opponent",
+                "option-opponent",
+                OptionKind::Choice(&[
+                    choice("choice-opponent-bot", "bot"),
+                    choice("choice-opponent-anyone", "anyone"),
+                ]),
+            ),
             opt("level", "option-level", LEVELS),
             VARIANT,
             COLOUR,
@@ -417,6 +442,8 @@ pub const COMMANDS: &[MenuCommand] = &[
                     opt("rounds", "option-rounds", OptionKind::Text),
                     VARIANT,
                     opt("time", "option-time", MOVE_TIMES),
+                    TOURNAMENT_START,
+                    TOURNAMENT_RATED,
                 ],
             },
             Subcommand {
@@ -433,6 +460,8 @@ pub const COMMANDS: &[MenuCommand] = &[
                     ),
                     VARIANT,
                     opt("time", "option-time", MOVE_TIMES),
+                    TOURNAMENT_START,
+                    TOURNAMENT_RATED,
                 ],
             },
             Subcommand {
@@ -456,6 +485,11 @@ pub const COMMANDS: &[MenuCommand] = &[
                 options: &[],
             },
             Subcommand {
+                name: "bye",
+                description: "subcommand-tournament-bye",
+                options: &[],
+            },
+            Subcommand {
                 name: "withdraw",
                 description: "subcommand-tournament-withdraw",
                 options: &[],
@@ -473,6 +507,19 @@ pub const COMMANDS: &[MenuCommand] = &[
         ]),
     },
 ];
+
+/// A tournament's start time: `20:00` (UTC) or `in 30m`; a manual start without it.
+const TOURNAMENT_START: MenuOption = opt("start", "option-start", OptionKind::Text);
+
+/// Whether a tournament's games are rated (they are, in their speed, unless `unrated`).
+const TOURNAMENT_RATED: MenuOption = opt(
+    "rated",
+    "option-rated",
+    OptionKind::Choice(&[
+        choice("choice-rated", "rated"),
+        choice("choice-unrated", "unrated"),
+    ]),
+);
 
 /// A setting's new value, one of `values`.
 const fn value(values: &'static [Choice]) -> MenuOption {

@@ -69,9 +69,9 @@ mod state;
 pub mod store;
 mod sync;
 mod timers;
+pub mod tournament_page;
 mod tournament_play;
 mod tournament_standings;
-pub mod tournament_page;
 mod tournament_start;
 mod web_play;
 
@@ -87,8 +87,8 @@ pub use delivery::{RetryPolicy, SendError, Sender, run_delivery, run_delivery_wi
 pub use error::ServiceError;
 pub use i18n::Language;
 pub use ids::{
-    ChallengeId, ChatId, ENGINE_USER_ID, GameId, IdempotencyKey, ParseIdError, Platform, TournamentId, User,
-    UserId, engine_user_id,
+    ChallengeId, ChatId, ENGINE_USER_ID, GameId, IdempotencyKey, ParseIdError, Platform,
+    TournamentId, User, UserId, engine_user_id,
 };
 pub use message::{
     Answer, Button, DeferredReply, Destination, Image, Message, MessageKind, OutboxEntry, OutboxId,

@@ -99,9 +99,9 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
         crate::store::tournament::TournamentFormat::Swiss { rounds } => {
             say(&Sentence::new("tournament-format-swiss").arg("rounds", u64::from(rounds)))
         }
-        crate::store::tournament::TournamentFormat::RoundRobin { cycles } => say(
-            &Sentence::new("tournament-format-round-robin").arg("cycles", u64::from(cycles)),
-        ),
+        crate::store::tournament::TournamentFormat::RoundRobin { cycles } => {
+            say(&Sentence::new("tournament-format-round-robin").arg("cycles", u64::from(cycles)))
+        }
     };
     let control = record
         .control
@@ -116,10 +116,7 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
     let summary = say(&Sentence::new("web-tournament-summary")
         .arg("format", format)
         .arg("variant", say(&Sentence::new(variant_key(record.variant))))
-        .arg(
-            "time",
-            time_terms(ctx, language, record.move_time, control),
-        )
+        .arg("time", time_terms(ctx, language, record.move_time, control))
         .arg("state", state)
         .arg("round", u64::from(record.round))
         .arg("rounds", u64::from(planned_rounds(record)))
@@ -167,9 +164,7 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
                 .filter_map(|player| match player.entries.get(r) {
                     Some(StoredEntry::Bye(bye)) if !player.withdrawn => {
                         let key = match bye {
-                            StoredBye::PairingAllocated | StoredBye::Full => {
-                                "tournament-bye-point"
-                            }
+                            StoredBye::PairingAllocated | StoredBye::Full => "tournament-bye-point",
                             StoredBye::Half => "tournament-bye-half",
                             StoredBye::Zero => "tournament-bye-zero",
                         };
@@ -178,11 +173,7 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
                     _ => None,
                 })
                 .collect();
-            RoundPairings {
-                round,
-                games,
-                byes,
-            }
+            RoundPairings { round, games, byes }
         })
         .collect();
     TournamentPage {
@@ -215,12 +206,16 @@ impl Service {
         };
         let language = match language {
             Some(language) => language,
-            None => store
-                .chat(&record.chat)
-                .await?
-                .map(|chat| chat.settings)
-                .unwrap_or_else(|| ChatSettings::for_language(self.inner.config.default_language))
-                .language,
+            None => {
+                store
+                    .chat(&record.chat)
+                    .await?
+                    .map(|chat| chat.settings)
+                    .unwrap_or_else(|| {
+                        ChatSettings::for_language(self.inner.config.default_language)
+                    })
+                    .language
+            }
         };
         let ctx = Ctx::for_timer_at(&self.inner, self.inner.config.wall_clock.now());
         Ok(Some(build(&ctx, &record, language)))
@@ -228,7 +223,10 @@ impl Service {
 
     /// The stored revision of tournament `id`; `None` if there is no such tournament. What
     /// the page asks to learn whether to load again.
-    pub async fn tournament_revision(&self, id: &TournamentId) -> Result<Option<u64>, ServiceError> {
+    pub async fn tournament_revision(
+        &self,
+        id: &TournamentId,
+    ) -> Result<Option<u64>, ServiceError> {
         Ok(self
             .inner
             .store

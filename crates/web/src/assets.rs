@@ -80,8 +80,8 @@ impl Assets {
             &self.activity,
             &self.tournament,
         ]
-            .into_iter()
-            .find(|asset| asset.name == name)
+        .into_iter()
+        .find(|asset| asset.name == name)
     }
 }
 

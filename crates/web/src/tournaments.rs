@@ -48,9 +48,11 @@ fn asked(
                 site,
                 StatusCode::NOT_FOUND,
                 fallback,
-                &site
-                    .service
-                    .text(fallback, "web-tournament-bad-id", &[("text", shown.as_str())]),
+                &site.service.text(
+                    fallback,
+                    "web-tournament-bad-id",
+                    &[("text", shown.as_str())],
+                ),
             )))
         }
     }
@@ -108,11 +110,7 @@ async fn state(
     headers: HeaderMap,
 ) -> Response {
     match built(&site, &id, query.as_deref(), &headers).await {
-        Ok(page) => (
-            [(header::CACHE_CONTROL, "no-cache")],
-            axum::Json(page),
-        )
-            .into_response(),
+        Ok(page) => ([(header::CACHE_CONTROL, "no-cache")], axum::Json(page)).into_response(),
         Err(response) => *response,
     }
 }

@@ -67,7 +67,10 @@ async fn a_tournaments_page_shows_its_pairings_and_standings_and_each_result_as_
     );
     assert!(page.contains("Round 1 of 1"), "where it stands: {page}");
     assert!(page.contains("alice") && page.contains("bob"), "{page}");
-    assert!(page.contains("playing: watch"), "the game is being played: {page}");
+    assert!(
+        page.contains("playing: watch"),
+        "the game is being played: {page}"
+    );
     assert!(page.contains("This page follows the tournament"), "{page}");
 
     let state: Value = get(&table.url(&format!("/t/{id}/state")))
@@ -85,9 +88,10 @@ async fn a_tournaments_page_shows_its_pairings_and_standings_and_each_result_as_
     );
     assert_eq!(state["rounds"][0]["games"][0]["result"], Value::Null);
     assert!(
-        pending
-            .iter()
-            .any(|entry| entry.message.text.contains(&table.url(&format!("/g/{game}")))),
+        pending.iter().any(|entry| entry
+            .message
+            .text
+            .contains(&table.url(&format!("/g/{game}")))),
         "the pairings post links the game's live page"
     );
     assert_eq!(state["standings"].as_array().map(Vec::len), Some(2));
@@ -109,7 +113,11 @@ async fn a_tournaments_page_shows_its_pairings_and_standings_and_each_result_as_
         .expect("a result once the game ended")
         .to_owned();
     assert!(result == "1–0" || result == "0–1", "{result}");
-    assert_eq!(state["over"], Value::Bool(true), "one round: it is finished");
+    assert_eq!(
+        state["over"],
+        Value::Bool(true),
+        "one round: it is finished"
+    );
     assert_eq!(state["standings"][0]["name"], "alice", "the winner leads");
     assert_eq!(state["standings"][0]["points"], "1");
     let (_, page) = text(&table.url(&format!("/t/{id}"))).await;
@@ -129,7 +137,10 @@ async fn a_name_full_of_markup_is_text_on_the_tournament_page() {
     let (status, page) = text(&table.url(&format!("/t/{id}"))).await;
     assert_eq!(status, 200);
     assert!(!page.contains("<img src=x"), "{page}");
-    assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;"), "{page}");
+    assert!(
+        page.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;"),
+        "{page}"
+    );
 }
 
 #[tokio::test]

@@ -432,6 +432,14 @@ async function act(body, key) {
     if (answer.refused) {
       root.dataset.refusals = String(Number(root.dataset.refusals || "0") + 1);
       notice(answer.refused, "refused");
+    } else if (answer.next && answer.game) {
+      // The rematch started: its board, with this credential if no link of its own came.
+      try {
+        sessionStorage.setItem(`jieqi-auth-${answer.game}`, auth);
+      } catch {
+        // No storage: the new page asks for a link as any page opened without one does.
+      }
+      location.assign(answer.next);
     } else {
       notice((answer.said || []).join(" "));
     }
@@ -458,6 +466,8 @@ function renderPlay() {
   $("confirm-setting").hidden = state.finished;
   $("draw").textContent = label(state.draw_offered ? "button-accept-draw" : "button-draw");
   $("resign").textContent = label("button-resign");
+  $("again").hidden = !state.finished;
+  $("rematch").textContent = label("button-rematch");
   if (state.finished) {
     $("confirm-resign").hidden = true;
     $("confirm-move").hidden = true;
@@ -485,6 +495,9 @@ function setUpPlay() {
     renderTaps();
   });
   $("draw").addEventListener("click", () => act({ action: "draw" }, `${state.revision}-draw`));
+  $("rematch").addEventListener("click", () =>
+    act({ action: "rematch" }, `${state.revision}-rematch`),
+  );
   $("resign").addEventListener("click", () => {
     $("confirm-resign").hidden = false;
   });

@@ -74,7 +74,7 @@ fn move_numbers(plies: usize) -> Vec<String> {
     (0..plies)
         .map(|ply| {
             let number = ply / 2 + 1;
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 format!("{number}.")
             } else {
                 format!("{number}…")
@@ -147,7 +147,7 @@ async fn play(
             h.advance(Duration::from_secs(1));
             deliver_due(h, posted).await;
         }
-        let who = if ply % 2 == 0 { &alice } else { &bob };
+        let who = if ply.is_multiple_of(2) { &alice } else { &bob };
         not_refused(&h.say(who, chat, &format!("/move {typed}")).await);
         deliver_due(h, posted).await;
     }
@@ -385,7 +385,7 @@ async fn a_crash_at_any_step_of_a_live_games_boards_loses_no_move_and_posts_noth
     let moves = xiangqi_moves(8);
     let (alice, bob) = (user("alice"), user("bob"));
     let say_move = |ply: usize| -> (jieqi_service::User, String) {
-        let who = if ply % 2 == 0 { &alice } else { &bob };
+        let who = if ply.is_multiple_of(2) { &alice } else { &bob };
         (who.clone(), format!("/move {}", moves[ply]))
     };
 

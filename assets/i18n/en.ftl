@@ -57,6 +57,29 @@ challenge-withdrawn = Withdrawn by { $player }.
 challenge-expired = Nobody accepted in time: the challenge has expired.
 accepted-elsewhere = You accepted { $challenger }'s challenge. Game { $game } is played in the chat where the challenge was posted.
 
+## Play again: rematch and seek
+
+button-rematch = Rematch
+button-take-seek = Take it
+button-cancel-seek = Cancel
+command-rematch = The same game again with colours swapped (under a result: the Rematch button)
+command-seek = Quick game: an open challenge anyone here can take (3+2 unless you name a time)
+option-opponent = Who to play: me, the engine (default), or anyone here (a quick game)
+choice-opponent-bot = The engine
+choice-opponent-anyone = Anyone here (quick game)
+option-seek-time = The game clock (default 3+2, blitz)
+rematch-offered = { $challenger } offers { $opponent } a rematch of game { $game }: { $variant } ({ $preset } rules, { $time }; { $colour } this time).
+    Accept within { $expiry } with the button, /accept or Rematch. Challenge { $challenge }.
+seek-posted = { $challenger } is looking for a game: { $variant } ({ $preset } rules, { $time }; { $colour }). Anyone here may take it with the button or /accept within { $expiry }. Challenge { $challenge }.
+refuse-rematch-not-a-player = Only the players of game { $game }, { $first } and { $second }, can ask for its rematch. Start your own game with /challenge or /seek.
+refuse-rematch-running = Game { $game } is still being played: a rematch comes after its result.
+refuse-rematch-tournament = Game { $game } is a tournament game: the tournament pairs its games, so it has no rematch.
+refuse-rematch-no-game = You have no finished game here to play again. Say which one: /rematch <id> (/games lists them).
+refuse-rematch-offered = You already offered { $player } a game here (challenge { $challenge }): wait for their answer, or withdraw it with /cancel { $challenge }.
+refuse-seek-private = A seek is posted in a group chat, where others can take it. Add me to a group and send /seek there.
+refuse-seek-user = A seek is open to anyone, so it names nobody. To challenge someone, use /challenge @them.
+refuse-seek-option = I do not understand “{ $option }” in a seek. Use a time (3+2, 10m|30s, blitz, 1d), a variant (jieqi, xiangqi, banqi), a colour (red, black, random), rules (standard, pychess, tencent, vietnam) or secret-captures.
+
 ## Game start
 
 game-started = Game { $game } has started: { $first } against { $second }.
@@ -171,6 +194,7 @@ refuse-settings-admins = Only this chat's admins can change its settings (Discor
 help-text = Commands:
     /challenge [@user] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [time like 30m, 24h, 2d]: challenge someone, or anyone. secret-captures: nobody, not even the capturer, learns a captured covered piece until the game ends.
     /accept, /decline, /cancel: answer or withdraw a challenge.
+    /seek [3+2, 10m|30s, blitz…] [variant]: a quick game anyone here can take (3+2 by default). /rematch [id]: the same game again, colours swapped.
     /move h2e2 (also WXF C2.5 or Chinese 炮二平五; Banqi: c3 flips, c3c4 moves): play a move. With several games here: /move <id> h2e2.
     /board: the current board. /history [id]: the moves and FEN. /review [id]: a finished game's review.
     /resign, /draw: resign; offer a draw or accept one.

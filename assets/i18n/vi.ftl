@@ -45,6 +45,29 @@ challenge-withdrawn = { $player } đã rút lại.
 challenge-expired = Không ai nhận lời kịp: lời thách đấu đã hết hạn.
 accepted-elsewhere = Bạn đã nhận lời thách đấu của { $challenger }. Ván { $game } diễn ra trong nhóm nơi lời thách đấu được đăng.
 
+## Chơi lại: tái đấu và tìm đối thủ
+
+button-rematch = Tái đấu
+button-take-seek = Nhận ván
+button-cancel-seek = Hủy
+command-rematch = Chơi lại ván đó, đổi màu quân (dưới kết quả: nút Tái đấu)
+command-seek = Ván nhanh: lời thách đấu mở mà ai trong nhóm cũng nhận được (3+2 nếu không nêu thời gian)
+option-opponent = Chơi với ai: tôi, máy cờ (mặc định), hoặc bất kỳ ai trong nhóm (ván nhanh)
+choice-opponent-bot = Máy cờ
+choice-opponent-anyone = Bất kỳ ai trong nhóm (ván nhanh)
+option-seek-time = Đồng hồ của ván (mặc định 3+2, cờ chớp)
+rematch-offered = { $challenger } mời { $opponent } tái đấu ván { $game }: { $variant } (luật { $preset }, { $time }; lần này { $colour }).
+    Hãy nhận lời trong { $expiry } bằng nút bấm, /accept hoặc Tái đấu. Mã thách đấu { $challenge }.
+seek-posted = { $challenger } đang tìm người chơi: { $variant } (luật { $preset }, { $time }; { $colour }). Ai trong nhóm cũng có thể nhận ván bằng nút bấm hoặc /accept trong { $expiry }. Mã thách đấu { $challenge }.
+refuse-rematch-not-a-player = Chỉ hai người chơi của ván { $game }, { $first } và { $second }, mới xin tái đấu được. Hãy bắt đầu ván của bạn bằng /challenge hoặc /seek.
+refuse-rematch-running = Ván { $game } vẫn đang diễn ra: tái đấu sau khi có kết quả.
+refuse-rematch-tournament = Ván { $game } là ván của giải đấu: giải tự xếp cặp, nên không có tái đấu.
+refuse-rematch-no-game = Bạn không có ván nào đã kết thúc ở đây để chơi lại. Hãy nói ván nào: /rematch <mã> (/games liệt kê chúng).
+refuse-rematch-offered = Bạn đã mời { $player } một ván ở đây (thách đấu { $challenge }): hãy chờ trả lời, hoặc rút lại bằng /cancel { $challenge }.
+refuse-seek-private = Lời tìm đối thủ được đăng trong nhóm, nơi người khác có thể nhận. Hãy thêm tôi vào một nhóm và gửi /seek ở đó.
+refuse-seek-user = Lời tìm đối thủ mở cho bất kỳ ai, nên không nêu tên ai. Để thách đấu một người, hãy dùng /challenge @họ.
+refuse-seek-option = Tôi không hiểu “{ $option }” trong lời tìm đối thủ. Hãy dùng thời gian (3+2, 10m|30s, blitz, 1d), biến thể (jieqi, xiangqi, banqi), màu (red, black, random), luật (standard, pychess, tencent, vietnam) hoặc secret-captures.
+
 ## Game start
 
 game-started = Ván { $game } bắt đầu: { $first } gặp { $second }.
@@ -153,6 +176,7 @@ refuse-settings-admins = Chỉ quản trị viên của nhóm mới được đ�
 help-text = Các lệnh:
     /challenge [@người] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [thời gian như 30m, 24h, 2d]: thách đấu một người, hoặc bất kỳ ai. secret-captures: không ai, kể cả người ăn, biết quân úp bị ăn là quân gì cho đến khi ván kết thúc.
     /accept, /decline, /cancel: nhận lời, từ chối hoặc rút lại lời thách đấu.
+    /seek [3+2, 10m|30s, blitz…] [biến thể]: ván nhanh ai trong nhóm cũng nhận được (mặc định 3+2). /rematch [mã]: chơi lại ván đó, đổi màu quân.
     /move h2e2 (hoặc WXF C2.5, hoặc chữ Hán 炮二平五; Banqi: c3 để lật, c3c4 để đi): đi một nước. Nếu có nhiều ván ở đây: /move <mã> h2e2.
     /board: bàn cờ hiện tại. /history [mã]: các nước đi và FEN. /review [mã]: phân tích ván đã kết thúc.
     /resign, /draw: đầu hàng; cầu hòa hoặc đồng ý hòa.

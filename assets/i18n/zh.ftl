@@ -45,6 +45,29 @@ challenge-withdrawn = { $player } 已撤回。
 challenge-expired = 无人及时接受，挑战已过期。
 accepted-elsewhere = 你接受了 { $challenger } 的挑战。对局 { $game } 在发起挑战的群里进行。
 
+## 再来一局：再战与约战
+
+button-rematch = 再战一局
+button-take-seek = 应战
+button-cancel-seek = 取消
+command-rematch = 交换先后再下一局同样的对局（对局结果下的“再战一局”按钮）
+command-seek = 快棋：发出任何人都可应战的公开挑战（不指定时间则为 3+2）
+option-opponent = 对手：我（内置引擎，默认），或本群任何人（快棋）
+choice-opponent-bot = 内置引擎
+choice-opponent-anyone = 本群任何人（快棋）
+option-seek-time = 棋钟（默认 3+2，超快棋）
+rematch-offered = { $challenger } 邀请 { $opponent } 再战对局 { $game }：{ $variant }（{ $preset } 规则，{ $time }；这次{ $colour }）。
+    请在 { $expiry } 内点击按钮、发送 /accept 或点“再战一局”接受。挑战编号 { $challenge }。
+seek-posted = { $challenger } 正在找人下棋：{ $variant }（{ $preset } 规则，{ $time }；{ $colour }）。本群任何人都可以在 { $expiry } 内点击按钮或发送 /accept 应战。挑战编号 { $challenge }。
+refuse-rematch-not-a-player = 只有对局 { $game } 的双方（{ $first } 和 { $second }）可以要求再战。用 /challenge 或 /seek 开始你自己的对局。
+refuse-rematch-running = 对局 { $game } 还在进行中：结果出来后才能再战。
+refuse-rematch-tournament = 对局 { $game } 是比赛对局：比赛负责编排对局，所以没有再战。
+refuse-rematch-no-game = 你在这里没有已结束的对局可以再下。请指明是哪一局：/rematch <编号>（/games 会列出）。
+refuse-rematch-offered = 你已经在这里向 { $player } 发起了对局（挑战 { $challenge }）：请等待对方回复，或用 /cancel { $challenge } 撤回。
+refuse-seek-private = 约战要发在群聊里，其他人才能应战。请把我加入群组，然后在那里发送 /seek。
+refuse-seek-user = 约战对任何人开放，所以不指定对手。要挑战某人，请用 /challenge @对方。
+refuse-seek-option = 我不理解约战中的“{ $option }”。可用：时间（3+2、10m|30s、blitz、1d）、变体（jieqi、xiangqi、banqi）、颜色（red、black、random）、规则（standard、pychess、tencent、vietnam）或 secret-captures。
+
 ## Game start
 
 game-started = 对局 { $game } 开始：{ $first } 对 { $second }。
@@ -153,6 +176,7 @@ refuse-settings-admins = 只有本群管理员才能修改本群设置（Discord
 help-text = 命令：
     /challenge [@用户] [jieqi|xiangqi|banqi] [red|black|random] [standard|pychess|tencent|vietnam] [secret-captures] [每步时间，如 30m、24h、2d]：向某人或任何人发起挑战。secret-captures：被吃的暗子对局结束前谁都不知道是什么，吃子方也不知道。
     /accept、/decline、/cancel：接受、拒绝或撤回挑战。
+    /seek [3+2、10m|30s、blitz…] [变体]：本群任何人都可应战的快棋（默认 3+2）。/rematch [编号]：交换先后再下一局。
     /move h2e2（也可用 WXF 如 C2.5 或中文如 炮二平五；暗棋：c3 翻子，c3c4 走子）：走棋。本群有多局时：/move <编号> h2e2。
     /board：当前棋盘。/history [编号]：着法和 FEN。/review [编号]：已结束对局的复盘。
     /resign、/draw：认输；提和或同意和棋。

@@ -202,7 +202,7 @@ pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
 
 fn style(action: &ButtonAction) -> ButtonStyle {
     match action {
-        ButtonAction::Accept(_) => ButtonStyle::Success,
+        ButtonAction::Accept(_) | ButtonAction::Rematch(_) => ButtonStyle::Success,
         ButtonAction::Decline(_)
         | ButtonAction::Resign(_)
         | ButtonAction::ResignAt(..)

@@ -1,7 +1,7 @@
 //! The buttons under a public board: Draw and Resign under the home chat's boards (naming
 //! the board's ply, so a press under an older board is told the board is old), the link to
-//! the game's web page, the button to play on the web board; and the edit that greys out an
-//! older board's buttons once a newer board is under it.
+//! the game's web page, the button to play on the web board, Rematch under a result; and
+//! the edit that greys out an older board's buttons once a newer board is under it.
 
 use crate::context::{Ctx, Sentence, Step};
 use crate::ids::{ChatId, GameId, Platform};
@@ -123,4 +123,24 @@ pub(crate) async fn grey_out(
 /// during a rolling upgrade from the release before them, `jieqi_store::fleet`).
 pub(crate) fn button_edits_allowed(ctx: &Ctx<'_>) -> bool {
     ctx.inner.store.fleet() >= crate::store::fleet::since::DEFERRED_AND_BUTTON_EDITS
+}
+
+/// The Rematch button under a finished game's result in its own chat (`commands/rematch.rs`
+/// answers it): none for a tournament's games, which the event pairs.
+pub(crate) async fn rematch_button(
+    ctx: &Ctx<'_>,
+    settings: &ChatSettings,
+    record: &crate::store::GameRecord,
+) -> Step<Option<Button>> {
+    if crate::tournament_play::tournament_of(ctx, record)
+        .await?
+        .is_some()
+    {
+        return Ok(None);
+    }
+    Ok(Some(Button {
+        label: ctx.say_in(settings.language, &Sentence::new("button-rematch")),
+        action: ButtonAction::Rematch(record.id.clone()),
+        deep_link_accept: false,
+    }))
 }

@@ -718,12 +718,19 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
                     deep_link_accept: false,
                 }
             });
+        // The same game again, colours swapped (`/rematch`): asked for in the game's chat.
+        let rematch = if home {
+            board_buttons::rematch_button(ctx, &settings, &loaded.record).await?
+        } else {
+            None
+        };
         let result = Message::text(Destination::Chat(chat.clone()), MessageKind::Result, text)
             .about(&id)
             .with_mentions(mentions)
             .with_buttons(
-                review
+                rematch
                     .into_iter()
+                    .chain(review)
                     .chain(board_buttons::page_link(
                         ctx,
                         &settings,

@@ -230,6 +230,17 @@ pub const COMMANDS: &[MenuCommand] = &[
         options: Options::Plain(&[CHALLENGE]),
     },
     MenuCommand {
+        name: "seek",
+        description: "command-seek",
+        options: Options::Plain(&[
+            opt("time", "option-seek-time", CLOCKS),
+            VARIANT,
+            COLOUR,
+            opt("rules", "option-rules", PRESETS),
+            opt("captures", "option-captures", CAPTURES),
+        ]),
+    },
+    MenuCommand {
         name: "decline",
         description: "command-decline",
         options: Options::Plain(&[CHALLENGE]),
@@ -288,6 +299,11 @@ pub const COMMANDS: &[MenuCommand] = &[
         options: Options::Plain(&[GAME]),
     },
     MenuCommand {
+        name: "rematch",
+        description: "command-rematch",
+        options: Options::Plain(&[GAME]),
+    },
+    MenuCommand {
         name: "peek",
         description: "command-peek",
         options: Options::Plain(&[GAME]),
@@ -296,6 +312,15 @@ pub const COMMANDS: &[MenuCommand] = &[
         name: "play",
         description: "command-play",
         options: Options::Plain(&[
+            // First: `/play anyone …` is a seek, whatever follows.
+            opt(
+                "opponent",
+                "option-opponent",
+                OptionKind::Choice(&[
+                    choice("choice-opponent-bot", "bot"),
+                    choice("choice-opponent-anyone", "anyone"),
+                ]),
+            ),
             opt("level", "option-level", LEVELS),
             VARIANT,
             COLOUR,

@@ -39,8 +39,9 @@ use super::speed_ratings::LiveRatings;
 /// - 8 added `PlayerRecord::live` (ratings in the live speeds, `speed_ratings`), last. Older
 ///   players read with none: their ratings are the correspondence ones. A game's verdict
 ///   may be a time-out drawn against a side that cannot mate (`DrawBy`'s last variant),
-///   which no older schema wrote. Nothing else changed shape: the other records of schema 7
-///   read as they are.
+///   which no older schema wrote. A message may carry the Rematch button
+///   (`ButtonAction::Rematch`, the enum's last variant), which older schemas' messages leave
+///   off. Nothing else changed shape: the other records of schema 7 read as they are.
 pub const SCHEMA_VERSION: u8 = 8;
 
 /// A record the store keeps: its current shape, and how to read its older ones.

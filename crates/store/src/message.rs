@@ -266,6 +266,10 @@ pub enum ButtonAction {
     /// Offer a draw in that game (or accept the offer), pressed under the board after this
     /// many plies; as [`ButtonAction::ResignAt`].
     OfferDrawAt(GameId, u32),
+    /// A rematch of that finished game, colours swapped, the same terms (under its result).
+    /// Last, so records written before it read the same; an older fleet's messages leave it
+    /// off (`fleet::older_message`).
+    Rematch(GameId),
 }
 
 /// Button data that is not ours (or from an older version of the bot).
@@ -275,7 +279,8 @@ pub struct ButtonDecodeError(pub String);
 
 impl ButtonAction {
     /// The compact form for callback data, custom ids and `/start` deep links: `acc_c4f7k`,
-    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`, `ply_g7k2`, `act_g7k2`; a
+    /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`, `ply_g7k2`, `act_g7k2`,
+    /// `rem_g7k2`; a
     /// board's buttons with the board's ply after the game, `res_g7k2_14`, `drw_g7k2_14`; a link's
     /// address.
     pub fn encode(&self) -> String {
@@ -288,6 +293,7 @@ impl ButtonAction {
             ButtonAction::Review(id) => format!("rev_{id}"),
             ButtonAction::PlayOnBoard(id) => format!("ply_{id}"),
             ButtonAction::PlayInDiscord(id) => format!("act_{id}"),
+            ButtonAction::Rematch(id) => format!("rem_{id}"),
             ButtonAction::ResignAt(id, ply) => format!("res_{id}_{ply}"),
             ButtonAction::OfferDrawAt(id, ply) => format!("drw_{id}_{ply}"),
             ButtonAction::Link(url) | ButtonAction::App(url) => url.clone(),
@@ -325,6 +331,7 @@ impl ButtonAction {
             "rev" => Ok(ButtonAction::Review(id.parse().map_err(|_| bad())?)),
             "ply" => Ok(ButtonAction::PlayOnBoard(id.parse().map_err(|_| bad())?)),
             "act" => Ok(ButtonAction::PlayInDiscord(id.parse().map_err(|_| bad())?)),
+            "rem" => Ok(ButtonAction::Rematch(id.parse().map_err(|_| bad())?)),
             _ => Err(bad()),
         }
     }
@@ -361,6 +368,7 @@ mod tests {
             ButtonAction::PlayInDiscord("g7k2".parse().unwrap()),
             ButtonAction::ResignAt("g7k2".parse().unwrap(), 0),
             ButtonAction::OfferDrawAt("g7k2".parse().unwrap(), 4_294_967_295),
+            ButtonAction::Rematch("g7k2".parse().unwrap()),
         ];
         for action in actions {
             let data = action.encode();
@@ -389,6 +397,8 @@ mod tests {
             "res_g7k2_4294967296",
             "acc_c4f7k_3",
             "drw_c4f7k_3",
+            "rem_c4f7k",
+            "rem_g7k2_3",
             "res_g7k2_3_4",
             "é_ü",
         ] {

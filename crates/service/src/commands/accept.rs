@@ -2,7 +2,7 @@
 //! challenge and starts the game.
 
 use crate::context::{Ctx, Halt, Sentence, Step, refuse};
-use crate::ids::ChallengeId;
+use crate::ids::{ChallengeId, GameId};
 use crate::lifecycle::start_game;
 use crate::message::{Destination, Message, MessageKind};
 use crate::store::ChallengeRecord;
@@ -86,7 +86,7 @@ impl Accept {
             &challenge,
             "challenge-accepted",
             &user.name,
-            Some(game.as_str()),
+            Some(&game),
         )
         .await?;
         if request.chat != challenge.chat {
@@ -157,28 +157,35 @@ pub(super) async fn find_challenge(
     }
 }
 
-/// Edits a challenge's post: its text plus how it was closed, without buttons.
+/// Edits a challenge's post: its text plus how it was closed, without its buttons; when a
+/// game started, with the "Watch live" link to its board (when the web page is on), so
+/// that whoever saw the challenge (an open one, a seek) can follow the game from there.
 pub(crate) async fn close_post(
     ctx: &mut Ctx<'_>,
     challenge: &ChallengeRecord,
     how: &'static str,
     who: &str,
-    game: Option<&str>,
+    game: Option<&GameId>,
 ) -> Step {
     let Some(post) = challenge.post else {
         return Ok(());
     };
-    let lang = ctx.chat_record(&challenge.chat).await?.settings.language;
+    let settings = ctx.chat_record(&challenge.chat).await?.settings;
+    let lang = settings.language;
     let mut sentence = Sentence::new(how).arg("player", who);
     if let Some(game) = game {
-        sentence = sentence.arg("game", game);
+        sentence = sentence.arg("game", game.as_str());
     }
     let text = format!("{}\n{}", challenge.text, ctx.say_in(lang, &sentence));
+    let link = game.and_then(|game| {
+        crate::board_buttons::page_link(ctx, &settings, game, "button-watch-live")
+    });
     let edit = Message::text(
         Destination::Chat(challenge.chat.clone()),
         MessageKind::Challenge,
         text,
     )
+    .with_buttons(link.into_iter().collect())
     .replacing(Some(post));
     ctx.post(edit, None).await?;
     Ok(())

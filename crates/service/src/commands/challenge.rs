@@ -24,13 +24,15 @@ const MAX_MOVE_TIME: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
 #[derive(Debug, Default)]
 pub(crate) struct Challenge {
-    handle: Option<String>,
-    variant: Option<Variant>,
-    colour: Option<ColourChoice>,
-    preset: Option<Preset>,
-    move_time: Option<Duration>,
-    control: Option<TimeControl>,
-    secret_captures: bool,
+    pub(super) handle: Option<String>,
+    pub(super) variant: Option<Variant>,
+    pub(super) colour: Option<ColourChoice>,
+    pub(super) preset: Option<Preset>,
+    pub(super) move_time: Option<Duration>,
+    pub(super) control: Option<TimeControl>,
+    pub(super) secret_captures: bool,
+    /// Posted as a seek (`/seek`): open to anyone, worded as a quick game to take.
+    pub(super) seek: bool,
 }
 
 /// The time a challenge (or `/play`) names.
@@ -117,7 +119,11 @@ impl Challenge {
         let request = ctx.req()?;
         let challenger = &request.user;
         if request.is_private_chat {
-            return refuse(Sentence::new("refuse-challenge-private"));
+            return refuse(Sentence::new(if self.seek {
+                "refuse-seek-private"
+            } else {
+                "refuse-challenge-private"
+            }));
         }
         if self.secret_captures {
             super::option_waits_for_upgrade(ctx, crate::store::records::SECRET_CAPTURES)?;
@@ -197,36 +203,56 @@ impl Challenge {
         };
         let text = ctx.say_in(
             lang,
-            &Sentence::new("challenge-posted")
-                .arg("challenger", &challenger.name)
-                .arg("opponent", opponent)
-                .arg(
-                    "variant",
-                    ctx.say_in(lang, &Sentence::new(variant_key(variant))),
-                )
-                .arg(
-                    "preset",
-                    crate::announce::preset_text(preset, self.secret_captures),
-                )
-                .arg("time", time_terms(ctx, lang, move_time, self.control))
-                .arg(
-                    "colour",
-                    ctx.say_in(
-                        lang,
-                        &Sentence::new(colour_key).arg("challenger", &challenger.name),
-                    ),
-                )
-                .arg("expiry", duration_text(ctx, lang, ttl))
-                .arg("challenge", id.as_str()),
+            &Sentence::new(if self.seek {
+                "seek-posted"
+            } else {
+                "challenge-posted"
+            })
+            .arg("challenger", &challenger.name)
+            .arg("opponent", opponent)
+            .arg(
+                "variant",
+                ctx.say_in(lang, &Sentence::new(variant_key(variant))),
+            )
+            .arg(
+                "preset",
+                crate::announce::preset_text(preset, self.secret_captures),
+            )
+            .arg("time", time_terms(ctx, lang, move_time, self.control))
+            .arg(
+                "colour",
+                ctx.say_in(
+                    lang,
+                    &Sentence::new(colour_key).arg("challenger", &challenger.name),
+                ),
+            )
+            .arg("expiry", duration_text(ctx, lang, ttl))
+            .arg("challenge", id.as_str()),
         );
         let mut buttons = vec![Button {
-            label: ctx.say_in(lang, &Sentence::new("button-accept")),
+            label: ctx.say_in(
+                lang,
+                &Sentence::new(if self.seek {
+                    "button-take-seek"
+                } else {
+                    "button-accept"
+                }),
+            ),
             action: ButtonAction::Accept(id.clone()),
             deep_link_accept: true,
         }];
-        if challenged.is_some() {
+        // A seek's seeker may take it back from its post (Decline by the challenger
+        // withdraws, as `/cancel` does).
+        if challenged.is_some() || self.seek {
             buttons.push(Button {
-                label: ctx.say_in(lang, &Sentence::new("button-decline")),
+                label: ctx.say_in(
+                    lang,
+                    &Sentence::new(if self.seek {
+                        "button-cancel-seek"
+                    } else {
+                        "button-decline"
+                    }),
+                ),
                 action: ButtonAction::Decline(id.clone()),
                 deep_link_accept: false,
             });

@@ -18,9 +18,11 @@ mod r#move;
 mod peek;
 mod play;
 mod puzzle;
+mod rematch;
 mod resign;
 mod review;
 mod rules;
+mod seek;
 mod settings;
 mod start;
 mod stats;
@@ -66,6 +68,8 @@ pub(crate) enum Command {
     Leaderboard(leaderboard::Leaderboard),
     Learn(learn::Learn),
     Tournament(tournament::TournamentCmd),
+    Rematch(rematch::Rematch),
+    Seek(seek::Seek),
     /// Understood as a command but not valid: refuse with this sentence.
     Invalid(Sentence),
 }
@@ -121,7 +125,13 @@ pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
         "history" => history::History::parse(&args).map(Command::History),
         "review" => review::Review::parse(&args).map(Command::Review),
         "peek" => peek::Peek::parse(&args).map(Command::Peek),
-        "play" => play::Play::parse(&args).map(Command::Play),
+        // `/play anyone`: a quick game with whoever takes it, a seek.
+        "play" => match args.split_first() {
+            Some((first, rest)) if first.eq_ignore_ascii_case("anyone") => {
+                seek::Seek::parse(rest).map(Command::Seek)
+            }
+            _ => play::Play::parse(&args).map(Command::Play),
+        },
         "puzzle" => puzzle::PuzzleCmd::parse(&args).map(Command::Puzzle),
         "watch" => watch::Watch::parse(&args).map(Command::Watch),
         "unwatch" => unwatch::Unwatch::parse(&args).map(Command::Unwatch),
@@ -133,6 +143,8 @@ pub(crate) fn parse(input: &Input, bot_username: Option<&str>) -> Parsed {
         "leaderboard" | "top" => leaderboard::Leaderboard::parse(&args).map(Command::Leaderboard),
         "learn" => learn::Learn::parse(&args).map(Command::Learn),
         "tournament" => tournament::TournamentCmd::parse(&args).map(Command::Tournament),
+        "rematch" => rematch::Rematch::parse(&args).map(Command::Rematch),
+        "seek" => seek::Seek::parse(&args).map(Command::Seek),
         _ => {
             Err(Sentence::new("refuse-unknown-command").arg("command", shown(&format!("/{name}"))))
         }
@@ -204,6 +216,9 @@ fn from_button(action: &ButtonAction) -> Command {
         ButtonAction::Review(id) => Command::Review(review::Review {
             game: Some(id.clone()),
         }),
+        ButtonAction::Rematch(id) => Command::Rematch(rematch::Rematch {
+            game: Some(id.clone()),
+        }),
         ButtonAction::PlayOnBoard(id) => {
             Command::BoardLink(board_link::BoardLink { game: id.clone() })
         }
@@ -244,6 +259,8 @@ impl Command {
             Command::Leaderboard(c) => c.apply(ctx).await,
             Command::Learn(c) => c.apply(ctx).await,
             Command::Tournament(c) => c.apply(ctx).await,
+            Command::Rematch(c) => c.apply(ctx).await,
+            Command::Seek(c) => c.apply(ctx).await,
             Command::Invalid(sentence) => Err(Halt::Refuse(sentence.clone())),
         }
     }

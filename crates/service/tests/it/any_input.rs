@@ -7,7 +7,7 @@ use common::*;
 use jieqi_service::{ButtonAction, DealSource, Input, MessageKind, Platform, User, UserId};
 use proptest::prelude::*;
 
-const COMMANDS: [&str; 22] = [
+const COMMANDS: [&str; 24] = [
     "challenge",
     "accept",
     "decline",
@@ -29,6 +29,8 @@ const COMMANDS: [&str; 22] = [
     "leaderboard",
     "learn",
     "puzzle",
+    "rematch",
+    "seek",
     "nonsense",
 ];
 

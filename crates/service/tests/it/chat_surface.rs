@@ -71,7 +71,7 @@ async fn a_chat_speaks_its_language_and_new_chats_start_in_the_users() {
     assert!(board.text.contains("炮二平五"), "{}", board.text);
 
     let menu = h.service.command_menu(Language::Vi);
-    assert_eq!(menu.len(), 23);
+    assert_eq!(menu.len(), 25);
     assert!(menu.iter().any(|(name, _)| *name == "tournament"));
     assert!(menu.iter().any(|(name, _)| *name == "review"));
     assert!(menu.iter().any(|(name, _)| *name == "learn"));

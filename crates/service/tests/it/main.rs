@@ -20,6 +20,7 @@ mod live_clocks;
 mod live_clocks_across_processes;
 mod old_boards;
 mod pgn;
+mod play_again;
 mod play_bot;
 mod players_experience;
 mod puzzle_solvers;

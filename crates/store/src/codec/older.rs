@@ -29,6 +29,9 @@ pub mod since {
     /// starts live games only from here on (not from [`CLOCKS`]): a record it could not
     /// write would hold the game's end back.
     pub const SPEED_RATINGS: u8 = 8;
+    /// The Rematch button under a result (`ButtonAction::Rematch`). An older fleet's
+    /// messages leave it off: the rematch is still there to ask for with `/rematch`.
+    pub const REMATCH: u8 = 8;
 }
 
 /// The postcard bytes of `value`.
@@ -141,10 +144,13 @@ pub(crate) fn older_player(player: &PlayerRecord, version: u8) -> Result<Vec<u8>
 }
 
 /// Schemas 4 and 5 lack an outbox entry's last field, `covers`, and every message read by
-/// schema 4 is in the older release's words ([`older_message`]).
+/// an older schema is in its words ([`older_message`]).
 pub(crate) fn older_outbox(record: &OutboxRecord, version: u8) -> Result<Vec<u8>, StoreError> {
     if version >= 6 {
-        return body(record);
+        return body(&OutboxRecord {
+            message: older_message(&record.message, version)?,
+            ..record.clone()
+        });
     }
     let older = OutboxRecord {
         message: older_message(&record.message, version)?,
@@ -167,12 +173,19 @@ pub(crate) fn older_answer(record: &AnswerRecord, version: u8) -> Result<Vec<u8>
     body(&older)
 }
 
-/// `message` as the release of codec schema 4 knows messages: five kinds of button, no
-/// review kind, no deferred replies or stale-button edits, and an edit always with its text.
+/// `message` as the release of codec schema `version` knows messages: before schema 8 no
+/// Rematch button; before 6 (the release of codec schema 4) five kinds of button, no review
+/// kind, no deferred replies or stale-button edits, and an edit always with its text.
 pub fn older_message(message: &Message, version: u8) -> Result<Message, StoreError> {
     let needs = since::DEFERRED_AND_BUTTON_EDITS;
     if version >= needs {
-        return Ok(message.clone());
+        let mut older = message.clone();
+        if version < since::REMATCH {
+            older
+                .buttons
+                .retain(|button| !matches!(button.action, ButtonAction::Rematch(_)));
+        }
+        return Ok(older);
     }
     match &message.to {
         Destination::DeferredReply(_) => return Err(not_yet("a deferred reply", needs, version)),
@@ -204,7 +217,8 @@ pub fn older_message(message: &Message, version: u8) -> Result<Message, StoreErr
                 | ButtonAction::Link(_)
                 | ButtonAction::PlayOnBoard(_)
                 | ButtonAction::App(_)
-                | ButtonAction::PlayInDiscord(_) => return None,
+                | ButtonAction::PlayInDiscord(_)
+                | ButtonAction::Rematch(_) => return None,
             };
             Some(crate::message::Button {
                 action,

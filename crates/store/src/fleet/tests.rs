@@ -263,3 +263,26 @@ fn a_time_out_drawn_against_a_side_that_cannot_mate_waits_for_the_fleet() {
     let bytes = encode_for(&record, since::SPEED_RATINGS).unwrap();
     assert_eq!(decode::<GameRecord>(&bytes).unwrap(), record);
 }
+
+#[test]
+fn a_result_for_a_fleet_before_schema_8_leaves_off_its_rematch_button() {
+    let id: crate::ids::GameId = "g7k2".parse().unwrap();
+    let result =
+        Message::text(Destination::Chat(room()), MessageKind::Result, "1-0").with_buttons(vec![
+            button(ButtonAction::Review(id.clone())),
+            button(ButtonAction::Rematch(id.clone())),
+        ]);
+    let record = OutboxRecord::new(result, 1);
+    for fleet in [4, 6, 7] {
+        let read: OutboxRecord = decode(&encode_for(&record, fleet).unwrap()).unwrap();
+        assert!(
+            read.message
+                .buttons
+                .iter()
+                .all(|b| !matches!(b.action, ButtonAction::Rematch(_))),
+            "fleet {fleet}"
+        );
+    }
+    let read: OutboxRecord = decode(&encode_for(&record, SCHEMA_VERSION).unwrap()).unwrap();
+    assert_eq!(read.message.buttons.len(), 2);
+}

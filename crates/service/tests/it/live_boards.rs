@@ -462,3 +462,44 @@ async fn a_crash_at_any_step_of_a_live_games_boards_loses_no_move_and_posts_noth
     assert!(h.service.pending(100).await.unwrap().is_empty());
     assert_eq!(posted.of_kind(MessageKind::Result).len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_process_delivers_the_waiting_board_at_its_time_and_not_before() {
+    let mut h = Harness::new(DealSource::Seeded(16)).await;
+    let chat = group("-806");
+    let mut posted = Posted::default();
+    live_game(&mut h, &chat, &mut posted).await;
+    let moves = xiangqi_moves(3);
+    play(
+        &mut h,
+        &chat,
+        &moves,
+        0,
+        Duration::from_secs(2),
+        &mut posted,
+    )
+    .await;
+    assert_eq!(posted.boards(&chat).len(), 1, "the moves' board waits");
+    // Another process sharing the store (PostgreSQL: its own pool) delivers from now on.
+    let other = h.another_process(None).await;
+    let claim = |service: jieqi_service::Service| async move {
+        service
+            .claim_pending_for(Platform::Telegram, LEASE, 64)
+            .await
+            .expect("claim")
+    };
+    assert!(claim(other.clone()).await.is_empty(), "not before its time");
+    h.advance(Duration::from_secs(14));
+    let due = claim(other.clone()).await;
+    assert_eq!(due.len(), 1, "{due:#?}");
+    assert_eq!(
+        moves_named(&due[0].entry.message.text),
+        move_numbers(3),
+        "the one board names all three moves"
+    );
+    other
+        .delivered(due[0].entry.id, Some("msg".to_owned()))
+        .await
+        .expect("delivered");
+    assert!(claim(other).await.is_empty());
+}

@@ -70,6 +70,7 @@ choice-opponent-anyone = Anyone here (quick game)
 option-seek-time = The game clock (default 3+2, blitz)
 rematch-offered = { $challenger } offers { $opponent } a rematch of game { $game }: { $variant } ({ $preset } rules, { $time }; { $colour } this time).
     Accept within { $expiry } with the button, /accept or Rematch. Challenge { $challenge }.
+rematch-offer-sent = Your rematch offer to { $player } is posted in the chat (challenge { $challenge }): the game starts when they accept or press Rematch.
 seek-posted = { $challenger } is looking for a game: { $variant } ({ $preset } rules, { $time }; { $colour }). Anyone here may take it with the button or /accept within { $expiry }. Challenge { $challenge }.
 refuse-rematch-not-a-player = Only the players of game { $game }, { $first } and { $second }, can ask for its rematch. Start your own game with /challenge or /seek.
 refuse-rematch-running = Game { $game } is still being played: a rematch comes after its result.

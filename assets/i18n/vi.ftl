@@ -58,6 +58,7 @@ choice-opponent-anyone = Bất kỳ ai trong nhóm (ván nhanh)
 option-seek-time = Đồng hồ của ván (mặc định 3+2, cờ chớp)
 rematch-offered = { $challenger } mời { $opponent } tái đấu ván { $game }: { $variant } (luật { $preset }, { $time }; lần này { $colour }).
     Hãy nhận lời trong { $expiry } bằng nút bấm, /accept hoặc Tái đấu. Mã thách đấu { $challenge }.
+rematch-offer-sent = Lời mời tái đấu { $player } của bạn đã được đăng trong nhóm (thách đấu { $challenge }): ván bắt đầu khi họ nhận lời hoặc bấm Tái đấu.
 seek-posted = { $challenger } đang tìm người chơi: { $variant } (luật { $preset }, { $time }; { $colour }). Ai trong nhóm cũng có thể nhận ván bằng nút bấm hoặc /accept trong { $expiry }. Mã thách đấu { $challenge }.
 refuse-rematch-not-a-player = Chỉ hai người chơi của ván { $game }, { $first } và { $second }, mới xin tái đấu được. Hãy bắt đầu ván của bạn bằng /challenge hoặc /seek.
 refuse-rematch-running = Ván { $game } vẫn đang diễn ra: tái đấu sau khi có kết quả.

@@ -58,6 +58,7 @@ choice-opponent-anyone = 本群任何人（快棋）
 option-seek-time = 棋钟（默认 3+2，超快棋）
 rematch-offered = { $challenger } 邀请 { $opponent } 再战对局 { $game }：{ $variant }（{ $preset } 规则，{ $time }；这次{ $colour }）。
     请在 { $expiry } 内点击按钮、发送 /accept 或点“再战一局”接受。挑战编号 { $challenge }。
+rematch-offer-sent = 你向 { $player } 发出的再战邀请已发到群里（挑战 { $challenge }）：对方接受或点“再战一局”后对局开始。
 seek-posted = { $challenger } 正在找人下棋：{ $variant }（{ $preset } 规则，{ $time }；{ $colour }）。本群任何人都可以在 { $expiry } 内点击按钮或发送 /accept 应战。挑战编号 { $challenge }。
 refuse-rematch-not-a-player = 只有对局 { $game } 的双方（{ $first } 和 { $second }）可以要求再战。用 /challenge 或 /seek 开始你自己的对局。
 refuse-rematch-running = 对局 { $game } 还在进行中：结果出来后才能再战。

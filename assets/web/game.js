@@ -179,7 +179,8 @@ function renderLiveClocks(clock, clocks) {
     skewMeasured = true;
   }
   const tick = () => {
-    const elapsed = state.finished ? 0 : Math.max(0, Date.now() + serverAhead - clocks.server_time);
+    const now = Date.now();
+    const elapsed = state.finished ? 0 : Math.max(0, now + serverAhead - clocks.server_time);
     const sides = [0, 1].map((seat) => {
       let left = clocks.left_ms[seat];
       let periods = clocks.periods[seat];
@@ -197,12 +198,20 @@ function renderLiveClocks(clock, clocks) {
       }
       const name = state.players[seat].name;
       const shown = face(left) + (byoYomi ? ` ×${periods}` : "");
-      return { text: `${clocks.running === seat ? "▶ " : ""}${name} ${shown}`, low: left < 10000 };
+      return {
+        text: `${clocks.running === seat ? "▶ " : ""}${name} ${shown}`,
+        low: left < 10000,
+        ms: Math.max(0, Math.round(left)),
+      };
     });
     clock.textContent = `⏱ ${sides[0].text} · ${sides[1].text}`;
     const running = clocks.running === null || clocks.running === undefined ? null : sides[clocks.running];
     clock.classList.toggle("low", Boolean(running && running.low));
     root.dataset.clocks = JSON.stringify(sides.map((side) => side.text));
+    // What the faces show, to the millisecond (each seat's time, or byo-yomi period, left),
+    // and this browser's instant they were counted at: for tests and assistive tools.
+    clock.dataset.leftMs = sides.map((side) => side.ms).join(" ");
+    clock.dataset.shownAt = String(now);
   };
   clock.hidden = false;
   tick();
@@ -423,6 +432,14 @@ async function act(body, key) {
     if (answer.refused) {
       root.dataset.refusals = String(Number(root.dataset.refusals || "0") + 1);
       notice(answer.refused, "refused");
+    } else if (answer.next && answer.game) {
+      // The rematch started: its board, with this credential if no link of its own came.
+      try {
+        sessionStorage.setItem(`jieqi-auth-${answer.game}`, auth);
+      } catch {
+        // No storage: the new page asks for a link as any page opened without one does.
+      }
+      location.assign(answer.next);
     } else {
       notice((answer.said || []).join(" "));
     }
@@ -449,6 +466,8 @@ function renderPlay() {
   $("confirm-setting").hidden = state.finished;
   $("draw").textContent = label(state.draw_offered ? "button-accept-draw" : "button-draw");
   $("resign").textContent = label("button-resign");
+  $("again").hidden = !state.finished;
+  $("rematch").textContent = label("button-rematch");
   if (state.finished) {
     $("confirm-resign").hidden = true;
     $("confirm-move").hidden = true;
@@ -476,6 +495,9 @@ function setUpPlay() {
     renderTaps();
   });
   $("draw").addEventListener("click", () => act({ action: "draw" }, `${state.revision}-draw`));
+  $("rematch").addEventListener("click", () =>
+    act({ action: "rematch" }, `${state.revision}-rematch`),
+  );
   $("resign").addEventListener("click", () => {
     $("confirm-resign").hidden = false;
   });

@@ -42,6 +42,8 @@ pub enum PageAction {
     OfferDraw,
     /// Resign (the page has asked "really?" already).
     Resign,
+    /// A rematch of this finished game, as its Rematch button asks (`/rematch`).
+    Rematch,
 }
 
 /// The longest network delay a page may report with a move. The clock gives back at most
@@ -56,6 +58,14 @@ pub enum PageActionAnswer {
     Done(Vec<String>),
     /// Refused, with the reason as the chat would have given it.
     Refused(String),
+    /// A rematch asked for from the page started: the new game, and this player's page of
+    /// it (a personal link, when those are set up) for the page to follow.
+    Rematched {
+        /// The new game.
+        game: GameId,
+        /// The player's own page of it, if personal links are on.
+        link: Option<String>,
+    },
 }
 
 /// Why an action was not even tried.
@@ -230,6 +240,7 @@ impl Service {
             }
             PageAction::OfferDraw => Input::Button(ButtonAction::OfferDraw(id.clone())),
             PageAction::Resign => Input::Button(ButtonAction::ResignConfirm(id.clone())),
+            PageAction::Rematch => Input::Button(ButtonAction::Rematch(id.clone())),
         };
         let Some(record) = self
             .inner
@@ -265,7 +276,40 @@ impl Service {
             }
             said.push(reply.text);
         }
+        if *action == PageAction::Rematch
+            && let Some(game) = self.rematch_of(&record, seat).await?
+        {
+            let link = self.personal_link(&game, player);
+            return Ok(PageActionAnswer::Rematched { game, link });
+        }
         Ok(PageActionAnswer::Done(said))
+    }
+
+    /// The game running between `record`'s players in its chat that started once it was
+    /// over: its rematch, if it has started.
+    async fn rematch_of(
+        &self,
+        record: &crate::store::GameRecord,
+        seat: crate::store::Seat,
+    ) -> Result<Option<GameId>, ServiceError> {
+        let store = &self.inner.store;
+        let Some(chat) = store.chat(&record.chat).await? else {
+            return Ok(None);
+        };
+        let (me, them) = (&record.player(seat).id, &record.player(!seat).id);
+        for id in chat.games.iter().rev() {
+            if let Some(game) = store.game(id).await?
+                && game.is_active()
+                && game.seat_of(me).is_some()
+                && game.seat_of(them).is_some()
+                && record
+                    .finished_at
+                    .is_some_and(|over| game.started_at >= over)
+            {
+                return Ok(Some(game.id));
+            }
+        }
+        Ok(None)
     }
 
     /// `player`'s own picture choices (`/settings` in private), the defaults if none.

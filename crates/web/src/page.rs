@@ -59,6 +59,7 @@ pub(crate) const LABELS: &[&str] = &[
     "button-resign-confirm",
     "button-draw",
     "button-accept-draw",
+    "button-rematch",
     "activity-back",
 ];
 
@@ -157,6 +158,7 @@ pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
 <p id="confirm-move" hidden><button type="button" id="play-it"></button> <button type="button" id="play-cancel"></button></p>
 <p id="actions"><button type="button" id="draw"></button> <button type="button" id="resign"></button></p>
 <p id="confirm-resign" hidden><span id="resign-sure"></span> <button type="button" id="resign-yes"></button> <button type="button" id="resign-no"></button></p>
+<p id="again" hidden><button type="button" id="rematch"></button></p>
 <label id="confirm-setting"><input type="checkbox" id="confirm-moves"> <span id="confirm-moves-label"></span></label>
 </section>
 <section id="known" hidden></section>

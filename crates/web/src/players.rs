@@ -7,7 +7,7 @@
 //! | `GET /g/<game>/me` | the player's page state (JSON): 401 without a valid credential, 403 for someone who does not play here |
 //! | `GET /g/<game>/me/live` | Server-Sent Events of the player's page, one `page` event per new revision |
 //! | `GET /g/<game>/me/board/<ply>.png` | the player's own board (`?w=`, `end=1`), never cached by others |
-//! | `POST /g/<game>/me/act` | `{"action": "move", "move": "h2e2", "lag_ms": 120, "key": "…"}`, `"draw"` or `"resign"`: the same request as in the chat; `lag_ms` (optional, 0 to 10000) is the page's measured network share of its round trip, which a live game's clock gives back within its quota; the answer's `server_ms` is the bot's own time on it |
+//! | `POST /g/<game>/me/act` | `{"action": "move", "move": "h2e2", "lag_ms": 120, "key": "…"}`, `"draw"`, `"resign"` or, once the game is over, `"rematch"`: the same request as in the chat (a rematch that starts answers `next`, the player's page of the new game); `lag_ms` (optional, 0 to 10000) is the page's measured network share of its round trip, which a live game's clock gives back within its quota; the answer's `server_ms` is the bot's own time on it |
 //! | `GET /app` | the Telegram Mini App's address: sends `?tgWebAppStartParam=<game>` on to the game's page |
 //!
 //! A player's data is built for them alone on every revision and never shared between
@@ -387,7 +387,10 @@ async fn act(
         },
         ("draw", None, None) => PageAction::OfferDraw,
         ("resign", None, None) => PageAction::Resign,
-        _ => return bad("the action is move (with a move and its lag_ms), draw or resign"),
+        ("rematch", None, None) => PageAction::Rematch,
+        _ => {
+            return bad("the action is move (with a move and its lag_ms), draw, resign or rematch");
+        }
     };
     if site.actions.0.check_key(&person.user).is_err() {
         let mut response = refusal(
@@ -422,6 +425,15 @@ async fn act(
         PageActionAnswer::Refused(reason) => {
             serde_json::json!({ "done": false, "refused": reason, "server_ms": server_ms })
         }
+        // The page follows to the new game: the player's own link to it, or its page (a
+        // Mini App's sign-in holds for any game).
+        PageActionAnswer::Rematched { game, link } => serde_json::json!({
+            "done": true,
+            "said": [],
+            "game": game.as_str(),
+            "next": link.unwrap_or_else(|| format!("/g/{game}")),
+            "server_ms": server_ms,
+        }),
     };
     (
         [

@@ -274,6 +274,13 @@ async fn offer_rematch(
     offer.post = Some(ctx.post(message, None).await?);
     offer.text = text;
     offer.expires_at = ctx.now + ttl;
+    ctx.reply_text(
+        MessageKind::Notice,
+        true,
+        &Sentence::new("rematch-offer-sent")
+            .arg("player", &opponent.name)
+            .arg("challenge", offer.id.as_str()),
+    );
     chat.challenges.push(offer.id.clone());
     ctx.save_challenge(offer);
     ctx.save_chat(chat);

@@ -28,6 +28,9 @@ pub const BOT_TOKEN: &str = "7342037295:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
 /// Everything a test needs.
 pub struct Table {
     pub service: Service,
+    /// The service's store, read directly where a test needs what no page shows (a live
+    /// game's flag deadline).
+    pub store: Arc<dyn GameStore>,
     pub web: Web,
     pub addr: SocketAddr,
     pub base: String,
@@ -131,7 +134,7 @@ impl Table {
         let addr = listener.local_addr().expect("an address");
         let base = format!("http://{addr}");
         let service = Service::open_with_store(
-            store,
+            store.clone(),
             ServiceConfig {
                 data_dir: dir.path().to_path_buf(),
                 deal_source: DealSource::Scripted { seed: 7, deals },
@@ -159,6 +162,7 @@ impl Table {
         let server = tokio::spawn(web.clone().serve(listener, stop.clone()));
         Table {
             service,
+            store,
             web,
             addr,
             base,

@@ -6,6 +6,7 @@ mod activity_browser;
 mod activity_channel;
 mod activity_launch;
 mod browser;
+mod clock_browser;
 mod harness;
 mod hidden;
 mod http;

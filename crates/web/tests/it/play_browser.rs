@@ -25,11 +25,11 @@ use crate::harness::{Table, deal};
 
 /// What the chat received, and when.
 #[derive(Default)]
-struct ChatFake {
+pub(crate) struct ChatFake {
     received: Mutex<Vec<(u64, OutboxEntry)>>,
 }
 
-fn unix_millis() -> u64 {
+pub(crate) fn unix_millis() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -60,7 +60,17 @@ impl ChatFake {
             .map(|(at, _)| *at)
     }
 
-    fn entries(&self) -> Vec<OutboxEntry> {
+    /// When the first result reached the chat.
+    pub(crate) fn result_at(&self) -> Option<u64> {
+        self.received
+            .lock()
+            .expect("not poisoned")
+            .iter()
+            .find(|(_, e)| e.message.kind == MessageKind::Result)
+            .map(|(at, _)| *at)
+    }
+
+    pub(crate) fn entries(&self) -> Vec<OutboxEntry> {
         self.received
             .lock()
             .expect("not poisoned")

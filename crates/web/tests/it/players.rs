@@ -320,6 +320,77 @@ async fn resigning_from_the_board_ends_the_game() {
     assert!(page.finished);
 }
 
+/// From a finished game's page each player may ask for the rematch, as the chat's Rematch
+/// button does: the first is told the offer waits for the other, whose press starts it and
+/// sends them to their own page of the new game, where they play the other colour; the
+/// first player's next press there follows to it too.
+#[tokio::test]
+async fn a_rematch_from_the_finished_games_page_waits_for_the_other_then_follows_to_the_new_game() {
+    let mut table = table().await;
+    let game = table.start("jieqi").await;
+    let (red, black) = (table.bearer(&game, 0), table.bearer(&game, 1));
+    let (_, answer) = act(
+        &table,
+        &game,
+        &black,
+        json!({"action": "resign", "key": "r1"}),
+    )
+    .await;
+    assert_eq!(answer["done"], json!(true), "{answer}");
+
+    let (status, answer) = act(
+        &table,
+        &game,
+        &red,
+        json!({"action": "rematch", "key": "again"}),
+    )
+    .await;
+    assert_eq!((status, &answer["done"]), (200, &json!(true)), "{answer}");
+    assert!(answer["next"].is_null(), "{answer}");
+    assert!(
+        answer["said"][0]
+            .as_str()
+            .is_some_and(|said| said.contains("rematch offer to bob")),
+        "{answer}"
+    );
+
+    let (status, answer) = act(
+        &table,
+        &game,
+        &black,
+        json!({"action": "rematch", "key": "again"}),
+    )
+    .await;
+    assert_eq!((status, &answer["done"]), (200, &json!(true)), "{answer}");
+    let rematch: GameId = answer["game"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("the new game");
+    assert_ne!(rematch, game);
+    let next = answer["next"].as_str().expect("the page to follow");
+    let (page, token) = next.split_once("#t=").expect("a personal link");
+    assert_eq!(page, table.url(&format!("/g/{rematch}")));
+    let mine = json_of(
+        get(
+            &table.url(&format!("/g/{rematch}/me")),
+            Some(&format!("Bearer {token}")),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(mine["seat"], 0, "bob plays Red in the rematch: {mine}");
+    assert_eq!(mine["finished"], json!(false), "{mine}");
+
+    let (_, answer) = act(
+        &table,
+        &game,
+        &red,
+        json!({"action": "rematch", "key": "again"}),
+    )
+    .await;
+    assert_eq!(answer["game"].as_str(), Some(rematch.as_str()), "{answer}");
+}
+
 /// After the end a personal link still shows its player the finished game from their side
 /// (their page shows the end and the deal, which are public by then), until it expires; what
 /// it can no longer do is act: the game's end ends its moves, draws and resignations.

@@ -123,6 +123,7 @@ result-draw = Draw: { $reason }.
 result-aborted = The game was aborted: it ended before both sides had moved. It is not rated.
 result-aborted-rules = The game was called off: its moves no longer replay under the current rules. It is not rated.
 result-aborted-no-first-move = The game was aborted: { $player } did not make a first move in time. It is not rated.
+result-tournament-forfeit = { $player } did not make a first move in time and loses by forfeit (tournament { $id }). It is not rated.
 result-proof = The deal was { $deal } with salt { $salt }. Its letters name the hidden pieces in order (upper case Red, lower case Black); square by square:
 result-record = Moves of game { $game }: { $moves }
 reason-checkmate = checkmate
@@ -207,7 +208,7 @@ help-text = Commands:
     /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant] [speed]: ratings (bullet, blitz, rapid, classical, correspondence).
     /settings: language, piece style, orientation, notation, board messages.
     /learn: the rules course, lesson by lesson, answered with /move (/learn list, /learn <number>, /learn restart, /learn stop).
-    /tournament: a tournament in this chat (admins: /tournament swiss 5 rounds 3+2; then join, start, standings, withdraw, trf).
+    /tournament: a tournament in this chat (admins: /tournament swiss 5 rounds 3+2 at 20:00; then join, start, standings, bye, withdraw, trf).
 start-greeting = Hello! I referee Jieqi, Xiangqi and Banqi games in group chats, and I will send you your private reveals here. Add me to a group and send /challenge there. /help lists the commands.
 rules-xiangqi = Xiangqi (Chinese chess): capture the enemy general. The general and advisors stay in the palace, elephants stay on their side of the river and are blocked by a piece on their eye, a horse is blocked by a piece next to it, a cannon captures by jumping over exactly one piece, soldiers move sideways once across the river. The generals may never face each other on an open file. A side with no legal move loses.
 rules-jieqi = Jieqi: Xiangqi with covered pieces. Apart from the generals, every piece starts face down and shuffled on its side's start points. A covered piece moves as the piece of the point it stands on; its first move turns it face up, and from then on it moves as what it really is (revealed advisors and elephants may go anywhere on the board). If you capture a covered piece, only you learn what it was, in a private message; under the secret-captures option (the “nobody sees” reading) not even you do. When the game ends the whole deal is shown, with a proof that it never changed.
@@ -616,3 +617,30 @@ option-cycles = Single (everyone once) or double (twice, colours reversed)
 choice-cycles-single = Single
 choice-cycles-double = Double
 refuse-tournament-over = Tournament { $id } is over: /tournament standings and /tournament trf still show it, and an admin may create a new one.
+button-tournament-join = Join
+button-tournament-leave = Leave
+tournament-starts-at = It starts by itself at { $at } (in { $left }); { $rated ->
+        [unrated] its games are not rated.
+       *[rated] its games are rated in their speed.
+    }
+tournament-starts-by-hand = { $organiser } or an admin starts it with /tournament start; { $rated ->
+        [unrated] its games are not rated.
+       *[rated] its games are rated in their speed.
+    }
+tournament-not-started = Tournament { $id } did not start at its time: { $reason } { $organiser } or an admin can start it with /tournament start, or call it off with /tournament cancel.
+refuse-tournament-start-time = “{ $time }” is not a start time I can use: a time of day in UTC (at 20:00) or a delay (in 30m, in 2h), at most { $days } days ahead.
+tournament-bye-asked = { $player } takes a half-point bye in round { $round }.
+refuse-tournament-bye-swiss = Only a Swiss gives a half-point bye; a round robin's pairings are fixed.
+refuse-tournament-bye-twice = You had your half-point bye in this tournament already (one per player).
+refuse-tournament-bye-late = Every round has been paired: there is no next round to take a bye in.
+tournament-forfeit = { $player } did not make a first move in game { $game }: lost by forfeit ({ $count ->
+        [one] first forfeit
+       *[other] { $count } forfeits
+    }).
+tournament-withdrawn-absent = You lost { $count } games of tournament { $id } by forfeit (no first move), so you are withdrawn: no more pairings. Your results so far stay.
+tournament-standings-final = The tournament is over and its standings change no more: the final post above has their picture. Round { $round } of { $rounds }:
+subcommand-tournament-bye = Take a half-point bye in the next round (a Swiss, once)
+option-start = Start time: 20:00 (UTC) or in 30m; without it, a manual start
+option-rated = Rated (in the games' speed, the default) or unrated
+choice-rated = Rated
+choice-unrated = Unrated

@@ -107,6 +107,7 @@ result-draw = Hòa: { $reason }.
 result-aborted = Ván đấu bị hủy: kết thúc trước khi cả hai bên đều đi một nước. Không tính điểm.
 result-aborted-rules = Ván đấu đã bị hủy: các nước đi của nó không còn phát lại được theo luật hiện hành. Ván này không tính hệ số.
 result-aborted-no-first-move = Ván đấu bị hủy: { $player } không đi nước đầu tiên kịp giờ. Không tính điểm.
+result-tournament-forfeit = { $player } không đi nước đầu kịp giờ và thua xử (giải { $id }). Ván không tính điểm xếp hạng.
 result-proof = Bộ bài chia là { $deal } với salt { $salt }. Các chữ cái lần lượt là các quân úp (chữ hoa là Đỏ, chữ thường là Đen); theo từng ô:
 result-record = Các nước đi của ván { $game }: { $moves }
 reason-checkmate = chiếu bí
@@ -189,7 +190,7 @@ help-text = Các lệnh:
     /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể] [thể loại]: hệ số (bullet, blitz, rapid, classical, correspondence).
     /settings: ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu, tin nhắn bàn cờ.
     /learn: khóa học luật chơi, từng bài một, trả lời bằng /move (/learn list, /learn <số>, /learn restart, /learn stop).
-    /tournament: giải đấu trong nhóm (quản trị viên: /tournament swiss 5 rounds 3+2; rồi join, start, standings, withdraw, trf).
+    /tournament: giải đấu trong nhóm (quản trị viên: /tournament swiss 5 rounds 3+2 at 20:00; rồi join, start, standings, bye, withdraw, trf).
 start-greeting = Xin chào! Tôi làm trọng tài các ván Cờ úp, Cờ tướng và Banqi trong nhóm chat, và sẽ báo riêng cho bạn ở đây những quân úp bạn ăn được. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó. /help liệt kê các lệnh.
 rules-xiangqi = Cờ tướng: chiếu bí tướng đối phương. Tướng và sĩ không ra khỏi cung, tượng không qua sông và bị cản khi có quân ở mắt tượng, mã bị cản khi có quân ở chân mã, pháo ăn quân bằng cách nhảy qua đúng một quân, tốt qua sông được đi ngang. Hai tướng không được đối mặt trên cùng một cột trống. Bên hết nước đi thì thua.
 rules-jieqi = Cờ úp: cờ tướng với quân úp. Trừ hai tướng, mọi quân đều úp mặt và được xáo trộn trên các vị trí xuất phát của bên mình. Quân úp đi như quân của vị trí nó đứng; nước đi đầu tiên lật nó lên, từ đó nó đi theo đúng loại quân thật (sĩ và tượng đã lật được đi khắp bàn cờ). Khi bạn ăn một quân úp, chỉ mình bạn được báo riêng đó là quân gì; với tùy chọn secret-captures (cách chơi “không ai thấy”) thì cả bạn cũng không được báo. Khi ván đấu kết thúc, toàn bộ cách chia quân được công bố cùng bằng chứng rằng nó không hề thay đổi.
@@ -587,3 +588,29 @@ option-cycles = Một lượt (gặp nhau một lần) hoặc hai lượt (hai l
 choice-cycles-single = Một lượt
 choice-cycles-double = Hai lượt
 refuse-tournament-over = Giải { $id } đã kết thúc: /tournament standings và /tournament trf vẫn xem được, và quản trị viên có thể tạo giải mới.
+button-tournament-join = Tham gia
+button-tournament-leave = Rời giải
+tournament-starts-at = Giải tự bắt đầu lúc { $at } (sau { $left }); { $rated ->
+        [unrated] các ván không tính điểm xếp hạng.
+       *[rated] các ván tính điểm xếp hạng theo nhịp độ của chúng.
+    }
+tournament-starts-by-hand = { $organiser } hoặc quản trị viên bắt đầu bằng /tournament start; { $rated ->
+        [unrated] các ván không tính điểm xếp hạng.
+       *[rated] các ván tính điểm xếp hạng theo nhịp độ của chúng.
+    }
+tournament-not-started = Giải { $id } không bắt đầu đúng giờ: { $reason } { $organiser } hoặc quản trị viên có thể bắt đầu bằng /tournament start, hoặc hủy bằng /tournament cancel.
+refuse-tournament-start-time = “{ $time }” không phải giờ bắt đầu dùng được: một giờ trong ngày theo UTC (at 20:00) hoặc một khoảng chờ (in 30m, in 2h), tối đa { $days } ngày sau.
+tournament-bye-asked = { $player } nghỉ vòng { $round } và nhận nửa điểm.
+refuse-tournament-bye-swiss = Chỉ giải hệ Thụy Sĩ mới cho nghỉ nửa điểm; cặp đấu của giải vòng tròn đã cố định.
+refuse-tournament-bye-twice = Bạn đã dùng lượt nghỉ nửa điểm trong giải này rồi (mỗi người một lần).
+refuse-tournament-bye-late = Mọi vòng đã được xếp cặp: không còn vòng sau để nghỉ.
+tournament-forfeit = { $player } không đi nước đầu trong ván { $game }: thua xử ({ $count ->
+       *[other] lần thứ { $count }
+    }).
+tournament-withdrawn-absent = Bạn đã thua xử { $count } ván của giải { $id } vì không đi nước đầu, nên bạn bị rút khỏi giải: không được xếp cặp nữa. Kết quả đến nay vẫn giữ.
+tournament-standings-final = Giải đã kết thúc, bảng xếp hạng không còn thay đổi: hình của nó nằm trong thông báo cuối ở trên. Vòng { $round } trên { $rounds }:
+subcommand-tournament-bye = Nghỉ vòng sau, nhận nửa điểm (hệ Thụy Sĩ, một lần)
+option-start = Giờ bắt đầu: 20:00 (UTC) hoặc in 30m; bỏ trống thì bắt đầu tay
+option-rated = Tính điểm xếp hạng (theo nhịp độ ván, mặc định) hoặc không
+choice-rated = Tính điểm
+choice-unrated = Không tính điểm

@@ -107,6 +107,7 @@ result-draw = 和棋：{ $reason }。
 result-aborted = 对局已取消：双方尚未各走一步就结束了。不计等级分。
 result-aborted-rules = 对局已取消：按现行规则无法再重现其着法。不计等级分。
 result-aborted-no-first-move = 对局已取消：{ $player } 未在时限内走出第一步。不计等级分。
+result-tournament-forfeit = { $player } 没有按时走第一步，弃权判负（比赛 { $id }）。不计等级分。
 result-proof = 发牌为 { $deal }，盐值（salt）为 { $salt }。这些字母依次表示暗子（大写为红方，小写为黑方）；逐格列出如下：
 result-record = 对局 { $game } 的着法：{ $moves }
 reason-checkmate = 将死
@@ -189,7 +190,7 @@ help-text = 命令：
     /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体] [用时]：等级分（bullet 子弹棋、blitz 超快棋、rapid 快棋、classical 慢棋、correspondence 通讯棋）。
     /settings：语言、棋子样式、棋盘视角、记谱方式、棋盘消息。
     /learn：规则课程，一课一课地学，用 /move 作答（/learn list、/learn <编号>、/learn restart、/learn stop）。
-    /tournament：本群比赛（管理员：/tournament swiss 5 rounds 3+2；然后 join、start、standings、withdraw、trf）。
+    /tournament：本群比赛（管理员：/tournament swiss 5 rounds 3+2 at 20:00；然后 join、start、standings、bye、withdraw、trf）。
 start-greeting = 你好！我在群聊中主持揭棋、象棋和暗棋对局，并会在这里私下告诉你暗子的真身。把我加入群聊并在群里发送 /challenge。/help 列出所有命令。
 rules-xiangqi = 象棋：将死对方的将帅。将帅和士不出九宫，象不过河且塞象眼时不能走，马被蹩腿时不能走，炮隔一子吃子，兵过河后可横走。两将不能在同一直线上直接照面。无棋可走的一方判负。
 rules-jieqi = 揭棋：带暗子的象棋。除将帅外，所有棋子都背面朝上，随机打乱后放在己方的初始位置上。暗子按所在位置的棋子行走；第一次走动时翻开，此后按真身行走（翻开的士和象可以走遍全盘）。吃掉暗子时，只有你会私下得知它是什么；若选用 secret-captures（“谁都不知道”的玩法），连你也不会得知。对局结束时公布全部发牌，并附上从未改动的证明。
@@ -586,3 +587,29 @@ option-cycles = 单循环（每人相遇一次）或双循环（两次，交换�
 choice-cycles-single = 单循环
 choice-cycles-double = 双循环
 refuse-tournament-over = 比赛 { $id } 已结束：仍可用 /tournament standings 和 /tournament trf 查看，管理员可以创建新比赛。
+button-tournament-join = 报名
+button-tournament-leave = 退出
+tournament-starts-at = 将于 { $at }（{ $left }后）自动开始；{ $rated ->
+        [unrated] 对局不计等级分。
+       *[rated] 对局按其用时类别计等级分。
+    }
+tournament-starts-by-hand = { $organiser } 或管理员用 /tournament start 开始；{ $rated ->
+        [unrated] 对局不计等级分。
+       *[rated] 对局按其用时类别计等级分。
+    }
+tournament-not-started = 比赛 { $id } 未能按时开始：{ $reason } { $organiser } 或管理员可用 /tournament start 开始，或用 /tournament cancel 取消。
+refuse-tournament-start-time = “{ $time }”不是可用的开始时间：请给出 UTC 时刻（at 20:00）或延迟（in 30m、in 2h），最多 { $days } 天之后。
+tournament-bye-asked = { $player } 在第 { $round } 轮轮空，得半分。
+refuse-tournament-bye-swiss = 只有瑞士制可以申请半分轮空；循环赛的对阵是固定的。
+refuse-tournament-bye-twice = 你在本比赛中已经用过半分轮空（每人一次）。
+refuse-tournament-bye-late = 所有轮次都已编排：没有下一轮可以轮空。
+tournament-forfeit = { $player } 在对局 { $game } 中没有走第一步：判负（弃权，{ $count ->
+       *[other] 第 { $count } 次
+    }）。
+tournament-withdrawn-absent = 你在比赛 { $id } 中已有 { $count } 局因未走第一步而判负，因此退出比赛：不再编排对局。已有成绩保留。
+tournament-standings-final = 比赛已结束，排名不会再变：上面的最终公告附有排名图。第 { $round } 轮，共 { $rounds } 轮：
+subcommand-tournament-bye = 下一轮轮空得半分（瑞士制，一次）
+option-start = 开始时间：20:00（UTC）或 in 30m；不填则手动开始
+option-rated = 计等级分（按对局用时类别，默认）或不计
+choice-rated = 计等级分
+choice-unrated = 不计等级分

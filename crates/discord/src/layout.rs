@@ -202,7 +202,9 @@ pub(crate) fn rows(buttons: &[Button], disabled: bool) -> Vec<CreateActionRow> {
 
 fn style(action: &ButtonAction) -> ButtonStyle {
     match action {
-        ButtonAction::Accept(_) | ButtonAction::Rematch(_) => ButtonStyle::Success,
+        ButtonAction::Accept(_) | ButtonAction::Rematch(_) | ButtonAction::JoinTournament(_) => {
+            ButtonStyle::Success
+        }
         ButtonAction::Decline(_)
         | ButtonAction::Resign(_)
         | ButtonAction::ResignAt(..)
@@ -210,7 +212,8 @@ fn style(action: &ButtonAction) -> ButtonStyle {
         ButtonAction::OfferDraw(_)
         | ButtonAction::OfferDrawAt(..)
         | ButtonAction::Link(_)
-        | ButtonAction::App(_) => ButtonStyle::Secondary,
+        | ButtonAction::App(_)
+        | ButtonAction::LeaveTournament(_) => ButtonStyle::Secondary,
         ButtonAction::Review(_) | ButtonAction::PlayOnBoard(_) | ButtonAction::PlayInDiscord(_) => {
             ButtonStyle::Primary
         }

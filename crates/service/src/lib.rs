@@ -72,6 +72,7 @@ mod sync;
 mod timers;
 mod tournament_play;
 mod tournament_standings;
+mod tournament_start;
 mod web_play;
 
 // The vocabulary the store's records are written in lives in the store's contract crate;

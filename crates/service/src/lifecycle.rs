@@ -639,8 +639,16 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
     let reveal =
         loaded.game.rules().reveal_deal_at_end && loaded.record.variant != Variant::Xiangqi;
 
-    // Games against the built-in engine are not rated.
-    let rated = !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none();
+    // Games against the built-in engine are not rated, nor those of an unrated tournament.
+    let event = crate::tournament_play::tournament_of(ctx, &loaded.record).await?;
+    let unrated_event = event.as_ref().is_some_and(|t| !t.rated);
+    // A tournament game a side never moved in is that side's forfeit, not a game called off.
+    let forfeit = event
+        .as_ref()
+        .and_then(|t| crate::tournament_play::forfeiting_seat(&loaded, outcome).map(|s| (t, s)))
+        .map(|(t, seat)| (t.id.clone(), seat));
+    let rated =
+        !matches!(outcome, Outcome::Aborted) && loaded.record.engine.is_none() && !unrated_event;
     let mut first = ctx.player_record(&loaded.record.first).await?;
     let mut second = ctx.player_record(&loaded.record.second).await?;
     let first_score = rated.then(|| match outcome.winner() {
@@ -675,7 +683,17 @@ pub(crate) async fn finish_game(ctx: &mut Ctx<'_>, mut loaded: LoadedGame) -> St
         }
         let mut text = ctx.say_in(lang, &Sentence::new("result-head").arg("game", id.as_str()));
         text.push('\n');
-        text.push_str(&announce::outcome_text(ctx, lang, &loaded, outcome));
+        match &forfeit {
+            Some((event, seat)) => text.push_str(
+                &ctx.say_in(
+                    lang,
+                    &Sentence::new("result-tournament-forfeit")
+                        .arg("player", announce::player_label(ctx, lang, &loaded, *seat))
+                        .arg("id", event.as_str()),
+                ),
+            ),
+            None => text.push_str(&announce::outcome_text(ctx, lang, &loaded, outcome)),
+        }
         // The move that ended it (the mate, say): the result is about that position.
         if let Some(last) = loaded.game.history_len().checked_sub(1) {
             text.push('\n');

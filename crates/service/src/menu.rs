@@ -442,6 +442,8 @@ pub const COMMANDS: &[MenuCommand] = &[
                     opt("rounds", "option-rounds", OptionKind::Text),
                     VARIANT,
                     opt("time", "option-time", MOVE_TIMES),
+                    TOURNAMENT_START,
+                    TOURNAMENT_RATED,
                 ],
             },
             Subcommand {
@@ -458,6 +460,8 @@ pub const COMMANDS: &[MenuCommand] = &[
                     ),
                     VARIANT,
                     opt("time", "option-time", MOVE_TIMES),
+                    TOURNAMENT_START,
+                    TOURNAMENT_RATED,
                 ],
             },
             Subcommand {
@@ -481,6 +485,11 @@ pub const COMMANDS: &[MenuCommand] = &[
                 options: &[],
             },
             Subcommand {
+                name: "bye",
+                description: "subcommand-tournament-bye",
+                options: &[],
+            },
+            Subcommand {
                 name: "withdraw",
                 description: "subcommand-tournament-withdraw",
                 options: &[],
@@ -498,6 +507,19 @@ pub const COMMANDS: &[MenuCommand] = &[
         ]),
     },
 ];
+
+/// A tournament's start time: `20:00` (UTC) or `in 30m`; a manual start without it.
+const TOURNAMENT_START: MenuOption = opt("start", "option-start", OptionKind::Text);
+
+/// Whether a tournament's games are rated (they are, in their speed, unless `unrated`).
+const TOURNAMENT_RATED: MenuOption = opt(
+    "rated",
+    "option-rated",
+    OptionKind::Choice(&[
+        choice("choice-rated", "rated"),
+        choice("choice-unrated", "unrated"),
+    ]),
+);
 
 /// A setting's new value, one of `values`.
 const fn value(values: &'static [Choice]) -> MenuOption {

@@ -1,5 +1,6 @@
 //! Timers: players reminded to move when a tenth of their time is left, players who run out
-//! of time, challenges nobody takes, and chats' daily puzzles; and the work left by a
+//! of time, challenges nobody takes, tournaments whose start time came, and chats' daily
+//! puzzles; and the work left by a
 //! process that stopped (the engine's moves, queued reviews) is picked up. Deadlines are stored
 //! with the games and challenges, so they keep working across restarts and across several
 //! processes; [`Service::tick`] settles whatever is due, each in its own transaction.
@@ -102,6 +103,9 @@ impl Service {
         self.commit_unattended_at(at, |ctx| match due {
             Due::Game(id) => Box::pin(time_out(ctx, id.clone())),
             Due::Challenge(id) => Box::pin(expire(ctx, id.clone())),
+            Due::Tournament(id) => {
+                Box::pin(crate::tournament_start::start_when_due(ctx, id.clone()))
+            }
         })
         .await
         .map(drop)

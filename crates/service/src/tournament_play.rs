@@ -90,12 +90,15 @@ pub(crate) fn swiss_of(record: &TournamentRecord) -> Swiss {
     let entrants = record
         .players
         .iter()
-        .map(|p| Entrant {
+        .enumerate()
+        .map(|(i, p)| Entrant {
             name: p.user.name.clone(),
             rating: p.rating,
             entries: p.entries.iter().copied().map(entry_of).collect(),
             withdrawn: p.withdrawn,
-            requested_bye: None,
+            requested_bye: u16::try_from(i)
+                .is_ok_and(|i| record.byes_asked.contains(&i))
+                .then_some(ByeKind::Half),
         })
         .collect();
     Swiss::from_parts(
@@ -164,6 +167,8 @@ pub(crate) async fn pair_next_round(ctx: &mut Ctx<'_>, mut record: TournamentRec
                     for (player, entrant) in record.players.iter_mut().zip(swiss.entrants()) {
                         player.entries = entrant.entries.iter().copied().map(stored_of).collect();
                     }
+                    // The byes asked for were given (`H`) in this round.
+                    record.byes_asked.clear();
                     boards
                 }
                 Err(e) => {
@@ -350,6 +355,14 @@ pub(crate) async fn game_over(
             score: Some(first_score.reversed()),
         };
     }
+    let absent = match first_score {
+        StoredScore::ForfeitLoss => Some(f),
+        StoredScore::ForfeitWin => Some(s),
+        _ => None,
+    };
+    if let Some(absent) = absent {
+        forfeited(ctx, &mut record, absent, game).await?;
+    }
     if !round_complete(&record) || played.round != record.round {
         ctx.save_tournament(record);
         return Ok(());
@@ -359,6 +372,79 @@ pub(crate) async fn game_over(
         return finish(ctx, record, None).await;
     }
     pair_next_round(ctx, record).await
+}
+
+/// How many forfeits withdraw a player from a Swiss (the "withdrawn after two").
+pub(crate) const FORFEITS_WITHDRAW: usize = 2;
+
+/// `absent` lost `game` by forfeit (never made a first move): the chat is told, and after
+/// [`FORFEITS_WITHDRAW`] of them a Swiss takes no more pairings for them, which they are
+/// told privately. A round robin's pairings are fixed, so there the forfeits only count.
+async fn forfeited(
+    ctx: &mut Ctx<'_>,
+    record: &mut TournamentRecord,
+    absent: usize,
+    game: &GameRecord,
+) -> Step {
+    let lang = ctx.chat_record(&record.chat).await?.settings.language;
+    let player = record.players[absent].user.clone();
+    let count = record.forfeits(absent);
+    let text = ctx.say_in(
+        lang,
+        &Sentence::new("tournament-forfeit")
+            .arg("player", &player.name)
+            .arg("game", game.id.as_str())
+            .arg("count", count),
+    );
+    ctx.post(
+        Message::text(
+            Destination::Chat(record.chat.clone()),
+            MessageKind::Notice,
+            text,
+        ),
+        None,
+    )
+    .await?;
+    let swiss = matches!(record.format, TournamentFormat::Swiss { .. });
+    if swiss && count >= FORFEITS_WITHDRAW && !record.players[absent].withdrawn {
+        record.players[absent].withdrawn = true;
+        let private = Ctx::lang_of(&player, lang);
+        let text = ctx.say_in(
+            private,
+            &Sentence::new("tournament-withdrawn-absent")
+                .arg("id", record.id.as_str())
+                .arg("count", count),
+        );
+        ctx.post(
+            Message::text(
+                Destination::Private(player.id.clone()),
+                MessageKind::Notice,
+                text,
+            ),
+            None,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// The seat that forfeits a game ended before both sides moved (timed out, or resigned,
+/// without a first move), if it did.
+pub(crate) fn forfeiting_seat(
+    loaded: &crate::context::LoadedGame,
+    outcome: jieqi_rules::Outcome,
+) -> Option<Seat> {
+    if !matches!(outcome, jieqi_rules::Outcome::Aborted)
+        || crate::replay::both_have_moved(&loaded.game)
+    {
+        return None;
+    }
+    match loaded.record.ending {
+        Some(crate::store::Ending::TimedOut(seat) | crate::store::Ending::Resigned(seat)) => {
+            Some(seat)
+        }
+        _ => None,
+    }
 }
 
 /// The score of the player who moved first in a finished game: by its result, and for a

@@ -183,11 +183,13 @@ pub(crate) fn statements(change: &Change, fleet: u8) -> Result<Vec<Statement>, C
         out.push(revised(
             tournament.revision,
             (
-                "WITH w AS (INSERT INTO tournaments (id, revision, chat, created_at, is_over, record) \
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING 1) \
+                "WITH w AS (INSERT INTO tournaments \
+                 (id, revision, chat, created_at, is_over, record, starts_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING 1) \
                  SELECT expect_rows((SELECT count(*) FROM w), 1)",
                 "WITH w AS (UPDATE tournaments SET revision = $2, chat = $3, created_at = $4, \
-                 is_over = $5, record = $6 WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
+                 is_over = $5, record = $6, starts_at = $7 \
+                 WHERE id = $1 AND revision = $2::bigint - 1 RETURNING 1) \
                  SELECT expect_rows((SELECT count(*) FROM w), 1)",
             ),
             vec![
@@ -197,6 +199,7 @@ pub(crate) fn statements(change: &Change, fleet: u8) -> Result<Vec<Statement>, C
                 Box::new(int(tournament.created_at)),
                 Box::new(tournament.state.is_over()),
                 Box::new(encode_tournament(tournament)?),
+                Box::new(tournament.due_at().map(int)),
             ],
         )?);
     }

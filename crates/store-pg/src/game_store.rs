@@ -91,6 +91,9 @@ impl GameStore for PgStore {
                  UNION ALL \
                  (SELECT 'c'::text, id, expires_at FROM challenges \
                   WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2) \
+                 UNION ALL \
+                 (SELECT 't'::text, id, starts_at FROM tournaments \
+                  WHERE starts_at <= $1 ORDER BY starts_at LIMIT $2) \
                  ORDER BY at, kind, id LIMIT $2",
             )
             .await
@@ -105,6 +108,7 @@ impl GameStore for PgStore {
                 let id: &str = row.get(1);
                 match row.get::<_, &str>(0) {
                     "g" => id.parse().ok().map(Due::Game),
+                    "t" => id.parse().ok().map(Due::Tournament),
                     _ => id.parse().ok().map(Due::Challenge),
                 }
             })

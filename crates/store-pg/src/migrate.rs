@@ -85,6 +85,11 @@ const MIGRATIONS: &[(u32, &str, Kind)] = &[
         include_str!("migrations/0010_tournaments.sql"),
         Kind::Additive,
     ),
+    (
+        11,
+        include_str!("migrations/0011_tournament_starts.sql"),
+        Kind::Additive,
+    ),
 ];
 
 /// The newest schema version this binary knows.

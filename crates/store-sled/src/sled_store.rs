@@ -10,7 +10,8 @@
 //!
 //! Keys: `g` game id, `c` challenge id, `h` chat, `p` player, `r` request key (answers),
 //! `R` time + request key (pruning index), `o` outbox id (pending messages), `s` outbox id
-//! (delivered messages' platform refs), `d` kind + time + id (deadlines), `v` game id
+//! (delivered messages' platform refs), `d` kind (`g`, `c`, `t`) + time + id (deadlines; an
+//! open tournament's start time), `v` game id
 //! (finished reviews), `q` queue order (reviews queued, in order), `Q` game id + chat (the
 //! queue order of that review, to find it in a transaction), `a` Activity instance (the game
 //! it was launched on), `t` tournament id (its own byte form, `jieqi_store::tournament`), `T`
@@ -473,6 +474,13 @@ impl SledStore {
                 let bytes = encode_tournament(tournament)
                     .map_err(|e| ConflictableTransactionError::Abort(Abort::Corrupt(e)))?;
                 tx.insert(k, bytes)?;
+                // An open event's start time is a deadline like a game's.
+                if let Some(at) = stored.as_ref().and_then(TournamentRecord::due_at) {
+                    tx.remove(deadline_key(TOURNAMENT, at, tournament.id.as_str()))?;
+                }
+                if let Some(at) = tournament.due_at() {
+                    tx.insert(deadline_key(TOURNAMENT, at, tournament.id.as_str()), &[])?;
+                }
                 if stored.is_none() {
                     tx.insert(
                         tournament_chat_key(

@@ -81,6 +81,8 @@ pub enum Due {
     Game(GameId),
     /// A challenge that expired.
     Challenge(ChallengeId),
+    /// An open tournament whose start time came ([`TournamentRecord::due_at`]).
+    Tournament(TournamentId),
 }
 
 /// One atomic change: records rewritten, challenges removed, messages queued, the request
@@ -406,7 +408,8 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
     ) -> Result<(Option<AnswerRecord>, Option<ChatRecord>), StoreError> {
         Ok((self.answer(key).await?, self.chat(chat).await?))
     }
-    /// Games and challenges whose deadline is at or before `now`, oldest first.
+    /// Games, challenges and open tournaments whose deadline (a tournament's start time) is
+    /// at or before `now`, oldest first.
     async fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError>;
     /// Claims, for `claim.holder` until `claim.until`, the oldest undelivered message of up to
     /// `limit` lanes of `platform` (all platforms if `None`): lanes whose oldest message is

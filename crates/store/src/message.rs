@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::ids::{ChallengeId, ChatId, GameId, IdempotencyKey, Platform, UserId};
+use crate::ids::{ChallengeId, ChatId, GameId, IdempotencyKey, Platform, TournamentId, UserId};
 
 /// Where a message goes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -267,9 +267,15 @@ pub enum ButtonAction {
     /// many plies; as [`ButtonAction::ResignAt`].
     OfferDrawAt(GameId, u32),
     /// A rematch of that finished game, colours swapped, the same terms (under its result).
-    /// Last, so records written before it read the same; an older fleet's messages leave it
+    /// After the others, so records written before it read the same; an older fleet's messages leave it
     /// off (`fleet::older_message`).
     Rematch(GameId),
+    /// Join that tournament (`/tournament join`), pressed under its announcement. After the
+    /// others (`Rematch` too), so records written before it read the same.
+    JoinTournament(TournamentId),
+    /// Leave that tournament (`/tournament leave`: before its start out of the list, after
+    /// it no more pairings), pressed under its announcement.
+    LeaveTournament(TournamentId),
 }
 
 /// Button data that is not ours (or from an older version of the bot).
@@ -280,8 +286,8 @@ pub struct ButtonDecodeError(pub String);
 impl ButtonAction {
     /// The compact form for callback data, custom ids and `/start` deep links: `acc_c4f7k`,
     /// `dec_c4f7k`, `res_g7k2`, `rsy_g7k2`, `drw_g7k2`, `rev_g7k2`, `ply_g7k2`, `act_g7k2`,
-    /// `rem_g7k2`; a
-    /// board's buttons with the board's ply after the game, `res_g7k2_14`, `drw_g7k2_14`; a link's
+    /// `rem_g7k2`; a board's buttons with the board's ply after the game, `res_g7k2_14`,
+    /// `drw_g7k2_14`; a tournament's `tjn_t4f7k2` (join) and `tlv_t4f7k2` (leave); a link's
     /// address.
     pub fn encode(&self) -> String {
         match self {
@@ -296,6 +302,8 @@ impl ButtonAction {
             ButtonAction::Rematch(id) => format!("rem_{id}"),
             ButtonAction::ResignAt(id, ply) => format!("res_{id}_{ply}"),
             ButtonAction::OfferDrawAt(id, ply) => format!("drw_{id}_{ply}"),
+            ButtonAction::JoinTournament(id) => format!("tjn_{id}"),
+            ButtonAction::LeaveTournament(id) => format!("tlv_{id}"),
             ButtonAction::Link(url) | ButtonAction::App(url) => url.clone(),
         }
     }
@@ -332,6 +340,10 @@ impl ButtonAction {
             "ply" => Ok(ButtonAction::PlayOnBoard(id.parse().map_err(|_| bad())?)),
             "act" => Ok(ButtonAction::PlayInDiscord(id.parse().map_err(|_| bad())?)),
             "rem" => Ok(ButtonAction::Rematch(id.parse().map_err(|_| bad())?)),
+            "tjn" => Ok(ButtonAction::JoinTournament(id.parse().map_err(|_| bad())?)),
+            "tlv" => Ok(ButtonAction::LeaveTournament(
+                id.parse().map_err(|_| bad())?,
+            )),
             _ => Err(bad()),
         }
     }
@@ -369,6 +381,8 @@ mod tests {
             ButtonAction::ResignAt("g7k2".parse().unwrap(), 0),
             ButtonAction::OfferDrawAt("g7k2".parse().unwrap(), 4_294_967_295),
             ButtonAction::Rematch("g7k2".parse().unwrap()),
+            ButtonAction::JoinTournament("t4f7k2".parse().unwrap()),
+            ButtonAction::LeaveTournament("t4f7k2".parse().unwrap()),
         ];
         for action in actions {
             let data = action.encode();
@@ -399,6 +413,9 @@ mod tests {
             "drw_c4f7k_3",
             "rem_c4f7k",
             "rem_g7k2_3",
+            "tjn_g7k2",
+            "tlv_",
+            "tjn_t4f7k2_3",
             "res_g7k2_3_4",
             "é_ü",
         ] {

@@ -25,8 +25,10 @@ use crate::UnixTime;
 use crate::ids::{ChatId, GameId, TournamentId, User};
 use crate::recipe::variant_name;
 
-/// The byte form's version: the first byte of every stored tournament.
-pub const TOURNAMENT_SCHEMA: u8 = 1;
+/// The byte form's version: the first byte of every stored tournament. Version 1 (before
+/// the start time and the byes asked for) is still read: [`decode_tournament`] gives it no
+/// start time and no byes asked.
+pub const TOURNAMENT_SCHEMA: u8 = 2;
 
 /// The most players a stored tournament may have (a chat's club night is far fewer; the
 /// pairing benchmark goes to 500).
@@ -204,9 +206,98 @@ pub struct TournamentRecord {
     /// The colour of round 1's top board's higher player: whether it moves first (TRF
     /// `XXC`), drawn when the event starts.
     pub first_colour_first: bool,
+    /// When it starts by itself (`/tournament swiss ... at 20:00`); `None` for a manual
+    /// start only. While it is open, the store's deadline index holds it
+    /// ([`TournamentRecord::due_at`]), so whichever process ticks first starts it.
+    pub starts_at: Option<UnixTime>,
+    /// The players (indices) who asked for a half-point bye in the next round to be paired
+    /// (a Swiss; once per player per event, as clubs give it).
+    pub byes_asked: Vec<u16>,
+}
+
+/// The version 1 byte form: a tournament before start times and byes asked for.
+#[derive(Deserialize)]
+struct TournamentRecordV1 {
+    id: TournamentId,
+    revision: u64,
+    chat: ChatId,
+    organiser: User,
+    created_at: UnixTime,
+    format: TournamentFormat,
+    #[serde(with = "variant_name")]
+    variant: Variant,
+    move_time: u64,
+    control: Option<String>,
+    rated: bool,
+    state: TournamentState,
+    players: Vec<TournamentPlayer>,
+    round: u8,
+    games: Vec<TournamentGame>,
+    first_colour_first: bool,
+}
+
+impl From<TournamentRecordV1> for TournamentRecord {
+    fn from(v1: TournamentRecordV1) -> TournamentRecord {
+        TournamentRecord {
+            id: v1.id,
+            revision: v1.revision,
+            chat: v1.chat,
+            organiser: v1.organiser,
+            created_at: v1.created_at,
+            format: v1.format,
+            variant: v1.variant,
+            move_time: v1.move_time,
+            control: v1.control,
+            rated: v1.rated,
+            state: v1.state,
+            players: v1.players,
+            round: v1.round,
+            games: v1.games,
+            first_colour_first: v1.first_colour_first,
+            starts_at: None,
+            byes_asked: Vec::new(),
+        }
+    }
 }
 
 impl TournamentRecord {
+    /// When the store's deadline index should bring the event to a timer: its start time,
+    /// while it is open.
+    pub fn due_at(&self) -> Option<UnixTime> {
+        match self.state {
+            TournamentState::Open => self.starts_at,
+            _ => None,
+        }
+    }
+
+    /// How many of `player`'s games were lost by forfeit (never moved).
+    pub fn forfeits(&self, player: usize) -> usize {
+        self.players.get(player).map_or(0, |p| {
+            p.entries
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e,
+                        StoredEntry::Game {
+                            score: Some(StoredScore::ForfeitLoss),
+                            ..
+                        }
+                    )
+                })
+                .count()
+        })
+    }
+
+    /// Whether `player` has had or asked for a half-point bye (`H`) in this event.
+    pub fn had_half_bye(&self, player: usize) -> bool {
+        let asked = u16::try_from(player).is_ok_and(|i| self.byes_asked.contains(&i));
+        asked
+            || self
+                .players
+                .get(player)
+                .is_some_and(|p| p.entries.contains(&StoredEntry::Bye(StoredBye::Half)))
+    }
+
     /// The index of `user` among the players.
     pub fn player_index(&self, user: &crate::ids::UserId) -> Option<usize> {
         self.players.iter().position(|p| p.user.id == *user)
@@ -255,6 +346,9 @@ impl TournamentRecord {
             && control.parse::<jieqi_clock::TimeControl>().is_err()
         {
             return Err(format!("`{control}` is not a time control"));
+        }
+        if let Some(&asker) = self.byes_asked.iter().find(|&&i| usize::from(i) >= n) {
+            return Err(format!("a bye asked by player {asker}, not in the event"));
         }
         for (i, player) in self.players.iter().enumerate() {
             if player.entries.len() > usize::from(self.round) {
@@ -338,10 +432,17 @@ pub fn encode_tournament(record: &TournamentRecord) -> Result<Vec<u8>, StoreErro
 
 /// A tournament from its stored bytes, checked ([`TournamentRecord::check`]).
 pub fn decode_tournament(bytes: &[u8]) -> Result<TournamentRecord, StoreError> {
+    let unreadable =
+        |e: postcard::Error| StoreError::Corrupt(format!("cannot decode a tournament: {e}"));
     match bytes.split_first() {
-        Some((&TOURNAMENT_SCHEMA, rest)) => {
-            let record: TournamentRecord = postcard::from_bytes(rest)
-                .map_err(|e| StoreError::Corrupt(format!("cannot decode a tournament: {e}")))?;
+        Some((&version @ (1 | TOURNAMENT_SCHEMA), rest)) => {
+            let record: TournamentRecord = if version == 1 {
+                postcard::from_bytes::<TournamentRecordV1>(rest)
+                    .map_err(unreadable)?
+                    .into()
+            } else {
+                postcard::from_bytes(rest).map_err(unreadable)?
+            };
             record.check().map_err(|why| {
                 StoreError::Corrupt(format!("tournament {} cannot be: {why}", record.id))
             })?;
@@ -411,6 +512,8 @@ pub fn example(id: &str, revision: u64, games: [&str; 2]) -> TournamentRecord {
             },
         ],
         first_colour_first: true,
+        starts_at: None,
+        byes_asked: Vec::new(),
     }
 }
 

@@ -222,6 +222,12 @@ fn from_button(action: &ButtonAction) -> Command {
         ButtonAction::PlayOnBoard(id) => {
             Command::BoardLink(board_link::BoardLink { game: id.clone() })
         }
+        ButtonAction::JoinTournament(id) => {
+            Command::Tournament(tournament::TournamentCmd::Join(Some(id.clone())))
+        }
+        ButtonAction::LeaveTournament(id) => {
+            Command::Tournament(tournament::TournamentCmd::Leave(Some(id.clone())))
+        }
         // A link opens a page, and Discord's adapter answers "Play in Discord" itself: no
         // platform sends them on as a press.
         ButtonAction::Link(_) | ButtonAction::App(_) | ButtonAction::PlayInDiscord(_) => {

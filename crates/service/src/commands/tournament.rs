@@ -1,12 +1,15 @@
 //! `/tournament`: a tournament run in this chat (issue 53), one at a time per chat.
 //!
-//! - `/tournament swiss [<rounds> [rounds]] [variant] [time]`, `/tournament round-robin
-//!   [double] [variant] [time]`: creates one (chat admins: the chat's settings have no
-//!   "who may create", so it goes as `/settings` does). Defaults: 5 rounds, Jieqi, the
-//!   default time per move.
+//! - `/tournament swiss [<rounds> [rounds]] [variant] [time] [at 20:00 | in 30m]
+//!   [unrated]`, `/tournament round-robin [double] [variant] [time] [...]`: creates one
+//!   (chat admins: the chat's settings have no "who may create", so it goes as `/settings`
+//!   does), announced with Join and Leave buttons. Defaults: 5 rounds, Jieqi, the default
+//!   time per move, a manual start, rated in the games' speed. A start time is UTC
+//!   (`tournament_start.rs`).
 //! - `join`, `leave` (before the start; after it, `withdraw`), `start` (its organiser or an
-//!   admin: pairs round 1), `standings`, `withdraw`, `trf` (a Swiss as TRF-16), `cancel`
-//!   (its organiser or an admin, before it is over). Without a word: where it stands.
+//!   admin: pairs round 1), `standings`, `withdraw`, `bye` (a Swiss's half-point bye for the
+//!   next round, once), `trf` (a Swiss as TRF-16), `cancel` (its organiser or an admin,
+//!   before it is over). Without a word: where it stands.
 
 use std::time::Duration;
 
@@ -16,15 +19,18 @@ use jieqi_rules::Variant;
 use super::challenge::{Time, is_time, read_time};
 use crate::announce::{time_terms, variant_key};
 use crate::context::{Ctx, Sentence, Step, refuse};
-use crate::message::{Destination, Message, MessageKind};
+use crate::ids::TournamentId;
+use crate::message::{Button, Destination, Message, MessageKind};
+use crate::request::ButtonAction;
 use crate::store::TournamentRecord;
 use crate::store::tournament::{
     MOST_PLAYERS, StoredBye, StoredEntry, TournamentFormat, TournamentPlayer, TournamentState,
 };
-use crate::tournament_play::{in_another_event, pair_next_round, planned_rounds};
+use crate::tournament_play::{in_another_event, planned_rounds};
+use crate::tournament_start::{LATEST_START, StartTime};
 
-const USAGE: &str =
-    "/tournament swiss 5 rounds 3+2 · join · leave · start · standings · withdraw · trf · cancel";
+const USAGE: &str = "/tournament swiss 5 rounds 3+2 at 20:00 · join · leave · start · standings · \
+     bye · withdraw · trf · cancel";
 
 /// Rounds of a Swiss when none are named.
 const DEFAULT_ROUNDS: u8 = 5;
@@ -37,9 +43,14 @@ pub(crate) enum TournamentCmd {
         variant: Variant,
         move_time: Option<Duration>,
         control: Option<TimeControl>,
+        start: Option<StartTime>,
+        rated: bool,
     },
-    Join,
-    Leave,
+    /// `join`, or the Join button of that event's announcement.
+    Join(Option<TournamentId>),
+    /// `leave`, or the Leave button of that event's announcement.
+    Leave(Option<TournamentId>),
+    Bye,
     Start,
     Standings,
     Withdraw,
@@ -54,8 +65,9 @@ impl TournamentCmd {
         };
         let word = first.to_lowercase();
         let simple = match word.as_str() {
-            "join" => Some(TournamentCmd::Join),
-            "leave" => Some(TournamentCmd::Leave),
+            "join" => Some(TournamentCmd::Join(None)),
+            "leave" => Some(TournamentCmd::Leave(None)),
+            "bye" => Some(TournamentCmd::Bye),
             "start" => Some(TournamentCmd::Start),
             "standings" | "table" => Some(TournamentCmd::Standings),
             "withdraw" => Some(TournamentCmd::Withdraw),
@@ -83,10 +95,34 @@ impl TournamentCmd {
         let mut double = false;
         let mut variant = None;
         let (mut move_time, mut control) = (None, None);
-        for arg in rest {
+        let (mut start, mut rated) = (None, true);
+        let mut words = rest.iter();
+        while let Some(arg) = words.next() {
             let word = arg.to_lowercase();
             if matches!(word.as_str(), "rounds" | "round" | "r") && !round_robin {
                 continue;
+            } else if word == "unrated" || word == "rated" {
+                rated = word == "rated";
+            } else if let Some(at) = StartTime::time_of_day(&word) {
+                start = Some(at);
+            } else if matches!(word.as_str(), "at" | "start" | "starts" | "in") {
+                // `at 20:00`, `start 20:00`, `in 30m`, `start in 30m`.
+                let mut next = words.next().map(|w| w.to_lowercase()).unwrap_or_default();
+                let mut delay = word == "in";
+                if next == "in" || next == "at" {
+                    delay = next == "in";
+                    next = words.next().map(|w| w.to_lowercase()).unwrap_or_default();
+                }
+                let read = if delay {
+                    StartTime::delay(&next)
+                } else {
+                    StartTime::time_of_day(&next).or_else(|| StartTime::delay(&next))
+                };
+                start = Some(read.ok_or_else(|| {
+                    Sentence::new("refuse-tournament-start-time")
+                        .arg("time", super::shown(&format!("{word} {next}")))
+                        .arg("days", LATEST_START.as_secs() / 86_400)
+                })?);
             } else if round_robin && word == "double" {
                 double = true;
             } else if round_robin && word == "single" {
@@ -131,6 +167,8 @@ impl TournamentCmd {
             variant: variant.unwrap_or(Variant::Jieqi),
             move_time,
             control,
+            start,
+            rated,
         })
     }
 
@@ -146,6 +184,8 @@ impl TournamentCmd {
             variant,
             move_time,
             control,
+            start,
+            rated,
         } = self
         {
             if !request.is_admin {
@@ -170,12 +210,14 @@ impl TournamentCmd {
                 variant: *variant,
                 move_time: crate::announce::seconds(move_time.unwrap_or(default)),
                 control: control.map(|c| c.to_string()),
-                rated: true,
+                rated: *rated,
                 state: TournamentState::Open,
                 players: Vec::new(),
                 round: 0,
                 games: Vec::new(),
                 first_colour_first: true,
+                starts_at: start.map(|s| s.resolve(ctx.now)),
+                byes_asked: Vec::new(),
             };
             let lang = ctx.lang();
             let text = ctx.say_in(
@@ -190,12 +232,26 @@ impl TournamentCmd {
                     )
                     .arg("time", time_terms(ctx, lang, record.move_time, *control)),
             );
+            let text = format!("{text}\n{}", when_text(ctx, lang, &record));
+            let buttons = vec![
+                Button {
+                    label: ctx.say_in(lang, &Sentence::new("button-tournament-join")),
+                    action: ButtonAction::JoinTournament(record.id.clone()),
+                    deep_link_accept: false,
+                },
+                Button {
+                    label: ctx.say_in(lang, &Sentence::new("button-tournament-leave")),
+                    action: ButtonAction::LeaveTournament(record.id.clone()),
+                    deep_link_accept: false,
+                },
+            ];
             ctx.post(
                 Message::text(
                     Destination::Chat(request.chat.clone()),
                     MessageKind::Notice,
                     text,
-                ),
+                )
+                .with_buttons(buttons),
                 None,
             )
             .await?;
@@ -211,6 +267,13 @@ impl TournamentCmd {
         let Some(mut record) = latest else {
             return refuse(Sentence::new("refuse-no-tournament").arg("usage", USAGE));
         };
+        // A button names its event: one of an event that is over (or of another chat) acts
+        // on nothing else.
+        if let TournamentCmd::Join(Some(id)) | TournamentCmd::Leave(Some(id)) = self
+            && *id != record.id
+        {
+            return refuse(Sentence::new("refuse-tournament-over").arg("id", id.as_str()));
+        }
         let changes = !matches!(
             self,
             TournamentCmd::Status | TournamentCmd::Standings | TournamentCmd::Trf
@@ -225,7 +288,11 @@ impl TournamentCmd {
         match self {
             TournamentCmd::Create { .. } => Ok(()),
             TournamentCmd::Status => {
-                let text = status_text(ctx, &record);
+                let mut text = status_text(ctx, &record);
+                if record.state == TournamentState::Open {
+                    text.push('\n');
+                    text.push_str(&when_text(ctx, lang, &record));
+                }
                 ctx.reply(Message::text(
                     Destination::ReplyToRequester { ephemeral: false },
                     MessageKind::Listing,
@@ -233,7 +300,7 @@ impl TournamentCmd {
                 ));
                 Ok(())
             }
-            TournamentCmd::Join => {
+            TournamentCmd::Join(_) => {
                 if me.is_some_and(|i| !record.players[i].withdrawn) {
                     return refuse(Sentence::new("refuse-tournament-joined"));
                 }
@@ -281,12 +348,20 @@ impl TournamentCmd {
                 ctx.save_tournament(record);
                 Ok(())
             }
-            TournamentCmd::Leave | TournamentCmd::Withdraw => {
+            TournamentCmd::Leave(_) | TournamentCmd::Withdraw => {
                 let Some(i) = me.filter(|&i| !record.players[i].withdrawn) else {
                     return refuse(Sentence::new("refuse-tournament-not-in"));
                 };
                 if record.state == TournamentState::Open {
                     record.players.remove(i);
+                    // Indices after it move down by one; so do the byes they asked for.
+                    let gone = u16::try_from(i).unwrap_or(u16::MAX);
+                    record.byes_asked.retain(|&b| b != gone);
+                    for b in &mut record.byes_asked {
+                        if *b > gone {
+                            *b -= 1;
+                        }
+                    }
                 } else if matches!(record.format, TournamentFormat::RoundRobin { .. }) {
                     return refuse(Sentence::new("refuse-tournament-round-robin-withdraw"));
                 } else {
@@ -310,34 +385,53 @@ impl TournamentCmd {
                 if record.state != TournamentState::Open {
                     return refuse(Sentence::new("refuse-tournament-started"));
                 }
-                let n = record.players.len();
-                match record.format {
-                    TournamentFormat::Swiss { rounds } if n <= usize::from(rounds) => {
-                        return refuse(
-                            Sentence::new("refuse-tournament-too-few-swiss")
-                                .arg("rounds", u64::from(rounds))
-                                .arg("needed", usize::from(rounds) + 1)
-                                .arg("count", n),
-                        );
-                    }
-                    TournamentFormat::RoundRobin { .. } if n < 2 => {
-                        return refuse(Sentence::new("refuse-tournament-too-few").arg("count", n));
-                    }
-                    _ => {}
+                if let Some(reason) = crate::tournament_start::too_few(&record) {
+                    return refuse(reason);
                 }
-                record.first_colour_first = ctx.inner.coin();
-                pair_next_round(ctx, record).await
+                crate::tournament_start::start(ctx, record).await
+            }
+            TournamentCmd::Bye => {
+                let Some(i) = me.filter(|&i| !record.players[i].withdrawn) else {
+                    return refuse(Sentence::new("refuse-tournament-not-in"));
+                };
+                if !matches!(record.format, TournamentFormat::Swiss { .. }) {
+                    return refuse(Sentence::new("refuse-tournament-bye-swiss"));
+                }
+                if record.had_half_bye(i) {
+                    return refuse(Sentence::new("refuse-tournament-bye-twice"));
+                }
+                if record.round >= planned_rounds(&record) {
+                    return refuse(Sentence::new("refuse-tournament-bye-late"));
+                }
+                record.byes_asked.push(u16::try_from(i).unwrap_or(u16::MAX));
+                let text = ctx.say_in(
+                    lang,
+                    &Sentence::new("tournament-bye-asked")
+                        .arg("player", &user.name)
+                        .arg("round", u64::from(record.round + 1)),
+                );
+                announce(ctx, &record, text).await?;
+                ctx.save_tournament(record);
+                Ok(())
             }
             TournamentCmd::Standings => {
-                let image = crate::tournament_standings::standings_image(
-                    ctx,
-                    &record,
-                    Some(&user.id),
-                    lang,
-                );
+                // A finished event's final post carries the picture, and nothing changes
+                // after it: the text alone points there. (A running event's picture is
+                // drawn anew: results come in, and each asker's own row is highlighted.)
+                let unchanged = record.state == TournamentState::Finished;
+                let image = if unchanged {
+                    None
+                } else {
+                    crate::tournament_standings::standings_image(ctx, &record, Some(&user.id), lang)
+                };
+                let key = if unchanged {
+                    "tournament-standings-final"
+                } else {
+                    "tournament-standings-now"
+                };
                 let mut text = ctx.say_in(
                     lang,
-                    &Sentence::new("tournament-standings-now")
+                    &Sentence::new(key)
                         .arg("round", u64::from(record.round))
                         .arg("rounds", u64::from(planned_rounds(&record))),
                 );
@@ -471,4 +565,27 @@ fn status_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
             .arg("count", record.players.len())
             .arg("players", players.join(", ")),
     )
+}
+
+/// "It starts at 2023-11-14 20:00 UTC (in 2 hours), rated." or "... by hand ..., unrated."
+fn when_text(ctx: &Ctx<'_>, lang: crate::i18n::Language, record: &TournamentRecord) -> String {
+    let rated = if record.rated { "rated" } else { "unrated" };
+    match record.starts_at {
+        Some(at) => ctx.say_in(
+            lang,
+            &Sentence::new("tournament-starts-at")
+                .arg("at", crate::announce::clock_text(at))
+                .arg(
+                    "left",
+                    crate::announce::time_left_text(ctx, lang, at.saturating_sub(ctx.now)),
+                )
+                .arg("rated", rated),
+        ),
+        None => ctx.say_in(
+            lang,
+            &Sentence::new("tournament-starts-by-hand")
+                .arg("organiser", &record.organiser.name)
+                .arg("rated", rated),
+        ),
+    }
 }

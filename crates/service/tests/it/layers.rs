@@ -56,6 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "review_post",
             "tournament_play",
             "tournament_standings",
+            "tournament_start",
         ],
     ),
     ("commands", &["commands"]),

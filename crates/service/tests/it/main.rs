@@ -30,6 +30,7 @@ mod restart;
 mod review;
 mod review_queue;
 mod settings;
+mod tournament_entries;
 mod tournaments;
 mod web_links;
 mod xiangqi;

@@ -61,7 +61,7 @@ impl GameStore for SledStore {
 
     async fn due(&self, now: UnixTime, limit: usize) -> Result<Vec<Due>, StoreError> {
         let mut due = Vec::new();
-        for kind in [GAME, CHALLENGE] {
+        for kind in [GAME, CHALLENGE, TOURNAMENT] {
             for item in self.live().tree.scan_prefix([DEADLINE, kind]) {
                 let (k, _) = item.map_err(backend)?;
                 let Some(at_bytes) = k.get(2..10) else {
@@ -74,6 +74,7 @@ impl GameStore for SledStore {
                 let id = String::from_utf8_lossy(k.get(10..).unwrap_or_default()).into_owned();
                 let item = match kind {
                     GAME => id.parse().ok().map(Due::Game),
+                    TOURNAMENT => id.parse().ok().map(Due::Tournament),
                     _ => id.parse().ok().map(Due::Challenge),
                 };
                 if let Some(item) = item {

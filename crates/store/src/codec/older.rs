@@ -218,7 +218,9 @@ pub fn older_message(message: &Message, version: u8) -> Result<Message, StoreErr
                 | ButtonAction::PlayOnBoard(_)
                 | ButtonAction::App(_)
                 | ButtonAction::PlayInDiscord(_)
-                | ButtonAction::Rematch(_) => return None,
+                | ButtonAction::Rematch(_)
+                | ButtonAction::JoinTournament(_)
+                | ButtonAction::LeaveTournament(_) => return None,
             };
             Some(crate::message::Button {
                 action,

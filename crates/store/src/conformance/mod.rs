@@ -107,6 +107,7 @@ macro_rules! conformance_tests {
             launches::an_activity_launch_reads_back_until_replaced_or_pruned,
             tournaments::a_tournament_reads_back_by_id_by_chat_and_while_unfinished,
             tournaments::a_round_is_paired_once_whichever_process_pairs_it,
+            tournaments::an_open_tournament_is_due_at_its_start_time_until_it_starts,
             upgrades::challenges_of_every_older_schema_read_as_current,
             upgrades::chats_of_every_older_schema_read_as_current,
             upgrades::players_of_every_older_schema_read_as_current,

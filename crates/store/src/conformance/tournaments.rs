@@ -118,3 +118,40 @@ pub async fn a_round_is_paired_once_whichever_process_pairs_it(subject: &dyn Sub
     };
     assert_eq!(store.commit(stale).await, Err(CommitError::Conflict));
 }
+
+/// An open tournament with a start time is due at that time, not before; once a change
+/// starts it (round 1 paired), it is due no more.
+pub async fn an_open_tournament_is_due_at_its_start_time_until_it_starts(subject: &dyn Subject) {
+    let opened = crate::__open_or_skip!(subject);
+    let store = &*opened.store;
+    let mut waiting = open("t4f7k2", 1);
+    waiting.starts_at = Some(5_000);
+    store
+        .commit(Change {
+            tournaments: vec![waiting],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(store.due(4_999, 10).await.unwrap(), vec![]);
+    let id: crate::ids::TournamentId = "t4f7k2".parse().unwrap();
+    assert_eq!(
+        store.due(5_000, 10).await.unwrap(),
+        vec![crate::Due::Tournament(id.clone())]
+    );
+    let mut started = example("t4f7k2", 2, ["g7k2", "h3m4"]);
+    started.starts_at = Some(5_000);
+    store
+        .commit(Change {
+            tournaments: vec![started],
+            games: ["g7k2", "h3m4"].iter().map(|g| game(g, 1, None)).collect(),
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    let due = store.due(6_000, 10).await.unwrap();
+    assert!(
+        !due.contains(&crate::Due::Tournament(id)),
+        "started, so not due: {due:?}"
+    );
+}

@@ -108,3 +108,43 @@ fn a_round_robin_plans_a_round_per_opponent_and_cycle() {
     assert_eq!(TournamentFormat::RoundRobin { cycles: 2 }.rounds(4), 6);
     assert_eq!(TournamentFormat::Swiss { rounds: 7 }.rounds(40), 7);
 }
+
+#[test]
+fn a_version_1_tournament_reads_with_no_start_time_and_no_byes_asked() {
+    let record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    let mut bytes = encode_tournament(&record).expect("encoded");
+    // Version 2 ends with the two fields version 1 lacks: `None` and an empty list, a zero
+    // byte each in postcard.
+    assert_eq!(bytes[bytes.len() - 2..], [0, 0]);
+    bytes.truncate(bytes.len() - 2);
+    bytes[0] = 1;
+    assert_eq!(decode_tournament(&bytes), Ok(record));
+}
+
+#[test]
+fn an_open_tournament_is_due_at_its_start_time_and_a_started_one_never() {
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.starts_at = Some(1_000);
+    assert_eq!(record.due_at(), None, "running");
+    let mut open = record.clone();
+    open.state = TournamentState::Open;
+    open.round = 0;
+    open.games.clear();
+    for player in &mut open.players {
+        player.entries.clear();
+    }
+    assert_eq!(open.due_at(), Some(1_000));
+    assert_eq!(
+        decode_tournament(&encode_tournament(&open).unwrap()),
+        Ok(open)
+    );
+}
+
+#[test]
+fn a_bye_asked_by_someone_outside_the_event_is_refused() {
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.byes_asked = vec![4];
+    assert!(decode_tournament(&bytes_of(&record)).is_err());
+    record.byes_asked = vec![3];
+    assert!(decode_tournament(&bytes_of(&record)).is_ok());
+}

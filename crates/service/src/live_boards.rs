@@ -20,7 +20,7 @@
 //! A crash loses nothing and posts nothing twice: each of those steps is one commit, and a
 //! held board is a pending outbox entry like any other, delivered by whichever process
 //! claims its lane once it is due. Private messages (a capture's reveal) are other lanes and
-//! never held; games on a time per move, a private chat with a player, and chats that edit
+//! never held; games on a time per move, a private chat with a player, the terminal, and chats that edit
 //! one board (`BoardMode::Edited`, which adds no posts) get every board at once, as before.
 
 use crate::context::{Ctx, Step, unix_millis};
@@ -52,7 +52,7 @@ pub(crate) fn is_held(record: &OutboxRecord, now: UnixMillis) -> bool {
 
 /// The hold of the board after a move of `record` (a live game) in `chat`, or `None` to post
 /// it at once: a game on a time per move, a chat that edits one board, a player's private
-/// chat with the bot (they may be playing there), or no interval configured.
+/// chat with the bot (they may be playing there), the terminal, or no interval configured.
 pub(crate) async fn hold_for(
     ctx: &Ctx<'_>,
     record: &GameRecord,
@@ -64,7 +64,15 @@ pub(crate) async fn hold_for(
     let private = [&record.first, &record.second]
         .iter()
         .any(|player| player.id.platform == chat.platform && player.id.id == chat.id);
-    if record.clock.is_none() || interval == 0 || settings.board != BoardMode::PerMove || private {
+    // The terminal (`jieqi-bot local`) is where its players sit and type their moves: it has
+    // no pace to spare and nobody watching but them, so every board shows at once.
+    let terminal = chat.platform == crate::ids::Platform::Local;
+    if record.clock.is_none()
+        || interval == 0
+        || settings.board != BoardMode::PerMove
+        || private
+        || terminal
+    {
         return Ok(None);
     }
     let now = unix_millis(ctx.inner.config.wall_clock.now());

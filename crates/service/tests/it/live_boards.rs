@@ -15,7 +15,9 @@ use common::deals::random_game;
 use common::*;
 use jieqi_rules::Variant;
 use jieqi_service::store::PendingMessage;
-use jieqi_service::{ChatId, DealSource, Destination, MessageKind, OutboxId, Platform};
+use jieqi_service::{
+    ChatId, DealSource, Destination, MessageKind, OutboxId, Platform, User, UserId,
+};
 
 const LEASE: Duration = Duration::from_secs(30);
 /// The default interval (`ServiceConfig::live_board_interval`).
@@ -87,10 +89,15 @@ fn move_numbers(plies: usize) -> Vec<String> {
 /// lets the newest board stand in for boards waiting in a row behind the head, and delivers;
 /// again until nothing is due. Stale-button edits go too (they are no board).
 async fn deliver_due(h: &Harness, posted: &mut Posted) {
+    deliver_due_on(h, Platform::Telegram, posted).await;
+}
+
+/// [`deliver_due`] for the chats of `platform`.
+async fn deliver_due_on(h: &Harness, platform: Platform, posted: &mut Posted) {
     loop {
         let claimed = h
             .service
-            .claim_pending_for(Platform::Telegram, LEASE, 64)
+            .claim_pending_for(platform, LEASE, 64)
             .await
             .expect("claim");
         if claimed.is_empty() {
@@ -217,6 +224,40 @@ async fn a_live_games_quick_moves_reach_the_group_as_few_boards_naming_every_mov
     assert_eq!(named, move_numbers(24));
     posted.assert_nothing_twice();
     assert!(h.service.pending(100).await.unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_game_in_the_terminal_shows_every_board_at_once() {
+    // `jieqi-bot local`: the players sit at the terminal and type their moves, so each must
+    // see the other's board at once, never 20 s later.
+    let mut h = Harness::new(DealSource::Seeded(13)).await;
+    let terminal = ChatId::new(Platform::Local, "terminal");
+    let local = |name: &str| User::new(UserId::new(Platform::Local, name), name);
+    let (alice, bob) = (local("alice"), local("bob"));
+    let mut posted = Posted::default();
+    not_refused(
+        &h.start_game(&alice, &bob, &terminal, "xiangqi red 3+2")
+            .await,
+    );
+    deliver_due_on(&h, Platform::Local, &mut posted).await;
+    let moves = xiangqi_moves(6);
+    for (ply, typed) in moves.iter().enumerate() {
+        h.advance(Duration::from_secs(2));
+        let who = if ply.is_multiple_of(2) { &alice } else { &bob };
+        not_refused(&h.say(who, &terminal, &format!("/move {typed}")).await);
+        deliver_due_on(&h, Platform::Local, &mut posted).await;
+        let boards = posted.boards(&terminal);
+        assert_eq!(
+            boards.len(),
+            ply + 2,
+            "move {} shown at once: {posted:#?}",
+            ply + 1
+        );
+        assert_eq!(
+            moves_named(&boards[ply + 1].1.entry.message.text),
+            &move_numbers(ply + 1)[ply..]
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -18,6 +18,12 @@ async fn text(url: &str) -> (u16, String) {
     (status, answer.text().await.expect("a body"))
 }
 
+async fn state_of(table: &Table, id: &str) -> Value {
+    let (status, body) = text(&table.url(&format!("/t/{id}/state"))).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).expect("the state as JSON")
+}
+
 fn refused(answer: &Answer) -> bool {
     !answer.replies.is_empty()
 }
@@ -73,11 +79,7 @@ async fn a_tournaments_page_shows_its_pairings_and_standings_and_each_result_as_
     );
     assert!(page.contains("This page follows the tournament"), "{page}");
 
-    let state: Value = get(&table.url(&format!("/t/{id}/state")))
-        .await
-        .json()
-        .await
-        .expect("the state as JSON");
+    let state = state_of(&table, &id).await;
     let game = state["rounds"][0]["games"][0]["game"]
         .as_str()
         .expect("round 1's game")
@@ -97,22 +99,28 @@ async fn a_tournaments_page_shows_its_pairings_and_standings_and_each_result_as_
     assert_eq!(state["standings"].as_array().map(Vec::len), Some(2));
     let before = text(&table.url(&format!("/t/{id}/revision"))).await.1;
 
-    // The second player (black or red, whoever it is) resigns: the result shows.
-    let resigned = table.say(1, "/resign").await;
+    // Both move (a game resigned before both moved is a forfeit), then bob resigns: the
+    // result shows.
+    let alice_red = state["rounds"][0]["games"][0]["first"] == "alice";
+    let (red, black) = if alice_red { (0, 1) } else { (1, 0) };
+    for (who, typed) in [(red, "/move h2e2"), (black, "/move h7e7")] {
+        let moved = table.say(who, typed).await;
+        assert!(!refused(&moved), "{typed}: {moved:#?}");
+    }
     table.say(1, "/resign").await;
-    let _ = resigned;
+    table.say(1, "/resign").await;
     let after = text(&table.url(&format!("/t/{id}/revision"))).await.1;
     assert_ne!(before, after, "the revision the page follows moved on");
-    let state: Value = get(&table.url(&format!("/t/{id}/state")))
-        .await
-        .json()
-        .await
-        .expect("the state as JSON");
+    let state = state_of(&table, &id).await;
     let result = state["rounds"][0]["games"][0]["result"]
         .as_str()
         .expect("a result once the game ended")
         .to_owned();
-    assert!(result == "1–0" || result == "0–1", "{result}");
+    assert_eq!(
+        result,
+        if alice_red { "1–0" } else { "0–1" },
+        "bob resigned"
+    );
     assert_eq!(
         state["over"],
         Value::Bool(true),

@@ -54,6 +54,7 @@ pub const KEYS: &[&str] = &[
     "CHALLENGE_EXPIRY",
     "DEFAULT_MOVE_TIME",
     "DEFAULT_LANGUAGE",
+    "LIVE_BOARD_INTERVAL",
 ];
 
 /// A bot token. Its `Debug` hides the value and it has no `Display`, so it cannot leak into
@@ -120,6 +121,8 @@ pub struct Config {
     pub challenge_expiry: Duration,
     pub default_move_time: Duration,
     pub default_language: Language,
+    /// `LIVE_BOARD_INTERVAL`: a live game's boards in a group come at most this often.
+    pub live_board_interval: Duration,
 }
 
 /// Where a configuration file comes from.
@@ -189,6 +192,7 @@ struct RawConfig {
     challenge_expiry: Option<Text>,
     default_move_time: Option<Text>,
     default_language: Option<Text>,
+    live_board_interval: Option<Text>,
 }
 
 /// A value read as text whatever scalar type the provider guessed.
@@ -341,6 +345,11 @@ impl Checker<'_> {
             challenge_expiry: self.duration("CHALLENGE_EXPIRY", raw.challenge_expiry, "1h")?,
             default_move_time: self.duration("DEFAULT_MOVE_TIME", raw.default_move_time, "24h")?,
             default_language: self.language(raw.default_language)?,
+            live_board_interval: self.duration(
+                "LIVE_BOARD_INTERVAL",
+                raw.live_board_interval,
+                "20s",
+            )?,
         })
     }
 

@@ -136,6 +136,7 @@ async fn play(args: LocalArgs, config: Config) -> anyhow::Result<()> {
         default_language: language,
         challenge_ttl: config.challenge_expiry,
         default_move_time: config.default_move_time,
+        live_board_interval: config.live_board_interval,
         public_url: public_url.clone(),
         web_secret,
         ..ServiceConfig::default()

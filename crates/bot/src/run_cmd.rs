@@ -232,6 +232,7 @@ fn service_config(config: &Config, bot_username: Option<String>) -> ServiceConfi
         default_language: config.default_language,
         challenge_ttl: config.challenge_expiry,
         default_move_time: config.default_move_time,
+        live_board_interval: config.live_board_interval,
         bot_username,
         public_url: config.public_url.as_ref().map(public_base),
         web_secret: config.web_secret.clone(),

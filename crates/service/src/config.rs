@@ -41,7 +41,17 @@ pub struct ServiceConfig {
     /// games read it through the offset measured from the store's clock
     /// (`Service::measure_clock`).
     pub wall_clock: crate::shared_clock::WallClock,
+    /// A live game's boards in a group chat come at most once per this much time, each naming
+    /// every move since the one before (`LIVE_BOARD_INTERVAL`, default 20 s; see
+    /// `live_boards.rs`). Zero posts a board per move, as for games on a time per move.
+    pub live_board_interval: Duration,
 }
+
+/// The default of [`ServiceConfig::live_board_interval`]: a 3+2 game moving every 2–5 s shows
+/// 4–10 moves a board, few enough to read in one caption, and its three boards a minute leave
+/// most of a Telegram group's 20 posts a minute to the chat's other games and commands, while
+/// the group still sees the game move on about as often as a person glances at it.
+pub const LIVE_BOARD_INTERVAL: Duration = Duration::from_secs(20);
 
 impl Default for ServiceConfig {
     fn default() -> Self {
@@ -58,6 +68,7 @@ impl Default for ServiceConfig {
             telegram_mini_app: None,
             discord_activity: false,
             wall_clock: crate::shared_clock::WallClock::system(),
+            live_board_interval: LIVE_BOARD_INTERVAL,
         }
     }
 }

@@ -511,6 +511,14 @@ impl<'a> Ctx<'a> {
         Ok(id)
     }
 
+    /// Holds queued message `id` until `until` (milliseconds, the delivery's clock): its lane
+    /// is not claimed before then (a live game's board, `live_boards.rs`).
+    pub(crate) fn hold_until(&mut self, id: OutboxId, until: crate::store::UnixMillis) {
+        if let Some((_, record)) = self.change.outbox.iter_mut().find(|(i, _)| *i == id) {
+            record.not_before = until;
+        }
+    }
+
     /// Adds a reply for the requester.
     pub(crate) fn reply(&mut self, message: Message) {
         self.replies.push(message);

@@ -69,7 +69,8 @@ impl Service {
             note,
         );
         let id = crate::store::one_outbox_id(self.inner.store.as_ref()).await?;
-        let now = SystemTime::now();
+        // The delivery's clock: the wait is measured against its claims.
+        let now = self.inner.config.wall_clock.now();
         let wait = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
         let change = Change {
             outbox: vec![(

@@ -45,6 +45,7 @@ mod flag_timers;
 pub mod game_page;
 pub mod i18n;
 mod lifecycle;
+mod live_boards;
 mod live_clock;
 pub mod menu;
 pub mod metrics;

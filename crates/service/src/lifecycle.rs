@@ -211,11 +211,25 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
         let rest = to_move_line(ctx, &settings, loaded)
             .map(|line| format!("\n{line}"))
             .unwrap_or_default();
+        // A live game's board after a move waits for its time in a group, standing in for
+        // the one still waiting there (`live_boards.rs`).
+        let hold = match &what {
+            Caption::Moved(_) => {
+                crate::live_boards::hold_for(ctx, &loaded.record, &chat, &settings).await?
+            }
+            Caption::Start(_) => None,
+        };
+        let stands_in_for = hold.as_ref().and_then(|h| h.stands_in_for.clone());
         let (caption, covers) = match &what {
             Caption::Start(head) => (head(ctx, &settings, loaded) + &rest, None),
             Caption::Moved(ply) => {
+                let mut moves = stands_in_for
+                    .as_ref()
+                    .map(|(_, moves)| moves.clone())
+                    .unwrap_or_default();
+                moves.push(move_item(ctx, &settings, loaded, *ply));
                 let covers = BoardMoves {
-                    moves: vec![move_item(ctx, &settings, loaded, *ply)],
+                    moves,
                     language: settings.language,
                     rest,
                 };
@@ -263,8 +277,11 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
             (BoardMode::Edited, Some(i)) => Some(loaded.record.posts[i].post),
             _ => None,
         };
+        // A held board stood in for was never posted: no buttons of it to grey out.
         let stale = match (settings.board, earlier) {
-            (BoardMode::PerMove, Some(i)) if home && chat.platform != Platform::Local => {
+            (BoardMode::PerMove, Some(i))
+                if home && chat.platform != Platform::Local && stands_in_for.is_none() =>
+            {
                 Some(loaded.record.posts[i].post)
             }
             _ => None,
@@ -273,6 +290,18 @@ async fn post_boards(ctx: &mut Ctx<'_>, loaded: &mut LoadedGame, what: Caption<'
         let posted = ctx
             .post_board(message.replacing(replaces), picture, None, covers)
             .await?;
+        if let Some(hold) = &hold {
+            ctx.hold_until(posted, hold.until);
+        }
+        if let Some((held, _)) = stands_in_for {
+            ctx.change.sent.push((
+                held,
+                crate::store::SentRecord {
+                    platform_ref: None,
+                    at: ctx.now,
+                },
+            ));
+        }
         if let Some(stale) = stale {
             board_buttons::grey_out(ctx, &chat, &loaded.record.id, stale, stale_buttons).await?;
         }

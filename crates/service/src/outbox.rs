@@ -122,8 +122,15 @@ impl Service {
         Ok(self.inner.store.outbox_record(id).await?.is_some())
     }
 
+    /// Now on the service's clock ([`ServiceConfig::wall_clock`](crate::ServiceConfig)), in
+    /// milliseconds: what delivery claims, deferrals and a live game's board holds are all
+    /// measured by, so that they agree (tests run them on a fake clock).
+    pub(crate) fn delivery_now(&self) -> crate::store::UnixMillis {
+        unix_millis(self.inner.config.wall_clock.now())
+    }
+
     fn claim_until(&self, lease: Duration) -> Claim {
-        let now = unix_millis(SystemTime::now());
+        let now = self.delivery_now();
         Claim {
             holder: self.inner.instance.clone(),
             now,
@@ -213,9 +220,12 @@ impl Service {
         if first_id != head.entry.id || first.covers.is_none() {
             return Ok(None);
         }
+        let now = self.delivery_now();
         let mut run = vec![(first_id, first)];
         for (id, record) in lane {
-            if !stands_in_for(&record, &run[0].1) {
+            // A live game's board held for its time goes then, not with this one: the
+            // group gets at most one board of the game per interval (`live_boards.rs`).
+            if !stands_in_for(&record, &run[0].1) || crate::live_boards::is_held(&record, now) {
                 break;
             }
             run.push((id, record));
@@ -365,7 +375,8 @@ impl Service {
             self.undeliverable(id).await?;
             return Ok(true);
         }
-        let not_before = unix_millis(SystemTime::now())
+        let not_before = self
+            .delivery_now()
             .saturating_add(u64::try_from(pause.as_millis()).unwrap_or(u64::MAX));
         let change = Change {
             deferred: vec![(

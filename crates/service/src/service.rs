@@ -219,11 +219,19 @@ impl Service {
 
     pub(crate) async fn commit(
         &self,
-        change: Change,
+        mut change: Change,
         events: Vec<Event>,
         loaded: Vec<LoadedGame>,
         pictures: Vec<(OutboxId, Image)>,
     ) -> Result<(), CommitError> {
+        // A live game's board held back for its time goes out now if anything else about
+        // the game is queued behind it (`live_boards.rs`).
+        crate::live_boards::release_held(
+            self.inner.store.as_ref(),
+            &mut change,
+            self.delivery_now(),
+        )
+        .await?;
         let queued = !change.outbox.is_empty();
         let review_asked = !change.queued_reviews.is_empty();
         let engine_turns: Vec<GameId> = loaded

@@ -15,7 +15,6 @@
 
 use std::time::{Duration, SystemTime};
 
-use crate::context::unix_millis;
 use crate::delivery::Sender;
 use crate::error::ServiceError;
 use crate::message::{Destination, OutboxEntry, OutboxId};
@@ -76,7 +75,8 @@ impl Service {
         attempts: u32,
         pause: Duration,
     ) -> Result<(), ServiceError> {
-        let not_before = unix_millis(SystemTime::now())
+        let not_before = self
+            .delivery_now()
             .saturating_add(u64::try_from(pause.as_millis()).unwrap_or(u64::MAX));
         let change = Change {
             deferred: vec![(

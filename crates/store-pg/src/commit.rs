@@ -207,7 +207,8 @@ pub(crate) fn statements(change: &Change, fleet: u8) -> Result<Vec<Statement>, C
         let to = &record.message.to;
         let platform = to.platform().map(|p| p.name().to_owned());
         // Replies never enter the outbox; should one, it gets a lane of its own.
-        let lane = Lane::of(to).map_or_else(|| format!("x:{}", id.0), |lane| lane.0);
+        let lane =
+            Lane::of_message(&record.message).map_or_else(|| format!("x:{}", id.0), |lane| lane.0);
         // A taken id is a unique violation, which aborts the transaction: a conflict.
         out.push(Statement::new(
             "INSERT INTO outbox (id, platform, lane, not_before, attempts, record) \

@@ -202,7 +202,7 @@ async fn concurrent_claims_never_share_a_message_or_a_lane() {
         assert_eq!(ids.len(), claimed.len(), "a message claimed twice");
         let lanes: HashSet<Lane> = claimed
             .iter()
-            .map(|p| Lane::of(&p.entry.message.to).unwrap())
+            .map(|p| Lane::of_message(&p.entry.message).unwrap())
             .collect();
         assert_eq!(
             lanes.len(),

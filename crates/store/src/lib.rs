@@ -8,8 +8,9 @@
 //! by several processes refuses a change computed from stale data), the messages it causes
 //! (the outbox), and the request's idempotency key with its answer.
 //!
-//! Delivery goes by *lanes* ([`Lane`]): one chat, or one person's private messages. Order is
-//! kept within a lane and never across lanes, so one chat's trouble holds back nobody else.
+//! Delivery goes by *lanes* ([`Lane`]): one chat (its messages about each game a lane of
+//! their own), or one person's private messages. Order is kept within a lane and never across
+//! lanes, so one chat's trouble holds back nobody else.
 //! A delivery loop [claims](GameStore::claim) the oldest message of each free lane for a
 //! short lease, which it [renews](GameStore::renew) while it delivers; a process that dies
 //! stops renewing, its claims lapse within the lease, and another process takes them over.
@@ -49,7 +50,7 @@ use thiserror::Error;
 use crate::ids::{
     ActivityInstanceId, ChallengeId, ChatId, GameId, IdempotencyKey, Platform, TournamentId, UserId,
 };
-use crate::message::{Destination, OutboxEntry, OutboxId};
+use crate::message::{Destination, Message, OutboxEntry, OutboxId};
 
 pub use pace::{Allowance, Spend, WindowLog};
 pub use records::{
@@ -215,13 +216,26 @@ pub struct PendingMessage {
 /// finer steps than [`UnixTime`] (a platform's "retry after 1.5 s").
 pub type UnixMillis = u64;
 
-/// One delivery lane: a chat, one person's private messages, or one deferred reply. Messages of a lane are
-/// delivered in the order they were queued; lanes are independent of each other.
+/// One delivery lane: a chat's messages about one game, its other messages, one person's
+/// private messages, or one deferred reply. Messages of a lane are delivered in the order
+/// they were queued; lanes are independent of each other.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Lane(pub String);
 
 impl Lane {
-    /// The lane of a message to `to` (`None` for replies, which never enter the outbox).
+    /// The lane of `message` (`None` for replies, which never enter the outbox): what every
+    /// backend delivers by. A chat's messages about a game are a lane of their own beside the
+    /// chat's: one game's posts keep their order, and one game's board waiting for its time
+    /// (a live game's, `docs/clocks.md`) or its failures hold back no other game of the chat
+    /// and no other answer there.
+    pub fn of_message(message: &Message) -> Option<Lane> {
+        match (&message.to, &message.game) {
+            (Destination::Chat(chat), Some(game)) => Some(Lane(format!("c:{chat}/{game}"))),
+            (to, _) => Lane::of(to),
+        }
+    }
+
+    /// The lane of a message to `to` about no game (`None` for replies).
     pub fn of(to: &Destination) -> Option<Lane> {
         match to {
             Destination::Chat(chat) => Some(Lane(format!("c:{chat}"))),
@@ -437,7 +451,7 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
         let Some(lane) = pending
             .iter()
             .find(|p| p.entry.id == head)
-            .and_then(|p| Lane::of(&p.entry.message.to))
+            .and_then(|p| Lane::of_message(&p.entry.message))
         else {
             return Ok(Vec::new());
         };
@@ -446,7 +460,7 @@ pub trait GameStore: Send + Sync + std::fmt::Debug {
             if out.len() >= limit {
                 break;
             }
-            if Lane::of(&message.entry.message.to).as_ref() != Some(&lane) {
+            if Lane::of_message(&message.entry.message).as_ref() != Some(&lane) {
                 continue;
             }
             if let Some(record) = self.outbox_record(message.entry.id).await? {

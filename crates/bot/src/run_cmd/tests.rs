@@ -174,6 +174,7 @@ fn test_config() -> Config {
         challenge_expiry: Duration::from_secs(3600),
         default_move_time: Duration::from_secs(86_400),
         default_language: jieqi_service::Language::En,
+        live_board_interval: Duration::from_secs(20),
     }
 }
 

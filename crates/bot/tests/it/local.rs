@@ -387,3 +387,55 @@ fn with_web_each_player_gets_a_personal_link_of_their_own_when_the_game_starts()
     let (status, _) = again.finish();
     assert!(status.success());
 }
+
+/// The data of the first button printed in the chat whose data starts with `prefix`.
+fn chat_button(lines: &[String], prefix: &str) -> String {
+    tagged(lines, "[chat]")
+        .into_iter()
+        .find_map(|rest| {
+            rest.split_once("[button] ")
+                .map(|(_, data)| data.to_owned())
+                .filter(|data| data.starts_with(prefix))
+        })
+        .unwrap_or_else(|| panic!("a {prefix}… button in the chat: {lines:#?}"))
+}
+
+#[test]
+fn a_seek_taken_and_a_rematch_are_played_in_the_terminal_too() {
+    let (_root, data, out) = folders();
+    let mut bot = Local::start(&data, &out, &[]);
+    let (_, seek) = bot.say("alice: /seek xiangqi");
+    assert!(
+        tagged(&seek, "[chat]")
+            .iter()
+            .any(|line| line.contains("alice is looking for a game")),
+        "{seek:#?}"
+    );
+    let take = chat_button(&seek, "acc_");
+    let (_, taken) = bot.say(&format!("bob: [button] {take}"));
+    assert!(
+        tagged(&taken, "[chat]")
+            .iter()
+            .any(|line| line.contains("Accepted by bob")),
+        "{taken:#?}"
+    );
+    bot.say("bob: /resign");
+    let (_, result) = bot.say("bob: /resign");
+    let rematch = chat_button(&result, "rem_");
+    let (_, offered) = bot.say(&format!("alice: [button] {rematch}"));
+    assert!(
+        tagged(&offered, "[chat]")
+            .iter()
+            .any(|line| line.contains("rematch of game")),
+        "{offered:#?}"
+    );
+    let (_, started) = bot.say("bob: /rematch");
+    assert!(
+        tagged(&started, "[chat]")
+            .iter()
+            .any(|line| line.contains("has started")),
+        "{started:#?}"
+    );
+    let (status, _) = bot.finish();
+    assert!(status.success(), "{status:?}");
+}

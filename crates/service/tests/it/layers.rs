@@ -46,6 +46,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "game logic",
         &[
             "lifecycle",
+            "live_boards",
             "live_clock",
             "rated_games",
             "board_buttons",

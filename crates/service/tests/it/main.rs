@@ -15,6 +15,7 @@ mod idempotency;
 mod jieqi;
 mod layers;
 mod learn;
+mod live_boards;
 mod live_clocks;
 mod live_clocks_across_processes;
 mod old_boards;

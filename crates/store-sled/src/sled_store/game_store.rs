@@ -106,7 +106,7 @@ impl GameStore for SledStore {
                 if platform.is_some() && record.message.to.platform() != platform {
                     return false;
                 }
-                let Some(lane) = Lane::of(&record.message.to) else {
+                let Some(lane) = Lane::of_message(&record.message) else {
                     return false;
                 };
                 if !seen_lanes.insert(lane) {
@@ -172,7 +172,7 @@ impl GameStore for SledStore {
                 continue;
             };
             let record: OutboxRecord = decode(&v)?;
-            let of = Lane::of(&record.message.to);
+            let of = Lane::of_message(&record.message);
             match &lane {
                 None if id == head => lane = Some(of),
                 None => return Ok(Vec::new()),

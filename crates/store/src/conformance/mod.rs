@@ -98,6 +98,7 @@ macro_rules! conformance_tests {
             promises::a_renewed_claim_is_kept_and_a_lapsed_one_is_taken_over_naming_its_holder,
             promises::a_claim_taken_over_is_not_renewed_by_its_old_holder,
             promises::a_deferred_lane_waits_until_its_time,
+            promises::a_chats_messages_about_one_game_are_a_lane_of_their_own,
             promises::an_edit_carries_the_reference_of_the_post_it_replaces,
             promises::outbox_ids_increase,
             promises::the_review_queue_keeps_its_order_and_each_entry_is_taken_once,

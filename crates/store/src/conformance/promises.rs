@@ -384,6 +384,75 @@ pub async fn a_deferred_lane_waits_until_its_time(subject: &dyn Subject) {
     assert_eq!(retried[0].taken_from, None, "a deferral leaves no holder");
 }
 
+/// A chat's messages about one game are a lane of their own beside the chat's: a board of
+/// one game waiting for its time holds back neither the chat's other messages nor another
+/// game's, the game's later messages wait behind it in order, and hastening it frees its lane.
+pub async fn a_chats_messages_about_one_game_are_a_lane_of_their_own(subject: &dyn Subject) {
+    let opened = crate::__open_or_skip!(subject);
+    let store = &*opened.store;
+    let about = |text: &str, game: &str, not_before: u64| {
+        let mut record = message("room", text);
+        record.message.game = Some(game.parse().expect("a game id"));
+        record.not_before = not_before;
+        record
+    };
+    let ids = store.allocate_outbox_ids(5).await.unwrap();
+    let records = [
+        about("g7k2's board, due at 500", "g7k2", 500),
+        about("g7k2's result", "g7k2", 0),
+        message("room", "an answer about no game"),
+        about("h3m4's board", "h3m4", 0),
+        about("g7k2's record", "g7k2", 0),
+    ];
+    store
+        .commit(Change {
+            outbox: ids.iter().copied().zip(records).collect(),
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    let (board, result, answer, other, record) = (ids[0], ids[1], ids[2], ids[3], ids[4]);
+    let first = store.claim(None, &claim("p1", 100, 200), 10).await.unwrap();
+    assert_eq!(
+        ids_of(&first),
+        vec![answer, other],
+        "the waiting board holds back only its own game"
+    );
+    store.commit(sent(answer, None)).await.unwrap();
+    store.commit(sent(other, None)).await.unwrap();
+    assert!(
+        store
+            .claim(None, &claim("p1", 101, 200), 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "the game's result waits behind its board"
+    );
+    store
+        .commit(Change {
+            hastened: vec![board],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    let hastened = store.claim(None, &claim("p1", 102, 200), 10).await.unwrap();
+    assert_eq!(ids_of(&hastened), vec![board]);
+    store.commit(sent(board, None)).await.unwrap();
+    let next = store.claim(None, &claim("p1", 103, 200), 10).await.unwrap();
+    assert_eq!(ids_of(&next), vec![result]);
+    assert_eq!(
+        store
+            .lane_from(result, 10)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect::<Vec<_>>(),
+        vec![result, record],
+        "the game's lane, in order"
+    );
+}
+
 /// An edit names the platform's reference of the post it replaces, once that was sent.
 pub async fn an_edit_carries_the_reference_of_the_post_it_replaces(subject: &dyn Subject) {
     let opened = crate::__open_or_skip!(subject);

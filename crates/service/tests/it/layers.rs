@@ -73,6 +73,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "deferred",
             "stale_buttons",
             "spectators",
+            "tournament_page",
             "reviews",
             "web_play",
             "activity",

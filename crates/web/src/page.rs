@@ -101,6 +101,54 @@ pub(crate) struct PageParts<'a> {
     pub state_json: &'a str,
 }
 
+/// What a page shared in a chat says of itself in its `<head>`: the title, and the
+/// OpenGraph tags the chat's link preview is drawn from.
+pub(crate) struct Head<'a> {
+    pub language: Language,
+    pub title: &'a str,
+    pub description: &'a str,
+    /// Absolute URL of the page.
+    pub url: &'a str,
+    /// Absolute URL of a preview picture, if the page has one.
+    pub preview: Option<&'a str>,
+    /// The hashed name of the page's script.
+    pub script: &'a str,
+}
+
+/// The document's start up to `</head>`, everything in it escaped.
+pub(crate) fn head(assets: &Assets, head: &Head<'_>) -> String {
+    let preview = head.preview.map_or(String::new(), |preview| {
+        format!(
+            "<meta property=\"og:image\" content=\"{}\">\n<meta name=\"twitter:card\" content=\"summary_large_image\">\n",
+            escape(preview)
+        )
+    });
+    format!(
+        r#"<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>{title}</title>
+<meta name="description" content="{description}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="{title}">
+<meta property="og:description" content="{description}">
+<meta property="og:url" content="{url}">
+{preview}<link rel="icon" href="/assets/{icon}" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/{style}">
+<script type="module" src="/assets/{script}"></script>
+</head>"#,
+        lang = head.language.code(),
+        title = escape(head.title),
+        description = escape(head.description),
+        url = escape(head.url),
+        icon = assets.icon.name,
+        style = assets.style.name,
+        script = head.script,
+    )
+}
+
 /// The game's page: a skeleton the script fills from the state (and keeps live).
 pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
     let labels: String = parts
@@ -114,24 +162,19 @@ pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
         .map(|p| format!("{} ({})", p.name, p.rating))
         .collect();
     let description = format!("{} · {}", page.terms, page.status);
+    let head = head(
+        parts.assets,
+        &Head {
+            language: parts.language,
+            title: &parts.title,
+            description: &description,
+            url: &parts.url,
+            preview: Some(&parts.preview),
+            script: &parts.assets.script.name,
+        },
+    );
     format!(
-        r#"<!doctype html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<title>{title}</title>
-<meta name="description" content="{description}">
-<meta property="og:type" content="website">
-<meta property="og:title" content="{title}">
-<meta property="og:description" content="{description}">
-<meta property="og:url" content="{url}">
-<meta property="og:image" content="{preview}">
-<meta name="twitter:card" content="summary_large_image">
-<link rel="icon" href="/assets/{icon}" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/{style}">
-<script type="module" src="/assets/{script}"></script>
-</head>
+        r#"{head}
 <body>
 <main id="game"{labels}>
 <p id="back" hidden><a id="back-link"></a></p>
@@ -171,14 +214,7 @@ pub(crate) fn game_page(page: &GamePage, parts: &PageParts<'_>) -> String {
 </body>
 </html>
 "#,
-        lang = parts.language.code(),
         title = escape(&parts.title),
-        description = escape(&description),
-        url = escape(&parts.url),
-        preview = escape(&parts.preview),
-        icon = parts.assets.icon.name,
-        style = parts.assets.style.name,
-        script = parts.assets.script.name,
         labels = labels,
         terms = escape(&page.terms),
         players = escape(&players.join(" – ")),

@@ -182,8 +182,14 @@ pub(crate) fn unavailable(site: &Site, language: Language, e: &ServiceError) -> 
     response
 }
 
-/// The game of a path segment, or the answer saying it is not one.
-fn game_id(site: &Site, text: &str, language: Language) -> Result<GameId, Box<Response>> {
+/// The id of a path segment, or the 404 saying it is not one (`bad_id`: the sentence's key,
+/// which names the id's form).
+pub(crate) fn path_id<T: std::str::FromStr>(
+    site: &Site,
+    text: &str,
+    language: Language,
+    bad_id: &str,
+) -> Result<T, Box<Response>> {
     text.parse().map_err(|_| {
         let shown: String = text.chars().take(32).collect();
         Box::new(message(
@@ -192,9 +198,14 @@ fn game_id(site: &Site, text: &str, language: Language) -> Result<GameId, Box<Re
             language,
             &site
                 .service
-                .text(language, "web-bad-id", &[("text", shown.as_str())]),
+                .text(language, bad_id, &[("text", shown.as_str())]),
         ))
     })
+}
+
+/// The game of a path segment, or the answer saying it is not one.
+fn game_id(site: &Site, text: &str, language: Language) -> Result<GameId, Box<Response>> {
+    path_id(site, text, language, "web-bad-id")
 }
 
 fn no_such_game(site: &Site, game: &GameId, language: Language) -> Response {
@@ -208,17 +219,29 @@ fn no_such_game(site: &Site, game: &GameId, language: Language) -> Response {
     )
 }
 
-/// What a request for a game's page asks: the game, the language asked for (if any), and the
-/// language to answer a refusal in; or the answer saying the id is not one.
+/// What a request for a page asks: the id (`bad_id` names the sentence refusing one that is
+/// not), the language asked for (if any), and the language to answer a refusal in; or the
+/// answer saying the id is not one.
+pub(crate) fn asked_id<T: std::str::FromStr>(
+    site: &Site,
+    text: &str,
+    query: Option<&str>,
+    headers: &HeaderMap,
+    bad_id: &str,
+) -> Result<(T, Option<Language>, Language), Box<Response>> {
+    let asked = asked_language(query, headers);
+    let fallback = asked.unwrap_or_default();
+    Ok((path_id(site, text, fallback, bad_id)?, asked, fallback))
+}
+
+/// [`asked_id`] of a game.
 fn asked_game(
     site: &Site,
     text: &str,
     query: Option<&str>,
     headers: &HeaderMap,
 ) -> Result<(GameId, Option<Language>, Language), Box<Response>> {
-    let asked = asked_language(query, headers);
-    let fallback = asked.unwrap_or_default();
-    Ok((game_id(site, text, fallback)?, asked, fallback))
+    asked_id(site, text, query, headers, "web-bad-id")
 }
 
 /// The page of `game` in the language asked for, or the chat's.

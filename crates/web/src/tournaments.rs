@@ -20,8 +20,8 @@ use axum::routing::get;
 use jieqi_service::tournament_page::TournamentPage;
 use jieqi_service::{Language, TournamentId};
 
-use crate::page::escape;
-use crate::routes::{Site, asked_language, message, unavailable};
+use crate::page::{Head, escape, head};
+use crate::routes::{Site, asked_id, message, unavailable};
 
 pub(crate) fn routes() -> Router<Arc<Site>> {
     Router::new()
@@ -38,24 +38,7 @@ fn asked(
     query: Option<&str>,
     headers: &HeaderMap,
 ) -> Result<(TournamentId, Option<Language>, Language), Box<Response>> {
-    let asked = asked_language(query, headers);
-    let fallback = asked.unwrap_or_default();
-    match text.parse() {
-        Ok(id) => Ok((id, asked, fallback)),
-        Err(_) => {
-            let shown: String = text.chars().take(32).collect();
-            Err(Box::new(message(
-                site,
-                StatusCode::NOT_FOUND,
-                fallback,
-                &site.service.text(
-                    fallback,
-                    "web-tournament-bad-id",
-                    &[("text", shown.as_str())],
-                ),
-            )))
-        }
-    }
+    asked_id(site, text, query, headers, "web-tournament-bad-id")
 }
 
 fn no_such_tournament(site: &Site, id: &TournamentId, language: Language) -> Response {
@@ -214,22 +197,20 @@ pub(crate) fn tournament_html(site: &Site, page: &TournamentPage) -> String {
     } else {
         format!("<p id=\"follows\">{}</p>", say("web-tournament-follows"))
     };
+    let url = format!("{base}/t/{}", page.tournament);
+    let head = head(
+        &site.assets,
+        &Head {
+            language,
+            title: &page.title,
+            description: &page.summary,
+            url: &url,
+            preview: None,
+            script: &site.assets.tournament.name,
+        },
+    );
     format!(
-        r#"<!doctype html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<title>{title}</title>
-<meta name="description" content="{summary}">
-<meta property="og:type" content="website">
-<meta property="og:title" content="{title}">
-<meta property="og:description" content="{summary}">
-<meta property="og:url" content="{base}/t/{id}">
-<link rel="icon" href="/assets/{icon}" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/{style}">
-<script type="module" src="/assets/{script}"></script>
-</head>
+        r#"{head}
 <body>
 <main id="tournament" data-tournament="{id}" data-revision="{revision}" data-over="{over}">
 <header>
@@ -243,16 +224,11 @@ pub(crate) fn tournament_html(site: &Site, page: &TournamentPage) -> String {
 </body>
 </html>
 "#,
-        lang = language.code(),
         title = escape(&page.title),
         summary = escape(&page.summary),
-        base = escape(base),
         id = escape(&page.tournament),
         revision = page.revision,
         over = page.over,
-        icon = site.assets.icon.name,
-        style = site.assets.style.name,
-        script = site.assets.tournament.name,
         standings_title = say("web-tournament-standings"),
     )
 }

@@ -188,7 +188,7 @@ impl Poster {
             let fits = units(text) <= CAPTION_LIMIT;
             let caption = fits.then(|| (text, self.pings(text, message)));
             let markup = (fits && !markup.inline_keyboard.is_empty()).then(|| markup.clone());
-            self.client.pacer.wait(address.chat).await;
+            let _turn = self.client.pacer.wait(address.chat).await;
             // sendAnimation and sendPhoto take the same optional parts; only the method differs.
             macro_rules! with_parts {
                 ($request:expr) => {{
@@ -246,7 +246,7 @@ impl Poster {
             if i == last && !markup.inline_keyboard.is_empty() {
                 request = request.reply_markup(markup.clone());
             }
-            self.client.pacer.wait(address.chat).await;
+            let _turn = self.client.pacer.wait(address.chat).await;
             let sent = request.await.map_err(|e| self.noted(address.chat, e))?;
             posted = Some(PostRef {
                 chat: sent.chat.id,
@@ -266,7 +266,7 @@ impl Poster {
         let bot = &self.client.bot;
         let markup = keyboard(&message.buttons, self.deep_link_username().await);
         let text = message.text.trim();
-        self.client.pacer.wait(earlier.chat).await;
+        let _turn = self.client.pacer.wait(earlier.chat).await;
         let result = match (earlier.photo, &message.image) {
             // No text and no picture: only the buttons change (the caption stays as it went
             // out, which may have named several moves).

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use jieqi_service::SendBudgets;
@@ -53,6 +53,10 @@ pub(crate) struct Pacer {
     reserved: Mutex<HashMap<i64, Vec<Instant>>>,
     /// Chats Telegram answered 429: nothing goes there before this.
     held: Mutex<HashMap<i64, Instant>>,
+    /// One request in flight a chat: a post waits for the answer to the one before, so that a
+    /// 429 holds back the next post even when another lane (a game's, the chat's, its old
+    /// buttons') makes it.
+    in_flight: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl fmt::Debug for Pacer {
@@ -77,6 +81,7 @@ impl Pacer {
             local: SendBudgets::local(),
             reserved: Mutex::new(HashMap::new()),
             held: Mutex::new(HashMap::new()),
+            in_flight: Mutex::new(HashMap::new()),
         }
     }
 
@@ -161,9 +166,24 @@ impl Pacer {
         allowances
     }
 
-    /// Waits until one more message may go to `chat`. Only the caller waits. A turn taken
-    /// by [`Pacer::reserve`] just before is used instead.
-    pub(crate) async fn wait(&self, chat: ChatId) {
+    /// Waits until one more message may go to `chat`, and until the request before it there
+    /// was answered: keep the [`ChatTurn`] until this one's answer is noted. Only the caller
+    /// waits. A turn taken by [`Pacer::reserve`] just before is used instead.
+    pub(crate) async fn wait(&self, chat: ChatId) -> ChatTurn {
+        let lock = {
+            let mut in_flight = self
+                .in_flight
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            in_flight.retain(|_, lock| Arc::strong_count(lock) > 1);
+            in_flight.entry(chat.0).or_default().clone()
+        };
+        let turn = ChatTurn(lock.lock_owned().await);
+        self.paced(chat).await;
+        turn
+    }
+
+    async fn paced(&self, chat: ChatId) {
         let reserved = {
             let mut reserved = self
                 .reserved
@@ -235,6 +255,10 @@ impl Pacer {
     }
 }
 
+/// A chat's turn to have one request in flight (see [`Pacer::wait`]).
+#[must_use = "the turn lasts until the request's answer is noted"]
+pub(crate) struct ChatTurn(#[allow(dead_code)] tokio::sync::OwnedMutexGuard<()>);
+
 #[cfg(test)]
 mod tests {
     use std::time::{Duration, Instant};
@@ -250,13 +274,17 @@ mod tests {
         let pacer = Pacer::new(telegram());
         let busy = ChatId(-1_001_234_567_890);
         for _ in 0..3 {
-            pacer.wait(busy).await;
+            drop(pacer.wait(busy).await);
         }
         let started = Instant::now();
         // The busy chat's fourth message must wait; another chat's need not.
-        let other = tokio::time::timeout(Duration::from_millis(300), pacer.wait(ChatId(77))).await;
+        let other = tokio::time::timeout(Duration::from_millis(300), pacer.wait(ChatId(77)))
+            .await
+            .map(drop);
         assert!(other.is_ok(), "another chat was held back");
-        let busy_again = tokio::time::timeout(Duration::from_millis(300), pacer.wait(busy)).await;
+        let busy_again = tokio::time::timeout(Duration::from_millis(300), pacer.wait(busy))
+            .await
+            .map(drop);
         assert!(busy_again.is_err(), "the busy chat did not wait");
         assert!(started.elapsed() < Duration::from_secs(1));
     }
@@ -271,12 +299,14 @@ mod tests {
         let started = Instant::now();
         // A game's start and two quick boards go at once: no spacing in a group with room.
         for _ in 0..GROUP_BURST {
-            pacer.wait(group).await;
+            drop(pacer.wait(group).await);
         }
         assert!(started.elapsed() < Duration::from_millis(500));
         // Then one every 63.3 s / 14 (4.5 s): 5 + 14 in any minute widened by a reserved
         // turn's 3 s and the upload's margin, one short of 20.
-        let next = tokio::time::timeout(Duration::from_millis(500), pacer.wait(group)).await;
+        let next = tokio::time::timeout(Duration::from_millis(500), pacer.wait(group))
+            .await
+            .map(drop);
         assert!(
             next.is_err(),
             "a sixth post went without waiting for the beat"
@@ -295,14 +325,18 @@ mod tests {
         let pacer = Pacer::new(telegram());
         let chat = ChatId(77);
         for _ in 0..2 {
-            pacer.wait(chat).await;
+            drop(pacer.wait(chat).await);
         }
         pacer.reserve(chat).await;
         // The send that follows goes at once: its turn was taken.
-        let at_once = tokio::time::timeout(Duration::from_millis(300), pacer.wait(chat)).await;
+        let at_once = tokio::time::timeout(Duration::from_millis(300), pacer.wait(chat))
+            .await
+            .map(drop);
         assert!(at_once.is_ok(), "the reserved turn was not used");
         // The next one waits for a turn of its own (the chat's burst is spent).
-        let next = tokio::time::timeout(Duration::from_millis(300), pacer.wait(chat)).await;
+        let next = tokio::time::timeout(Duration::from_millis(300), pacer.wait(chat))
+            .await
+            .map(drop);
         assert!(next.is_err(), "the next send did not wait");
     }
 
@@ -324,7 +358,9 @@ mod tests {
         // Three of the group's burst of five spent on edits that may wait; two kept for boards.
         assert_eq!(spared, 3);
         for _ in 0..2 {
-            let board = tokio::time::timeout(Duration::from_millis(300), pacer.wait(group)).await;
+            let board = tokio::time::timeout(Duration::from_millis(300), pacer.wait(group))
+                .await
+                .map(drop);
             assert!(board.is_ok(), "a board found no room");
         }
         assert!(

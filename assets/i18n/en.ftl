@@ -398,6 +398,7 @@ web-no-page = There is nothing here. A game's page is /g/ followed by its id, li
 web-tournament-title = Tournament { $id }
 web-tournament-summary = { $format }, { $variant }, { $time }. { $state ->
         [open] Open for entries
+        [arena] Arena running until { $end }
         [running] Round { $round } of { $rounds }
         [finished] Finished
        *[other] Called off
@@ -580,6 +581,7 @@ tournament-left = { $player } left the tournament: no more pairings for them (re
 tournament-cancelled = Tournament { $id } was called off by { $player }. Games already started are played out as ordinary games.
 tournament-status = Tournament { $id }: { $format }, { $variant }, { $time }. { $state ->
         [open] Open for entries
+        [arena] Arena running until { $end }
         [running] Round { $round } of { $rounds }
         [finished] Finished
        *[other] Called off
@@ -630,6 +632,7 @@ command-tournament = A tournament in this chat: create, join, start, standings
 subcommand-tournament-status = Where this chat's tournament stands
 subcommand-tournament-swiss = Admins: create a Swiss tournament
 subcommand-tournament-round-robin = Admins: create a round robin (up to 12 players)
+subcommand-tournament-arena = Admins: create an arena (paired again as each game ends, for a fixed time)
 subcommand-tournament-join = Join this chat's tournament
 subcommand-tournament-leave = Leave the tournament before it starts
 subcommand-tournament-start = Organiser or admins: start it and pair round 1
@@ -639,6 +642,7 @@ subcommand-tournament-trf = The Swiss as a TRF-16 file
 subcommand-tournament-cancel = Organiser or admins: call the tournament off
 option-rounds = Rounds, 1 to 30 (5 if none)
 option-cycles = Single (everyone once) or double (twice, colours reversed)
+option-minutes = Minutes, 1 to 1440 (60 if none)
 choice-cycles-single = Single
 choice-cycles-double = Double
 refuse-tournament-over = Tournament { $id } is over: /tournament standings and /tournament trf still show it, and an admin may create a new one.
@@ -664,6 +668,29 @@ tournament-forfeit = { $player } did not make a first move in game { $game }: lo
     }).
 tournament-withdrawn-absent = You lost { $count } games of tournament { $id } by forfeit (no first move), so you are withdrawn: no more pairings. Your results so far stay.
 tournament-standings-final = The tournament is over and its standings change no more: the final post above has their picture. Round { $round } of { $rounds }:
+tournament-format-arena = arena of { $minutes ->
+        [one] 1 minute
+       *[other] { $minutes } minutes
+    }
+refuse-arena-minutes = An arena of “{ $minutes }” minutes cannot be run: an arena lasts 1 to { $max } minutes.
+refuse-arena-over = The arena is over: no more games start. The final standings come with its last post.
+arena-started = Arena { $id } has started: { $minutes } minutes, until { $end }. When your game ends you are paired again with whoever waits; 2 points a win, 1 a draw, double after two wins in a row 🔥. Join at any time with /tournament join.
+arena-joined = { $player } joined the arena ({ $count } players) and is paired as soon as someone waits.
+arena-back = { $player } is back in the arena: paired again from now on (points so far kept).
+arena-pairings = Arena { $id }, new games (your private notice tells you your colour):
+arena-game = { $first } (red) – { $second } (black), game { $game }
+arena-ended-playing = Time is up. { $count ->
+        [one] 1 game still being played does not count (it is played out as an ordinary game).
+       *[other] { $count } games still being played do not count (they are played out as ordinary games).
+    }
+arena-withdrawn-absent = You did not make a first move in game { $game } of arena { $id } and lost it by forfeit, so you are out of the pairing. Join again with /tournament join to play on.
+arena-standings-title = Arena { $id } · { $state ->
+        [over] final
+       *[running] until { $end }
+    }
+arena-standings-now = Arena standings (points, 🔥 on a streak: the next game counts double), until { $end }:
+arena-standings-final = The arena is over and its standings change no more: the final post above has their picture.
+web-arena-games = Games
 subcommand-tournament-bye = Take a half-point bye in the next round (a Swiss, once)
 option-start = Start time: 20:00 (UTC) or in 30m; without it, a manual start
 option-rated = Rated (in the games' speed, the default) or unrated

@@ -338,7 +338,10 @@ mod tests {
         );
         message.text = "Alice played C2.5, Bob H8+7 (3+2).".into();
         let body = json(&Post::of(&message).create_message());
-        assert_eq!(body["content"], "Alice played C2.5, Bob H8+7 (3+2).", "nothing to escape");
+        assert_eq!(
+            body["content"], "Alice played C2.5, Bob H8+7 (3+2).",
+            "nothing to escape"
+        );
     }
 
     #[test]

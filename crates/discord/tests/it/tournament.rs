@@ -29,7 +29,10 @@ const PLAYERS: [Member; 8] = [
         id: 402,
         name: "ben",
     },
-    Member { id: 403, name: "cy" },
+    Member {
+        id: 403,
+        name: "cy",
+    },
     Member {
         id: 404,
         name: "dot",
@@ -348,12 +351,10 @@ async fn an_eight_player_swiss_runs_in_a_channel_through_buttons_and_commands() 
         for board in &boards {
             for (name, side) in [(&board.red, "Red"), (&board.black, "Black")] {
                 let player = member(name);
-                let told = seen_by(&log, &Seen::Direct(player.id))
-                    .iter()
-                    .any(|r| {
-                        let text = shown(&r.json);
-                        text.contains(&board.game) && text.contains(&format!("You play {side}"))
-                    });
+                let told = seen_by(&log, &Seen::Direct(player.id)).iter().any(|r| {
+                    let text = shown(&r.json);
+                    text.contains(&board.game) && text.contains(&format!("You play {side}"))
+                });
                 assert!(told, "{name} is told of {} as {side}", board.game);
             }
         }
@@ -435,11 +436,17 @@ async fn an_eight_player_swiss_runs_in_a_channel_through_buttons_and_commands() 
         .into_iter()
         .filter(|(_, text)| unescaped(text).contains(&hostile))
         .collect();
-    assert!(naming.len() >= 5, "joined, pairings, standings, end: {naming:#?}");
+    assert!(
+        naming.len() >= 5,
+        "joined, pairings, standings, end: {naming:#?}"
+    );
     for (_, text) in &naming {
         assert!(!text.contains('\u{202e}'), "{text}");
         for raw in ["**Eve**", "_it_", "~~x~~", "`code`", "[x](https://"] {
-            assert!(!text.contains(raw), "{raw} left to Discord to format: {text}");
+            assert!(
+                !text.contains(raw),
+                "{raw} left to Discord to format: {text}"
+            );
         }
     }
 }

@@ -210,10 +210,11 @@ async fn an_eight_player_swiss_runs_in_a_group_through_buttons_and_commands() {
     h.fake
         .say(admin, GROUP, "/tournament swiss 3 rounds xiangqi 1d");
     let announcement = h.post_containing(GROUP, "Swiss, 3 rounds").await;
-    let join = announcement
-        .button_starting("tjn_")
-        .expect("a Join button");
-    assert!(announcement.button_starting("tlv_").is_some(), "a Leave button");
+    let join = announcement.button_starting("tjn_").expect("a Join button");
+    assert!(
+        announcement.button_starting("tlv_").is_some(),
+        "a Leave button"
+    );
     let id = join.trim_start_matches("tjn_").to_owned();
 
     // Everyone presses Join: the real callback query.
@@ -303,7 +304,11 @@ async fn an_eight_player_swiss_runs_in_a_group_through_buttons_and_commands() {
     let named: Vec<&String> = points.keys().filter(|n| over.text.contains(*n)).collect();
     assert!(!named.is_empty(), "{}", over.text);
     for name in named {
-        assert_eq!(points[name], best, "{name} won with the most points: {}", over.text);
+        assert_eq!(
+            points[name], best,
+            "{name} won with the most points: {}",
+            over.text
+        );
     }
 
     // Every post appeared once.

@@ -191,7 +191,7 @@ impl<W: MatchWeight> State<W> {
 
     fn slack(&self, k: usize) -> W {
         let (i, j, w) = self.edges[k];
-        self.dualvar[i] + self.dualvar[j] - w - w
+        self.dualvar[i].add_sub(self.dualvar[j], w + w)
     }
 
     fn leaves(&self, b: usize) -> Vec<usize> {
@@ -336,7 +336,7 @@ impl<W: MatchWeight> State<W> {
                         for w in self.neighbours(leaf) {
                             let bw = self.inblossom[w];
                             if bw != b && self.label[bw] == 1 {
-                                let s = dual + self.dualvar[w] - self.rows[leaf * n + w];
+                                let s = dual.add_sub(self.dualvar[w], self.rows[leaf * n + w]);
                                 if bestedgeto[bw] == NONE || s < bestslackto[bw] {
                                     let (i, j) = (leaf.min(w), leaf.max(w));
                                     bestedgeto[bw] =

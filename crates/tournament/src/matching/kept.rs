@@ -229,14 +229,18 @@ impl<W: MatchWeight> State<W> {
         loop {
             while let Some(v) = self.queue.pop() {
                 // The edges of `v` in the order of its neighbours, one row of memory; an
-                // absent edge's weight is not read.
+                // absent edge's weight is not read, nor one into a T-blossom whose end
+                // is labelled already: such an edge changes nothing but its `allowedge`,
+                // and its slack cannot grow while `v` is an S-vertex, so whoever reads it
+                // later finds it tight all the same.
+                let dual = self.dualvar[v];
                 for word in 0..self.row_words {
                     let mut bits = self.linked[v * self.row_words + word];
                     while bits != 0 {
                         let w = word * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
                         let bw = self.inblossom[w];
-                        if self.inblossom[v] == bw {
+                        if self.inblossom[v] == bw || (self.label[bw] == 2 && self.label[w] != 0) {
                             continue;
                         }
                         let twice = self.rows[v * n + w];
@@ -245,7 +249,7 @@ impl<W: MatchWeight> State<W> {
                         let p = if v < w { 2 * k + 1 } else { 2 * k };
                         let mut kslack = W::ZERO;
                         if !self.allowedge[k] {
-                            kslack = self.dualvar[v] + self.dualvar[w] - twice;
+                            kslack = dual.add_sub(self.dualvar[w], twice);
                             if kslack <= W::ZERO {
                                 self.allowedge[k] = true;
                             }

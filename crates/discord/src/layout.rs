@@ -35,7 +35,8 @@ impl Post {
             .filter_map(|user| user.id.parse::<UserId>().ok())
             .collect();
         let prefix: String = pings.iter().map(|id| format!("<@{id}> ")).collect();
-        let text = message.text.trim();
+        let text = plain(message.text.trim());
+        let text = text.as_str();
         let full = format!("{prefix}{text}");
         let (content, description) = if full.chars().count() <= CONTENT_LIMIT {
             (full, None)
@@ -220,6 +221,41 @@ fn style(action: &ButtonAction) -> ButtonStyle {
     }
 }
 
+/// The service's text, which is plain, as Discord shows it plainly: the characters its
+/// Markdown reads (`*bold*`, `_it_`, `~~x~~`, `` `code` ``, `||spoiler||`, `[a](link)`,
+/// `<@id>`, a `#` heading, a `>` quote, a `-` list at a line's start) escaped with a
+/// backslash, so that a player's name shows as typed. Links stay as they are: Discord
+/// reads a backslash in one as part of it.
+fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut at_start = true;
+        for (j, word) in line.split(' ').enumerate() {
+            if j > 0 {
+                out.push(' ');
+            }
+            if word.starts_with("https://") || word.starts_with("http://") {
+                out.push_str(word);
+                at_start = false;
+                continue;
+            }
+            for c in word.chars() {
+                let inline = matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '[' | ']' | '<');
+                let block = at_start && matches!(c, '#' | '>' | '-');
+                if inline || block {
+                    out.push('\\');
+                }
+                out.push(c);
+                at_start = false;
+            }
+        }
+    }
+    out
+}
+
 /// At most `limit` characters, with an ellipsis when cut.
 fn cut(text: &str, limit: usize) -> String {
     if text.chars().count() <= limit {
@@ -289,6 +325,23 @@ mod tests {
         assert_eq!(body["embeds"][0]["image"]["url"], "attachment://g7k2-3.png");
         assert_eq!(body["allowed_mentions"]["users"], serde_json::json!(["77"]));
         assert_eq!(body["allowed_mentions"]["parse"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn markdown_in_the_text_is_escaped_and_links_are_left_whole() {
+        let mut message = message();
+        message.text = "**Eve** _it_ ~~x~~ `c` ||s|| [x](https://e.example) <@1> 10m|30s\n# big\n> quote\n- item a-b\nhttps://jieqi.example/g/a_b".into();
+        let body = json(&Post::of(&message).create_message());
+        assert_eq!(
+            body["content"],
+            "\\*\\*Eve\\*\\* \\_it\\_ \\~\\~x\\~\\~ \\`c\\` \\|\\|s\\|\\| \\[x\\](https://e.example) \\<@1> 10m\\|30s\n\\# big\n\\> quote\n\\- item a-b\nhttps://jieqi.example/g/a_b"
+        );
+        message.text = "Alice played C2.5, Bob H8+7 (3+2).".into();
+        let body = json(&Post::of(&message).create_message());
+        assert_eq!(
+            body["content"], "Alice played C2.5, Bob H8+7 (3+2).",
+            "nothing to escape"
+        );
     }
 
     #[test]

@@ -64,6 +64,15 @@ struct State<W> {
     /// A kept matching's twice-doubled weights by `v * n + w` (zero: no edge), so that a
     /// vertex's edges are scanned in one sweep of memory; empty otherwise.
     rows: Vec<W>,
+    /// A kept matching's edges as bits, `row_words` words a vertex (bit `w` of `v`'s
+    /// words: the edge `v`–`w` is present), so that a scan skips the absent edges (a
+    /// decided pair's players, opponents already met) without reading their weights.
+    linked: Vec<u64>,
+    row_words: usize,
+    /// A kept matching's stage's least slacks (by vertex or blossom: edge, epoch, slack),
+    /// kept so that a stage does not allocate them anew, and the last epoch it used.
+    slack_cache: Vec<(isize, u64, W)>,
+    slack_epoch: u64,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     mate: Vec<isize>,
@@ -80,6 +89,27 @@ struct State<W> {
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
+}
+
+/// The set bits of a row of [`State::linked`], lowest first.
+struct Neighbours<'a> {
+    words: &'a [u64],
+    index: usize,
+    bits: u64,
+}
+
+impl Iterator for Neighbours<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            self.index += 1;
+            self.bits = *self.words.get(self.index)?;
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(self.index * 64 + bit)
+    }
 }
 
 /// Python-style index into a cycle: negative counts from the end.
@@ -126,6 +156,10 @@ impl<W: MatchWeight> State<W> {
             edges,
             present,
             rows: Vec::new(),
+            linked: Vec::new(),
+            row_words: 0,
+            slack_cache: Vec::new(),
+            slack_epoch: 0,
             endpoint,
             neighbend,
             mate: vec![NONE; n],
@@ -145,9 +179,19 @@ impl<W: MatchWeight> State<W> {
         }
     }
 
+    /// The neighbours of `v` in a kept matching, in increasing order.
+    fn neighbours(&self, v: usize) -> Neighbours<'_> {
+        let words = &self.linked[v * self.row_words..(v + 1) * self.row_words];
+        Neighbours {
+            words,
+            index: 0,
+            bits: words.first().copied().unwrap_or(0),
+        }
+    }
+
     fn slack(&self, k: usize) -> W {
         let (i, j, w) = self.edges[k];
-        self.dualvar[i] + self.dualvar[j] - w - w
+        self.dualvar[i].add_sub(self.dualvar[j], w + w)
     }
 
     fn leaves(&self, b: usize) -> Vec<usize> {
@@ -284,17 +328,15 @@ impl<W: MatchWeight> State<W> {
                         }
                     }
                 }
-                // A kept matching's rows: the leaf's edges in its neighbours' order.
+                // A kept matching's rows: the leaf's edges in its neighbours' order, each
+                // weight read only for an edge to another S-blossom.
                 None if !self.rows.is_empty() => {
                     for leaf in self.leaves(sub) {
-                        for w in 0..n {
-                            let twice = self.rows[leaf * n + w];
-                            if twice == W::ZERO {
-                                continue;
-                            }
+                        let dual = self.dualvar[leaf];
+                        for w in self.neighbours(leaf) {
                             let bw = self.inblossom[w];
                             if bw != b && self.label[bw] == 1 {
-                                let s = self.dualvar[leaf] + self.dualvar[w] - twice;
+                                let s = dual.add_sub(self.dualvar[w], self.rows[leaf * n + w]);
                                 if bestedgeto[bw] == NONE || s < bestslackto[bw] {
                                     let (i, j) = (leaf.min(w), leaf.max(w));
                                     bestedgeto[bw] =

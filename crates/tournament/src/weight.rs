@@ -16,6 +16,13 @@ pub trait MatchWeight:
     const ZERO: Self;
     /// Half, rounded down.
     fn half(self) -> Self;
+
+    /// `self + other - less`: an edge's slack from its ends' duals and its weight, the
+    /// matching's most frequent sum (one sweep of the limbs for a wide integer).
+    #[inline]
+    fn add_sub(self, other: Self, less: Self) -> Self {
+        self + other - less
+    }
 }
 
 /// `L` limbs of 64 bits, least significant first, two's complement.
@@ -27,6 +34,7 @@ pub struct Wide<const L: usize> {
 impl<const L: usize> PartialEq for Wide<L> {
     // Every limb's difference folded together: no call to `memcmp`, which the derived
     // comparison of a long array becomes (a tenth of a matching's time).
+    #[inline]
     fn eq(&self, other: &Wide<L>) -> bool {
         self.limbs
             .iter()
@@ -76,15 +84,18 @@ impl<const L: usize> Wide<L> {
     }
 
     /// Whether zero.
+    #[inline]
     pub fn is_zero(&self) -> bool {
         self.limbs.iter().all(|&l| l == 0)
     }
 
     /// Whether above zero.
+    #[inline]
     pub fn is_positive(&self) -> bool {
         !self.is_negative() && !self.is_zero()
     }
 
+    #[inline]
     fn is_negative(&self) -> bool {
         L > 0 && (self.limbs[L - 1] as i64) < 0
     }
@@ -144,10 +155,26 @@ impl<const L: usize> MatchWeight for Wide<L> {
     fn half(self) -> Self {
         self.shifted_right(1)
     }
+
+    #[inline]
+    fn add_sub(self, other: Wide<L>, less: Wide<L>) -> Wide<L> {
+        let mut limbs = [0u64; L];
+        let (mut carry, mut borrow) = (false, false);
+        for (k, out) in limbs.iter_mut().enumerate() {
+            let (s, c1) = self.limbs[k].overflowing_add(other.limbs[k]);
+            let (s, c2) = s.overflowing_add(u64::from(carry));
+            let (d, b1) = s.overflowing_sub(less.limbs[k]);
+            let (d, b2) = d.overflowing_sub(u64::from(borrow));
+            (carry, borrow) = (c1 | c2, b1 | b2);
+            *out = d;
+        }
+        Wide { limbs }
+    }
 }
 
 impl<const L: usize> Add for Wide<L> {
     type Output = Wide<L>;
+    #[inline]
     fn add(self, other: Wide<L>) -> Wide<L> {
         // One 128-bit sum a limb, which compiles to a chain of add-with-carry.
         let mut limbs = [0u64; L];
@@ -163,6 +190,7 @@ impl<const L: usize> Add for Wide<L> {
 
 impl<const L: usize> Sub for Wide<L> {
     type Output = Wide<L>;
+    #[inline]
     fn sub(self, other: Wide<L>) -> Wide<L> {
         let mut limbs = [0u64; L];
         let mut borrow = 0u128;
@@ -178,29 +206,41 @@ impl<const L: usize> Sub for Wide<L> {
 }
 
 impl<const L: usize> AddAssign for Wide<L> {
+    #[inline]
     fn add_assign(&mut self, other: Wide<L>) {
         *self = *self + other;
     }
 }
 
 impl<const L: usize> SubAssign for Wide<L> {
+    #[inline]
     fn sub_assign(&mut self, other: Wide<L>) {
         *self = *self - other;
     }
 }
 
 impl<const L: usize> Ord for Wide<L> {
+    // Two's complement: the top limbs compare signed, the others unsigned, from the top.
+    #[inline]
     fn cmp(&self, other: &Wide<L>) -> Ordering {
-        match (self.is_negative(), other.is_negative()) {
-            (true, false) => return Ordering::Less,
-            (false, true) => return Ordering::Greater,
-            _ => {}
+        let Some(top) = L.checked_sub(1) else {
+            return Ordering::Equal;
+        };
+        let first = (self.limbs[top] as i64).cmp(&(other.limbs[top] as i64));
+        if first != Ordering::Equal {
+            return first;
         }
-        self.limbs.iter().rev().cmp(other.limbs.iter().rev())
+        for k in (0..top).rev() {
+            if self.limbs[k] != other.limbs[k] {
+                return self.limbs[k].cmp(&other.limbs[k]);
+            }
+        }
+        Ordering::Equal
     }
 }
 
 impl<const L: usize> PartialOrd for Wide<L> {
+    #[inline]
     fn partial_cmp(&self, other: &Wide<L>) -> Option<Ordering> {
         Some(self.cmp(other))
     }
@@ -232,6 +272,9 @@ mod tests {
             prop_assert_eq!(w(a) - w(b), w(a - b));
             prop_assert_eq!(w(a).cmp(&w(b)), a.cmp(&b));
             prop_assert_eq!(w(a).half(), w(a.div_euclid(2)));
+            prop_assert_eq!(w(a).add_sub(w(b), w(a)), w(b));
+            prop_assert_eq!(w(a).add_sub(w(b), w(b - a)), w(2 * a));
+            prop_assert_eq!(w(a).add_sub(w(a), w(b)), w(a + a - b));
         }
 
         #[test]
@@ -240,6 +283,11 @@ mod tests {
             prop_assert_eq!(big.shifted_right(bits), Weight::from_u64(v));
             prop_assert!(big >= Weight::from_u64(v));
             prop_assert_eq!(Weight::bit(bits).shifted_right(bits), Weight::from_u64(1));
+        }
+
+        #[test]
+        fn order_holds_across_the_limbs(a in -1_000_000i64..1_000_000, b in -1_000_000i64..1_000_000, bits in 0u32..190) {
+            prop_assert_eq!(w(a).shifted_left(bits).cmp(&w(b).shifted_left(bits)), a.cmp(&b));
         }
     }
 

@@ -7,3 +7,4 @@ mod harness;
 mod launch;
 mod play_on_board;
 mod takeover;
+mod tournament;

@@ -14,3 +14,4 @@ mod old_boards;
 mod play_on_board;
 mod receiving;
 mod record;
+mod tournament;

@@ -60,6 +60,8 @@ impl<W: MatchWeight> KeptMatching<W> {
         let present = vec![false; edges.len()];
         let mut state = State::build(n, edges, present, W::ZERO);
         state.rows = vec![W::ZERO; n * n];
+        state.row_words = n.div_ceil(64);
+        state.linked = vec![0; n * state.row_words];
         KeptMatching {
             state,
             big,
@@ -95,6 +97,14 @@ impl<W: MatchWeight> KeptMatching<W> {
         st.present[k] = present;
         st.rows[a * n + b] = stored + stored;
         st.rows[b * n + a] = stored + stored;
+        for (v, w) in [(a, b), (b, a)] {
+            let word = &mut st.linked[v * st.row_words + w / 64];
+            if present {
+                *word |= 1 << (w % 64);
+            } else {
+                *word &= !(1 << (w % 64));
+            }
+        }
         let matched = st.mate[a] >= 0 && st.mate[a] as usize / 2 == k;
         if st.inblossom[a] == st.inblossom[b] {
             self.release(a);
@@ -161,12 +171,10 @@ impl<W: MatchWeight> KeptMatching<W> {
             let st = &mut self.state;
             let n = st.n;
             let mut dual = st.dualvar[a];
-            for (j, &twice) in st.rows[a * n..(a + 1) * n].iter().enumerate() {
-                if twice != W::ZERO {
-                    let need = twice - st.dualvar[j];
-                    if need > dual {
-                        dual = need;
-                    }
+            for j in st.neighbours(a) {
+                let need = st.rows[a * n + j] - st.dualvar[j];
+                if need > dual {
+                    dual = need;
                 }
             }
             st.dualvar[a] = dual;
@@ -205,8 +213,11 @@ impl<W: MatchWeight> State<W> {
         self.assign_label(root, 1, NONE);
         // The slack of each vertex's or blossom's least-slack edge, as long as neither the
         // edge nor the duals (counted by `epoch`) changed: computed once, compared often.
-        let mut epoch = 1u64;
-        let mut cached: Vec<(isize, u64, W)> = vec![(NONE, 0, W::ZERO); 2 * n];
+        // Kept from stage to stage (the epoch goes on counting, so that nothing of an
+        // earlier stage is taken for current).
+        let mut epoch = self.slack_epoch + 1;
+        let mut cached = std::mem::take(&mut self.slack_cache);
+        cached.resize(2 * n, (NONE, 0, W::ZERO));
         let best_slack = |st: &State<W>, cached: &mut [(isize, u64, W)], x: usize, epoch: u64| {
             let k = st.bestedge[x];
             let c = &mut cached[x];
@@ -217,62 +228,71 @@ impl<W: MatchWeight> State<W> {
         };
         loop {
             while let Some(v) = self.queue.pop() {
-                // The edges of `v` in the order of its neighbours, one row of memory.
-                for w in 0..n {
-                    let twice = self.rows[v * n + w];
-                    if twice == W::ZERO {
-                        continue;
-                    }
-                    let bw = self.inblossom[w];
-                    if self.inblossom[v] == bw {
-                        continue;
-                    }
-                    let (i, j) = (v.min(w), v.max(w));
-                    let k = i * (2 * n - i - 1) / 2 + (j - i - 1);
-                    let p = if v < w { 2 * k + 1 } else { 2 * k };
-                    let mut kslack = W::ZERO;
-                    if !self.allowedge[k] {
-                        kslack = self.dualvar[v] + self.dualvar[w] - twice;
-                        if kslack <= W::ZERO {
-                            self.allowedge[k] = true;
+                // The edges of `v` in the order of its neighbours, one row of memory; an
+                // absent edge's weight is not read, nor one into a T-blossom whose end
+                // is labelled already: such an edge changes nothing but its `allowedge`,
+                // and its slack cannot grow while `v` is an S-vertex, so whoever reads it
+                // later finds it tight all the same.
+                let dual = self.dualvar[v];
+                for word in 0..self.row_words {
+                    let mut bits = self.linked[v * self.row_words + word];
+                    while bits != 0 {
+                        let w = word * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let bw = self.inblossom[w];
+                        if self.inblossom[v] == bw || (self.label[bw] == 2 && self.label[w] != 0) {
+                            continue;
                         }
-                    }
-                    if self.allowedge[k] {
-                        if self.label[bw] == 0 {
-                            if self.mate[self.blossombase[bw] as usize] == NONE {
-                                // A single vertex outside the tree: an augmenting path.
-                                self.augment_matching(k);
-                                self.end_stage();
-                                return;
+                        let twice = self.rows[v * n + w];
+                        let (i, j) = (v.min(w), v.max(w));
+                        let k = i * (2 * n - i - 1) / 2 + (j - i - 1);
+                        let p = if v < w { 2 * k + 1 } else { 2 * k };
+                        let mut kslack = W::ZERO;
+                        if !self.allowedge[k] {
+                            kslack = dual.add_sub(self.dualvar[w], twice);
+                            if kslack <= W::ZERO {
+                                self.allowedge[k] = true;
                             }
-                            self.assign_label(w, 2, (p ^ 1) as isize);
+                        }
+                        if self.allowedge[k] {
+                            if self.label[bw] == 0 {
+                                if self.mate[self.blossombase[bw] as usize] == NONE {
+                                    // A single vertex outside the tree: an augmenting path.
+                                    self.augment_matching(k);
+                                    self.end_stage();
+                                    (self.slack_cache, self.slack_epoch) = (cached, epoch);
+                                    return;
+                                }
+                                self.assign_label(w, 2, (p ^ 1) as isize);
+                            } else if self.label[bw] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base >= 0 {
+                                    self.add_blossom(base as usize, k);
+                                } else {
+                                    self.augment_matching(k);
+                                    self.end_stage();
+                                    (self.slack_cache, self.slack_epoch) = (cached, epoch);
+                                    return;
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.labelend[w] = (p ^ 1) as isize;
+                            }
                         } else if self.label[bw] == 1 {
-                            let base = self.scan_blossom(v, w);
-                            if base >= 0 {
-                                self.add_blossom(base as usize, k);
-                            } else {
-                                self.augment_matching(k);
-                                self.end_stage();
-                                return;
+                            let b = self.inblossom[v];
+                            if self.bestedge[b] == NONE
+                                || kslack < best_slack(self, &mut cached, b, epoch)
+                            {
+                                self.bestedge[b] = k as isize;
+                                cached[b] = (k as isize, epoch, kslack);
                             }
-                        } else if self.label[w] == 0 {
-                            self.label[w] = 2;
-                            self.labelend[w] = (p ^ 1) as isize;
-                        }
-                    } else if self.label[bw] == 1 {
-                        let b = self.inblossom[v];
-                        if self.bestedge[b] == NONE
-                            || kslack < best_slack(self, &mut cached, b, epoch)
+                        } else if self.label[w] == 0
+                            && (self.bestedge[w] == NONE
+                                || kslack < best_slack(self, &mut cached, w, epoch))
                         {
-                            self.bestedge[b] = k as isize;
-                            cached[b] = (k as isize, epoch, kslack);
+                            self.bestedge[w] = k as isize;
+                            cached[w] = (k as isize, epoch, kslack);
                         }
-                    } else if self.label[w] == 0
-                        && (self.bestedge[w] == NONE
-                            || kslack < best_slack(self, &mut cached, w, epoch))
-                    {
-                        self.bestedge[w] = k as isize;
-                        cached[w] = (k as isize, epoch, kslack);
                     }
                 }
             }
@@ -327,6 +347,7 @@ impl<W: MatchWeight> State<W> {
             if deltatype == 1 {
                 self.leave_single(deltavertex);
                 self.end_stage();
+                (self.slack_cache, self.slack_epoch) = (cached, epoch);
                 return;
             }
             self.after_dual_step(deltatype, deltaedge, deltablossom);

@@ -93,7 +93,16 @@ async fn state(
     headers: HeaderMap,
 ) -> Response {
     match built(&site, &id, query.as_deref(), &headers).await {
-        Ok(page) => ([(header::CACHE_CONTROL, "no-cache")], axum::Json(page)).into_response(),
+        // Not axum's `Json`: its feature is turned on only by the fake servers' crates, so
+        // `cargo build -p jieqi-bot` (the README's run command) did not compile with it.
+        Ok(page) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            serde_json::to_string(&page).unwrap_or_default(),
+        )
+            .into_response(),
         Err(response) => *response,
     }
 }

@@ -690,6 +690,7 @@ arena-standings-title = Arena { $id } · { $state ->
     }
 arena-standings-now = Arena standings (points, 🔥 on a streak: the next game counts double), until { $end }:
 arena-standings-final = The arena is over and its standings change no more: the final post above has their picture.
+arena-standings-open = The arena has not started: no games, no standings yet.
 web-arena-games = Games
 subcommand-tournament-bye = Take a half-point bye in the next round (a Swiss, once)
 option-start = Start time: 20:00 (UTC) or in 30m; without it, a manual start

@@ -651,6 +651,7 @@ arena-standings-title = Đấu trường { $id } · { $state ->
     }
 arena-standings-now = Bảng xếp hạng đấu trường (điểm, 🔥 là đang chuỗi thắng: ván sau tính gấp đôi), đến { $end }:
 arena-standings-final = Đấu trường đã kết thúc, bảng xếp hạng không còn thay đổi: hình của nó nằm trong thông báo cuối ở trên.
+arena-standings-open = Đấu trường chưa bắt đầu: chưa có ván nào, chưa có bảng xếp hạng.
 web-arena-games = Các ván
 subcommand-tournament-bye = Nghỉ vòng sau, nhận nửa điểm (hệ Thụy Sĩ, một lần)
 option-start = Giờ bắt đầu: 20:00 (UTC) hoặc in 30m; bỏ trống thì bắt đầu tay

@@ -650,6 +650,7 @@ arena-standings-title = 竞技场 { $id } · { $state ->
     }
 arena-standings-now = 竞技场排名（积分，🔥 为连胜：下一局分数翻倍），至 { $end }：
 arena-standings-final = 竞技场已结束，排名不会再变：上面的最终公告附有排名图。
+arena-standings-open = 竞技场尚未开始：还没有对局，也没有排名。
 web-arena-games = 对局
 subcommand-tournament-bye = 下一轮轮空得半分（瑞士制，一次）
 option-start = 开始时间：20:00（UTC）或 in 30m；不填则手动开始

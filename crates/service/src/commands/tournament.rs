@@ -502,6 +502,8 @@ impl TournamentCmd {
                     (true, false) => "tournament-standings-final",
                     (false, false) => "tournament-standings-now",
                     (true, true) => "arena-standings-final",
+                    // No end yet: the arena has not started.
+                    (false, true) if record.ends_at.is_none() => "arena-standings-open",
                     (false, true) => "arena-standings-now",
                 };
                 let mut text = ctx.say_in(

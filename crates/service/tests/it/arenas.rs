@@ -441,6 +441,11 @@ async fn a_late_entry_is_paired_at_once_and_a_player_who_left_may_come_back() {
     let [ann, bob, cy] = <[User; 3]>::try_from(players(&["ann", "bob", "cy"])).expect("three");
     h.say(&ann, &chat, "/tournament arena 30 xiangqi 1d").await;
     assert!(refusal(&h.say(&ann, &chat, "/tournament start").await).contains("at least 2"));
+    let before = h.say(&bob, &chat, "/tournament standings").await;
+    assert!(
+        before.replies[0].text.contains("has not started"),
+        "{before:#?}"
+    );
     for player in [&ann, &bob] {
         h.say(player, &chat, "/tournament join").await;
     }

@@ -491,6 +491,11 @@ choice-rules-tencent = Tencent
 choice-rules-vietnam = Vietnam
 choice-time-10m = 10 minutes
 choice-time-1h = 1 hour
+choice-minutes-20 = 20 minutes
+choice-minutes-30 = 30 minutes
+choice-minutes-45 = 45 minutes
+choice-minutes-90 = 1½ hours
+choice-minutes-120 = 2 hours
 choice-time-6h = 6 hours
 choice-time-1d = 1 day
 choice-time-3d = 3 days
@@ -598,6 +603,7 @@ tournament-standings-title = Tournament { $id } · round { $round } of { $rounds
 tournament-standings-after = Standings after round { $round } of { $rounds }:
 tournament-standings-now = Standings, round { $round } of { $rounds }:
 tournament-finished = The tournament is over. { $count ->
+        [0] No game ended in time: nobody won.
         [one] The winner: { $winners }!
        *[other] Shared first place: { $winners }!
     }
@@ -642,7 +648,7 @@ subcommand-tournament-trf = The Swiss as a TRF-16 file
 subcommand-tournament-cancel = Organiser or admins: call the tournament off
 option-rounds = Rounds, 1 to 30 (5 if none)
 option-cycles = Single (everyone once) or double (twice, colours reversed)
-option-minutes = Minutes, 1 to 1440 (60 if none)
+option-minutes = Minutes (60 if none)
 choice-cycles-single = Single
 choice-cycles-double = Double
 refuse-tournament-over = Tournament { $id } is over: /tournament standings and /tournament trf still show it, and an admin may create a new one.

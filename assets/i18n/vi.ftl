@@ -468,6 +468,11 @@ choice-rules-tencent = Tencent (腾讯)
 choice-rules-vietnam = Việt Nam
 choice-time-10m = 10 phút
 choice-time-1h = 1 giờ
+choice-minutes-20 = 20 phút
+choice-minutes-30 = 30 phút
+choice-minutes-45 = 45 phút
+choice-minutes-90 = 1,5 giờ
+choice-minutes-120 = 2 giờ
 choice-time-6h = 6 giờ
 choice-time-1d = 1 ngày
 choice-time-3d = 3 ngày
@@ -566,6 +571,7 @@ tournament-standings-title = Giải { $id } · vòng { $round } / { $rounds }
 tournament-standings-after = Bảng xếp hạng sau vòng { $round } / { $rounds }:
 tournament-standings-now = Bảng xếp hạng, vòng { $round } / { $rounds }:
 tournament-finished = Giải đã kết thúc. { $count ->
+        [0] Không ván nào kết thúc kịp giờ: không ai thắng.
         [one] Nhà vô địch: { $winners }!
        *[other] Đồng hạng nhất: { $winners }!
     }
@@ -610,7 +616,7 @@ subcommand-tournament-trf = Giải Thụy Sĩ dưới dạng tệp TRF-16
 subcommand-tournament-cancel = Người tạo hoặc quản trị viên: hủy giải
 option-rounds = Số vòng, 1 đến 30 (mặc định 5)
 option-cycles = Một lượt (gặp nhau một lần) hoặc hai lượt (hai lần, đổi màu quân)
-option-minutes = Số phút, 1 đến 1440 (mặc định 60)
+option-minutes = Số phút (mặc định 60)
 choice-cycles-single = Một lượt
 choice-cycles-double = Hai lượt
 refuse-tournament-over = Giải { $id } đã kết thúc: /tournament standings và /tournament trf vẫn xem được, và quản trị viên có thể tạo giải mới.

@@ -467,6 +467,11 @@ choice-rules-tencent = 腾讯
 choice-rules-vietnam = 越南
 choice-time-10m = 10 分钟
 choice-time-1h = 1 小时
+choice-minutes-20 = 20 分钟
+choice-minutes-30 = 30 分钟
+choice-minutes-45 = 45 分钟
+choice-minutes-90 = 1.5 小时
+choice-minutes-120 = 2 小时
 choice-time-6h = 6 小时
 choice-time-1d = 1 天
 choice-time-3d = 3 天
@@ -565,6 +570,7 @@ tournament-standings-title = 比赛 { $id } · 第 { $round } 轮（共 { $round
 tournament-standings-after = 第 { $round } 轮（共 { $rounds } 轮）后的排名：
 tournament-standings-now = 排名，第 { $round } 轮（共 { $rounds } 轮）：
 tournament-finished = 比赛结束。{ $count ->
+        [0] 没有一盘棋在时限内结束：无人获胜。
         [one] 冠军：{ $winners }！
        *[other] 并列第一：{ $winners }！
     }
@@ -609,7 +615,7 @@ subcommand-tournament-trf = 瑞士制比赛的 TRF-16 文件
 subcommand-tournament-cancel = 创建者或管理员：取消比赛
 option-rounds = 轮数，1 到 30（不填为 5）
 option-cycles = 单循环（每人相遇一次）或双循环（两次，交换先后）
-option-minutes = 分钟数，1 到 1440（不填为 60）
+option-minutes = 分钟数（不填为 60）
 choice-cycles-single = 单循环
 choice-cycles-double = 双循环
 refuse-tournament-over = 比赛 { $id } 已结束：仍可用 /tournament standings 和 /tournament trf 查看，管理员可以创建新比赛。

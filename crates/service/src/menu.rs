@@ -159,6 +159,18 @@ const MOVE_TIMES: OptionKind = OptionKind::Choice(&[
     choice("choice-time-3d", "3d"),
     choice("choice-time-7d", "7d"),
 ]);
+/// An arena's lengths in minutes. Choices, not free text: the command line reads `60m` as a
+/// time per move, so `60m` typed in a field named "minutes" made an arena of the default
+/// length with an hour a move. The typed command still takes any length from 1 to 1440.
+const ARENA_LENGTHS: OptionKind = OptionKind::Choice(&[
+    choice("choice-time-10m", "10"),
+    choice("choice-minutes-20", "20"),
+    choice("choice-minutes-30", "30"),
+    choice("choice-minutes-45", "45"),
+    choice("choice-time-1h", "60"),
+    choice("choice-minutes-90", "90"),
+    choice("choice-minutes-120", "120"),
+]);
 /// The game clocks `/play` offers (a game against the engine is played now or not at all).
 const CLOCKS: OptionKind = OptionKind::Choice(&[
     choice("choice-time-bullet", "1+0"),
@@ -468,7 +480,7 @@ pub const COMMANDS: &[MenuCommand] = &[
                 name: "arena",
                 description: "subcommand-tournament-arena",
                 options: &[
-                    opt("minutes", "option-minutes", OptionKind::Text),
+                    opt("minutes", "option-minutes", ARENA_LENGTHS),
                     VARIANT,
                     opt("time", "option-time", MOVE_TIMES),
                     TOURNAMENT_START,

@@ -511,9 +511,11 @@ pub(crate) async fn finish(
     record.state = TournamentState::Finished;
     let lang = ctx.chat_record(&record.chat).await?.settings.language;
     let (rows, _) = crate::tournament_standings::rows(&record, None);
+    // An arena in which no game ended in time has everyone level on nothing: nobody won it.
+    let nothing_counted = record.is_arena() && record.arena_games.iter().all(|g| g.score.is_none());
     let winners: Vec<String> = rows
         .iter()
-        .filter(|row| row.rank == 1)
+        .filter(|row| row.rank == 1 && !nothing_counted)
         .map(|row| row.name.clone())
         .collect();
     let mut text = String::new();

@@ -623,3 +623,40 @@ async fn two_processes_ending_two_games_at_once_pair_each_player_once() {
         "two games, each player told once"
     );
 }
+
+#[tokio::test]
+async fn an_arena_in_which_no_game_ended_in_time_names_no_winner() {
+    let mut h = Harness::new(DealSource::Seeded(74)).await;
+    let chat = group("club");
+    let [ann, bob] = <[User; 2]>::try_from(players(&["ann", "bob"])).expect("two");
+    not_refused(&h.say(&ann, &chat, "/tournament arena 1 xiangqi 1d").await);
+    for player in [&ann, &bob] {
+        not_refused(&h.say(player, &chat, "/tournament join").await);
+    }
+    not_refused(&h.say(&ann, &chat, "/tournament start").await);
+    assert_eq!(
+        playing(&stored(&h, &chat).await).len(),
+        1,
+        "the two are paired"
+    );
+
+    // The minute passes with their game still being played: nothing counted.
+    h.advance(Duration::from_secs(61));
+    h.tick().await;
+    h.deliver().await;
+    assert_eq!(stored(&h, &chat).await.state, TournamentState::Finished);
+    let finals = notices_with(&h, &chat, "The tournament is over");
+    assert_eq!(finals.len(), 1, "one final post");
+    assert!(
+        finals[0]
+            .text
+            .contains("No game ended in time: nobody won."),
+        "{}",
+        finals[0].text
+    );
+    assert!(
+        !finals[0].text.contains("first place"),
+        "{}",
+        finals[0].text
+    );
+}

@@ -398,6 +398,7 @@ web-no-page = There is nothing here. A game's page is /g/ followed by its id, li
 web-tournament-title = Tournament { $id }
 web-tournament-summary = { $format }, { $variant }, { $time }. { $state ->
         [open] Open for entries
+        [arena] Arena running until { $end }
         [running] Round { $round } of { $rounds }
         [finished] Finished
        *[other] Called off
@@ -580,6 +581,7 @@ tournament-left = { $player } left the tournament: no more pairings for them (re
 tournament-cancelled = Tournament { $id } was called off by { $player }. Games already started are played out as ordinary games.
 tournament-status = Tournament { $id }: { $format }, { $variant }, { $time }. { $state ->
         [open] Open for entries
+        [arena] Arena running until { $end }
         [running] Round { $round } of { $rounds }
         [finished] Finished
        *[other] Called off
@@ -625,11 +627,12 @@ refuse-tournament-organiser = Only { $organiser } (who created it) or a chat adm
 refuse-tournament-started = The tournament has started already.
 refuse-tournament-too-few-swiss = A Swiss of { $rounds } rounds needs at least { $needed } players, so that nobody meets the same opponent twice; { $count } joined.
 refuse-tournament-too-few = A tournament needs at least 2 players; { $count } joined.
-refuse-tournament-trf-swiss = TRF-16 is the format of Swiss tournaments; this one is a round robin: /tournament standings shows it.
+refuse-tournament-trf-swiss = TRF-16 is the format of Swiss tournaments, and this one is not: /tournament standings shows it.
 command-tournament = A tournament in this chat: create, join, start, standings
 subcommand-tournament-status = Where this chat's tournament stands
 subcommand-tournament-swiss = Admins: create a Swiss tournament
 subcommand-tournament-round-robin = Admins: create a round robin (up to 12 players)
+subcommand-tournament-arena = Admins: create an arena (paired again as each game ends, for a fixed time)
 subcommand-tournament-join = Join this chat's tournament
 subcommand-tournament-leave = Leave the tournament before it starts
 subcommand-tournament-start = Organiser or admins: start it and pair round 1
@@ -639,6 +642,7 @@ subcommand-tournament-trf = The Swiss as a TRF-16 file
 subcommand-tournament-cancel = Organiser or admins: call the tournament off
 option-rounds = Rounds, 1 to 30 (5 if none)
 option-cycles = Single (everyone once) or double (twice, colours reversed)
+option-minutes = Minutes, 1 to 1440 (60 if none)
 choice-cycles-single = Single
 choice-cycles-double = Double
 refuse-tournament-over = Tournament { $id } is over: /tournament standings and /tournament trf still show it, and an admin may create a new one.
@@ -655,7 +659,7 @@ tournament-starts-by-hand = { $organiser } or an admin starts it with /tournamen
 tournament-not-started = Tournament { $id } did not start at its time: { $reason } { $organiser } or an admin can start it with /tournament start, or call it off with /tournament cancel.
 refuse-tournament-start-time = “{ $time }” is not a start time I can use: a time of day in UTC (at 20:00) or a delay (in 30m, in 2h), at most { $days } days ahead.
 tournament-bye-asked = { $player } takes a half-point bye in round { $round }.
-refuse-tournament-bye-swiss = Only a Swiss gives a half-point bye; a round robin's pairings are fixed.
+refuse-tournament-bye-swiss = Only a Swiss gives a half-point bye: a round robin's pairings are fixed, and an arena has no rounds.
 refuse-tournament-bye-twice = You had your half-point bye in this tournament already (one per player).
 refuse-tournament-bye-late = Every round has been paired: there is no next round to take a bye in.
 tournament-forfeit = { $player } did not make a first move in game { $game }: lost by forfeit ({ $count ->
@@ -664,6 +668,30 @@ tournament-forfeit = { $player } did not make a first move in game { $game }: lo
     }).
 tournament-withdrawn-absent = You lost { $count } games of tournament { $id } by forfeit (no first move), so you are withdrawn: no more pairings. Your results so far stay.
 tournament-standings-final = The tournament is over and its standings change no more: the final post above has their picture. Round { $round } of { $rounds }:
+tournament-format-arena = arena of { $minutes ->
+        [one] 1 minute
+       *[other] { $minutes } minutes
+    }
+refuse-arena-minutes = An arena of “{ $minutes }” minutes cannot be run: an arena lasts 1 to { $max } minutes.
+refuse-arena-over = The arena is over: no more games start. The final standings come with its last post.
+arena-started = Arena { $id } has started: { $minutes } minutes, until { $end }. When your game ends you are paired again with whoever waits; 2 points a win, 1 a draw, double after two wins in a row 🔥. Join at any time with /tournament join.
+arena-joined = { $player } joined the arena ({ $count } players) and is paired as soon as someone waits.
+arena-back = { $player } is back in the arena: paired again from now on (points so far kept).
+arena-pairings = Arena { $id }, new games (your private notice tells you your colour):
+arena-game = { $first } (red) – { $second } (black), game { $game }
+arena-ended-playing = Time is up. { $count ->
+        [one] 1 game still being played does not count (it is played out as an ordinary game).
+       *[other] { $count } games still being played do not count (they are played out as ordinary games).
+    }
+arena-withdrawn-absent = You did not make a first move in game { $game } of arena { $id } and lost it by forfeit, so you are out of the pairing. Join again with /tournament join to play on.
+arena-standings-title = Arena { $id } · { $state ->
+        [over] final
+       *[running] until { $end }
+    }
+arena-standings-now = Arena standings (points, 🔥 on a streak: the next game counts double), until { $end }:
+arena-standings-final = The arena is over and its standings change no more: the final post above has their picture.
+arena-standings-open = The arena has not started: no games, no standings yet.
+web-arena-games = Games
 subcommand-tournament-bye = Take a half-point bye in the next round (a Swiss, once)
 option-start = Start time: 20:00 (UTC) or in 30m; without it, a manual start
 option-rated = Rated (in the games' speed, the default) or unrated

@@ -379,6 +379,7 @@ web-no-page = Không có gì ở đây. Trang của một ván là /g/ và mã v
 web-tournament-title = Giải đấu { $id }
 web-tournament-summary = { $format }, { $variant }, { $time }. { $state ->
         [open] Đang nhận đăng ký
+        [arena] Đấu trường đang diễn ra, đến { $end }
         [running] Vòng { $round }/{ $rounds }
         [finished] Đã kết thúc
        *[other] Đã hủy
@@ -551,6 +552,7 @@ tournament-left = { $player } đã rút khỏi giải: không được xếp c�
 tournament-cancelled = Giải { $id } đã bị { $player } hủy. Các ván đã bắt đầu được chơi tiếp như ván thường.
 tournament-status = Giải { $id }: { $format }, { $variant }, { $time }. { $state ->
         [open] Đang nhận đăng ký
+        [arena] Đấu trường đang diễn ra, đến { $end }
         [running] Vòng { $round } / { $rounds }
         [finished] Đã kết thúc
        *[other] Đã hủy
@@ -593,11 +595,12 @@ refuse-tournament-organiser = Chỉ { $organiser } (người tạo giải) hoặ
 refuse-tournament-started = Giải đã bắt đầu rồi.
 refuse-tournament-too-few-swiss = Giải Thụy Sĩ { $rounds } vòng cần ít nhất { $needed } kỳ thủ để không ai gặp lại cùng một đối thủ; hiện có { $count } người.
 refuse-tournament-too-few = Giải cần ít nhất 2 kỳ thủ; hiện có { $count } người.
-refuse-tournament-trf-swiss = TRF-16 là định dạng của giải hệ Thụy Sĩ; giải này là vòng tròn: /tournament standings để xem.
+refuse-tournament-trf-swiss = TRF-16 là định dạng của giải hệ Thụy Sĩ, giải này thì không: /tournament standings để xem.
 command-tournament = Giải đấu trong nhóm: tạo, tham gia, bắt đầu, bảng xếp hạng
 subcommand-tournament-status = Tình hình giải đấu của nhóm
 subcommand-tournament-swiss = Quản trị viên: tạo giải hệ Thụy Sĩ
 subcommand-tournament-round-robin = Quản trị viên: tạo giải vòng tròn (tối đa 12 kỳ thủ)
+subcommand-tournament-arena = Quản trị viên: tạo đấu trường (trong thời gian cố định, ghép lại ngay khi mỗi ván kết thúc)
 subcommand-tournament-join = Tham gia giải của nhóm
 subcommand-tournament-leave = Rời giải trước khi bắt đầu
 subcommand-tournament-start = Người tạo hoặc quản trị viên: bắt đầu và xếp cặp vòng 1
@@ -607,6 +610,7 @@ subcommand-tournament-trf = Giải Thụy Sĩ dưới dạng tệp TRF-16
 subcommand-tournament-cancel = Người tạo hoặc quản trị viên: hủy giải
 option-rounds = Số vòng, 1 đến 30 (mặc định 5)
 option-cycles = Một lượt (gặp nhau một lần) hoặc hai lượt (hai lần, đổi màu quân)
+option-minutes = Số phút, 1 đến 1440 (mặc định 60)
 choice-cycles-single = Một lượt
 choice-cycles-double = Hai lượt
 refuse-tournament-over = Giải { $id } đã kết thúc: /tournament standings và /tournament trf vẫn xem được, và quản trị viên có thể tạo giải mới.
@@ -623,7 +627,7 @@ tournament-starts-by-hand = { $organiser } hoặc quản trị viên bắt đầ
 tournament-not-started = Giải { $id } không bắt đầu đúng giờ: { $reason } { $organiser } hoặc quản trị viên có thể bắt đầu bằng /tournament start, hoặc hủy bằng /tournament cancel.
 refuse-tournament-start-time = “{ $time }” không phải giờ bắt đầu dùng được: một giờ trong ngày theo UTC (at 20:00) hoặc một khoảng chờ (in 30m, in 2h), tối đa { $days } ngày sau.
 tournament-bye-asked = { $player } nghỉ vòng { $round } và nhận nửa điểm.
-refuse-tournament-bye-swiss = Chỉ giải hệ Thụy Sĩ mới cho nghỉ nửa điểm; cặp đấu của giải vòng tròn đã cố định.
+refuse-tournament-bye-swiss = Chỉ giải hệ Thụy Sĩ mới cho nghỉ nửa điểm: cặp đấu của giải vòng tròn đã cố định, còn đấu trường không có vòng.
 refuse-tournament-bye-twice = Bạn đã dùng lượt nghỉ nửa điểm trong giải này rồi (mỗi người một lần).
 refuse-tournament-bye-late = Mọi vòng đã được xếp cặp: không còn vòng sau để nghỉ.
 tournament-forfeit = { $player } không đi nước đầu trong ván { $game }: thua xử ({ $count ->
@@ -631,6 +635,24 @@ tournament-forfeit = { $player } không đi nước đầu trong ván { $game }:
     }).
 tournament-withdrawn-absent = Bạn đã thua xử { $count } ván của giải { $id } vì không đi nước đầu, nên bạn bị rút khỏi giải: không được xếp cặp nữa. Kết quả đến nay vẫn giữ.
 tournament-standings-final = Giải đã kết thúc, bảng xếp hạng không còn thay đổi: hình của nó nằm trong thông báo cuối ở trên. Vòng { $round } trên { $rounds }:
+tournament-format-arena = đấu trường { $minutes } phút
+refuse-arena-minutes = Không thể tổ chức đấu trường “{ $minutes }” phút: một đấu trường kéo dài từ 1 đến { $max } phút.
+refuse-arena-over = Đấu trường đã kết thúc: không ván mới nào bắt đầu nữa. Bảng xếp hạng cuối nằm trong thông báo cuối cùng.
+arena-started = Đấu trường { $id } đã bắt đầu: { $minutes } phút, đến { $end }. Khi ván của bạn kết thúc, bạn được ghép ngay với người đang chờ; thắng 2 điểm, hòa 1 điểm, nhân đôi sau hai trận thắng liên tiếp 🔥. Tham gia bất cứ lúc nào bằng /tournament join.
+arena-joined = { $player } đã vào đấu trường ({ $count } người) và sẽ được ghép ngay khi có người chờ.
+arena-back = { $player } đã trở lại đấu trường: được ghép lại từ bây giờ (điểm đã có vẫn giữ).
+arena-pairings = Đấu trường { $id }, các ván mới (tin nhắn riêng cho bạn biết bạn cầm quân nào):
+arena-game = { $first } (đỏ) – { $second } (đen), ván { $game }
+arena-ended-playing = Hết giờ. { $count } ván còn đang chơi không được tính (chúng được chơi tiếp như ván thường).
+arena-withdrawn-absent = Bạn không đi nước đầu trong ván { $game } của đấu trường { $id } nên bị xử thua, và không được ghép cặp nữa. Tham gia lại bằng /tournament join để chơi tiếp.
+arena-standings-title = Đấu trường { $id } · { $state ->
+        [over] chung cuộc
+       *[running] đến { $end }
+    }
+arena-standings-now = Bảng xếp hạng đấu trường (điểm, 🔥 là đang chuỗi thắng: ván sau tính gấp đôi), đến { $end }:
+arena-standings-final = Đấu trường đã kết thúc, bảng xếp hạng không còn thay đổi: hình của nó nằm trong thông báo cuối ở trên.
+arena-standings-open = Đấu trường chưa bắt đầu: chưa có ván nào, chưa có bảng xếp hạng.
+web-arena-games = Các ván
 subcommand-tournament-bye = Nghỉ vòng sau, nhận nửa điểm (hệ Thụy Sĩ, một lần)
 option-start = Giờ bắt đầu: 20:00 (UTC) hoặc in 30m; bỏ trống thì bắt đầu tay
 option-rated = Tính điểm xếp hạng (theo nhịp độ ván, mặc định) hoặc không

@@ -379,6 +379,7 @@ web-no-page = 这里什么也没有。对局页面的地址是 /g/ 加对局编�
 web-tournament-title = 比赛 { $id }
 web-tournament-summary = { $format }，{ $variant }，{ $time }。{ $state ->
         [open] 正在报名
+        [arena] 竞技场进行中，至 { $end }
         [running] 第 { $round } 轮（共 { $rounds } 轮）
         [finished] 已结束
        *[other] 已取消
@@ -550,6 +551,7 @@ tournament-left = { $player } 退出比赛：之后不再编排（已有成绩�
 tournament-cancelled = 比赛 { $id } 已被 { $player } 取消。已开始的对局按普通对局下完。
 tournament-status = 比赛 { $id }：{ $format }，{ $variant }，{ $time }。{ $state ->
         [open] 正在报名
+        [arena] 竞技场进行中，至 { $end }
         [running] 第 { $round } 轮（共 { $rounds } 轮）
         [finished] 已结束
        *[other] 已取消
@@ -592,11 +594,12 @@ refuse-tournament-organiser = 只有创建者 { $organiser } 或群管理员可�
 refuse-tournament-started = 比赛已经开始了。
 refuse-tournament-too-few-swiss = { $rounds } 轮的瑞士制至少需要 { $needed } 名棋手，才不会重复相遇；现在有 { $count } 人报名。
 refuse-tournament-too-few = 比赛至少需要 2 名棋手；现在有 { $count } 人报名。
-refuse-tournament-trf-swiss = TRF-16 是瑞士制比赛的格式；这是循环赛：/tournament standings 可查看排名。
+refuse-tournament-trf-swiss = TRF-16 是瑞士制比赛的格式，本比赛不是：/tournament standings 可查看排名。
 command-tournament = 本群比赛：创建、报名、开始、排名
 subcommand-tournament-status = 本群比赛的进展
 subcommand-tournament-swiss = 管理员：创建瑞士制比赛
 subcommand-tournament-round-robin = 管理员：创建循环赛（最多 12 人）
+subcommand-tournament-arena = 管理员：创建竞技场（限时进行，每局结束即再配对）
 subcommand-tournament-join = 报名参加本群比赛
 subcommand-tournament-leave = 在比赛开始前退出
 subcommand-tournament-start = 创建者或管理员：开始比赛并编排第 1 轮
@@ -606,6 +609,7 @@ subcommand-tournament-trf = 瑞士制比赛的 TRF-16 文件
 subcommand-tournament-cancel = 创建者或管理员：取消比赛
 option-rounds = 轮数，1 到 30（不填为 5）
 option-cycles = 单循环（每人相遇一次）或双循环（两次，交换先后）
+option-minutes = 分钟数，1 到 1440（不填为 60）
 choice-cycles-single = 单循环
 choice-cycles-double = 双循环
 refuse-tournament-over = 比赛 { $id } 已结束：仍可用 /tournament standings 和 /tournament trf 查看，管理员可以创建新比赛。
@@ -622,7 +626,7 @@ tournament-starts-by-hand = { $organiser } 或管理员用 /tournament start 开
 tournament-not-started = 比赛 { $id } 未能按时开始：{ $reason } { $organiser } 或管理员可用 /tournament start 开始，或用 /tournament cancel 取消。
 refuse-tournament-start-time = “{ $time }”不是可用的开始时间：请给出 UTC 时刻（at 20:00）或延迟（in 30m、in 2h），最多 { $days } 天之后。
 tournament-bye-asked = { $player } 在第 { $round } 轮轮空，得半分。
-refuse-tournament-bye-swiss = 只有瑞士制可以申请半分轮空；循环赛的对阵是固定的。
+refuse-tournament-bye-swiss = 只有瑞士制可以申请半分轮空：循环赛的对阵是固定的，竞技场没有轮次。
 refuse-tournament-bye-twice = 你在本比赛中已经用过半分轮空（每人一次）。
 refuse-tournament-bye-late = 所有轮次都已编排：没有下一轮可以轮空。
 tournament-forfeit = { $player } 在对局 { $game } 中没有走第一步：判负（弃权，{ $count ->
@@ -630,6 +634,24 @@ tournament-forfeit = { $player } 在对局 { $game } 中没有走第一步：判
     }）。
 tournament-withdrawn-absent = 你在比赛 { $id } 中已有 { $count } 局因未走第一步而判负，因此退出比赛：不再编排对局。已有成绩保留。
 tournament-standings-final = 比赛已结束，排名不会再变：上面的最终公告附有排名图。第 { $round } 轮，共 { $rounds } 轮：
+tournament-format-arena = 竞技场 { $minutes } 分钟
+refuse-arena-minutes = 无法举办“{ $minutes }”分钟的竞技场：竞技场为 1 到 { $max } 分钟。
+refuse-arena-over = 竞技场已结束，不再开始新的对局。最终排名见最后一条公告。
+arena-started = 竞技场 { $id } 开始了：{ $minutes } 分钟，至 { $end }。你的对局结束后，会立即与正在等待的人再次配对；胜 2 分，和 1 分，连胜两局后分数翻倍 🔥。随时可用 /tournament join 加入。
+arena-joined = { $player } 加入了竞技场（{ $count } 人），一有人等待即配对。
+arena-back = { $player } 回到竞技场：从现在起重新配对（已得分数保留）。
+arena-pairings = 竞技场 { $id } 新对局（私信会告诉你执哪一方）：
+arena-game = { $first }（红）– { $second }（黑），对局 { $game }
+arena-ended-playing = 时间到。仍在进行的 { $count } 局不计分（作为普通对局下完）。
+arena-withdrawn-absent = 你在竞技场 { $id } 的对局 { $game } 中未走第一步，判负，因此不再为你配对。用 /tournament join 重新加入即可继续。
+arena-standings-title = 竞技场 { $id } · { $state ->
+        [over] 最终
+       *[running] 至 { $end }
+    }
+arena-standings-now = 竞技场排名（积分，🔥 为连胜：下一局分数翻倍），至 { $end }：
+arena-standings-final = 竞技场已结束，排名不会再变：上面的最终公告附有排名图。
+arena-standings-open = 竞技场尚未开始：还没有对局，也没有排名。
+web-arena-games = 对局
 subcommand-tournament-bye = 下一轮轮空得半分（瑞士制，一次）
 option-start = 开始时间：20:00（UTC）或 in 30m；不填则手动开始
 option-rated = 计等级分（按对局用时类别，默认）或不计

@@ -78,6 +78,9 @@ pub struct StandingsRow {
     pub tiebreaks: Vec<String>,
     /// One cell a round (empty for formats without rounds).
     pub rounds: Vec<RoundCell>,
+    /// On a streak (an arena's "fire": the next game counts double): a flame is drawn
+    /// before the points.
+    pub streak: bool,
 }
 
 /// A table to draw: every row in rank order, and whose it is to highlight.
@@ -133,6 +136,8 @@ const INK: &str = "#2b2118";
 const MUTED: &str = "#7a6a58";
 const RED: &str = "#c0392b";
 const BLACK: &str = "#222222";
+const FLAME: &str = "#e8590c";
+const FLAME_CORE: &str = "#fcc419";
 
 /// The table as an SVG document (text in the embedded names font).
 pub fn standings_svg(table: &StandingsTable<'_>) -> String {
@@ -238,6 +243,9 @@ pub fn standings_svg(table: &StandingsTable<'_>) -> String {
             INK,
             &drawable(&r.points, 6),
         );
+        if r.streak {
+            flame(&mut body, x[2] + 12.0, row_top + ROW / 2.0);
+        }
         for (k, value) in r.tiebreaks.iter().take(table.tiebreaks.len()).enumerate() {
             text(
                 &mut body,
@@ -254,6 +262,14 @@ pub fn standings_svg(table: &StandingsTable<'_>) -> String {
         }
     }
     art::document(width as u32, height as u32, &body)
+}
+
+/// The streak's flame centred at (`cx`, `cy`), drawn as paths: the names font has no emoji.
+fn flame(body: &mut String, cx: f64, cy: f64) {
+    let _ = write!(
+        body,
+        r#"<g transform="translate({cx:.1} {cy:.1})"><path d="M0,-10 C5,-4 7,-1 7,3 A7,7 0 0 1 -7,3 C-7,-1 -4,-3 -2,-7 C-1,-4 0,-3 1,-2 C2,-5 1,-8 0,-10 Z" fill="{FLAME}"/><path d="M0,-2 C3,1 4,3 3.5,5 A3.5,3.5 0 0 1 -3.5,5 C-4,3 -2,1 0,-2 Z" fill="{FLAME_CORE}"/></g>"#
+    );
 }
 
 /// One round's result: a disc of the side played, then `+12`, `=12` or `−12` (a forfeit

@@ -12,6 +12,8 @@
 //!   acceptance and both first moves), how long that took, and the flag timers armed;
 //! - `idle, 10,000 live games armed`: the same window with every game waiting for Red's move,
 //!   and the CPU per idle live game (the window's CPU less the empty one's, over the games);
+//!   then further windows until the idle cost settles to the empty process's (sled's flusher
+//!   cleans segments after many commits), at most `JIEQI_BENCH_IDLE_WINDOWS` (9) in all;
 //! - `flags`: while moves are made at a human pace across the 10,000 games (50 a second in
 //!   all, one game in 200 moving each second, `JIEQI_BENCH_PACE` to change it), 200 games of
 //!   1+0 are started, 10 a second, and left without a move after both first moves: for each,
@@ -57,6 +59,8 @@ const FLAG_STARTS_PER_SECOND: f64 = 10.0;
 const HUMAN_PACE: f64 = 50.0;
 /// The window over which idle CPU is measured.
 const IDLE_WINDOW: Duration = Duration::from_secs(20);
+/// The most idle windows measured while waiting for the idle cost to settle.
+const IDLE_WINDOWS: usize = 9;
 /// Games being set up at once.
 const SETUP_AT_ONCE: usize = 16;
 /// Plies prepared per live game (a few are played at the human pace).
@@ -246,6 +250,33 @@ fn thread_share(before: &HashMap<String, Duration>, after: &HashMap<String, Dura
     } else {
         parts.join(", ")
     }
+}
+
+/// Whether what an idle process uses beyond the empty one's fades or stays: sled's flusher
+/// spends up to half of each flush interval cleaning segments while the cleaning makes
+/// progress, which after many commits is the store's upkeep, not the games'. Further idle
+/// windows (up to `JIEQI_BENCH_IDLE_WINDOWS`, 9) are measured until one uses no more than
+/// the empty process did plus the counter's step (10 ms) twice.
+async fn settle(name: &str, empty: Duration) {
+    let windows = figure("JIEQI_BENCH_IDLE_WINDOWS", IDLE_WINDOWS as f64) as usize;
+    for window in 2..=windows {
+        let before = cpu_time();
+        let threads = cpu_by_thread();
+        tokio::time::sleep(IDLE_WINDOW).await;
+        let idle = cpu_time().saturating_sub(before);
+        println!(
+            "{name}: idle window {window} ({:?} after the first began): {:.0} ms of CPU ({}; {})",
+            IDLE_WINDOW * (window as u32 - 1),
+            idle.as_secs_f64() * 1e3,
+            thread_share(&threads, &cpu_by_thread()),
+            load()
+        );
+        if idle <= empty + Duration::from_millis(20) {
+            println!("{name}: idle cost settled to the empty process's by window {window}");
+            return;
+        }
+    }
+    println!("{name}: idle cost had not settled after {windows} windows");
 }
 
 /// The machine's load averages over 1, 5 and 15 minutes.
@@ -482,6 +513,7 @@ fn live_games(name: &str, backend: &Backend) {
             load()
         );
         println!("{name}: idle, by thread: {by_thread}");
+        settle(name, empty).await;
 
         // Flags falling while the live games move at a human pace.
         let heard = Announcements::follow(&service);

@@ -30,6 +30,7 @@
 
 pub mod activity;
 mod announce;
+mod arena_play;
 mod board_buttons;
 pub mod budgets;
 mod commands;

@@ -465,6 +465,17 @@ pub const COMMANDS: &[MenuCommand] = &[
                 ],
             },
             Subcommand {
+                name: "arena",
+                description: "subcommand-tournament-arena",
+                options: &[
+                    opt("minutes", "option-minutes", OptionKind::Text),
+                    VARIANT,
+                    opt("time", "option-time", MOVE_TIMES),
+                    TOURNAMENT_START,
+                    TOURNAMENT_RATED,
+                ],
+            },
+            Subcommand {
                 name: "join",
                 description: "subcommand-tournament-join",
                 options: &[],

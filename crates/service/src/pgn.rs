@@ -27,7 +27,7 @@ const XIANGQI_START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 const JIEQI_START: &str = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1";
 
 /// The PGN of `record`, whose moves `game` has played; `None` for Banqi. A tournament
-/// game's `event` (its name and round) fills the `Event` and `Round` tags.
+/// game's `event` (its name and round, 0 for an arena's) fills the `Event` and `Round` tags.
 pub(crate) fn pgn(record: &GameRecord, game: &Game, event: Option<(String, u8)>) -> Option<String> {
     let start = match record.variant {
         Variant::Xiangqi => XIANGQI_START,
@@ -66,7 +66,10 @@ pub(crate) fn pgn(record: &GameRecord, game: &Game, event: Option<(String, u8)>)
         ),
         (
             "Round",
-            event.map_or_else(|| "-".to_owned(), |e| e.1.to_string()),
+            // An arena has no rounds (round 0): `-`, as lichess writes its arena games.
+            event
+                .filter(|e| e.1 > 0)
+                .map_or_else(|| "-".to_owned(), |e| e.1.to_string()),
         ),
         ("Red", name(Side::Red)),
         ("Black", name(Side::Black)),

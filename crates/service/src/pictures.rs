@@ -303,8 +303,11 @@ pub(crate) async fn pgn_file(
         .await?
         .iter()
         .find_map(|t| {
-            let played = t.game(&record.id)?;
-            Some((format!("jieqi-bot tournament {}", t.id), played.round))
+            let round = match t.game(&record.id) {
+                Some(played) => played.round,
+                None => t.arena_game(&record.id).map(|_| 0)?,
+            };
+            Some((format!("jieqi-bot tournament {}", t.id), round))
         });
     Ok(crate::pgn::pgn(record, &game, event).map(|text| Image {
         bytes: text.into_bytes(),

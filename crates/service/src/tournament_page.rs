@@ -16,8 +16,8 @@ use crate::service::Service;
 use crate::settings::ChatSettings;
 use crate::store::TournamentRecord;
 use crate::store::tournament::{StoredBye, StoredEntry, StoredScore, TournamentState};
-use crate::tournament_play::{planned_rounds, standings_order};
-use crate::tournament_standings::{heading, rows};
+use crate::tournament_play::planned_rounds;
+use crate::tournament_standings::{headings, rows};
 
 /// A tournament as its web page shows it, in one language.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -53,12 +53,14 @@ pub struct StandingRow {
     pub points: String,
     /// One value a tie-break, in [`TournamentPage::tiebreaks`]' order.
     pub tiebreaks: Vec<String>,
+    /// On an arena's streak: the next game counts double.
+    pub streak: bool,
 }
 
-/// One round's games and byes.
+/// One round's games and byes (an arena's games: one list, round 0).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RoundPairings {
-    /// 1-based.
+    /// 1-based; 0 for an arena's games, which have no rounds.
     pub round: u8,
     /// By board.
     pub games: Vec<PairedGame>,
@@ -69,7 +71,8 @@ pub struct RoundPairings {
 /// One game of a round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PairedGame {
-    /// The board number as the pairings were posted.
+    /// The board number as the pairings were posted (an arena's: the game's number in
+    /// pairing order).
     pub board: u16,
     /// Who moves first (red).
     pub first: String,
@@ -102,6 +105,9 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
         crate::store::tournament::TournamentFormat::RoundRobin { cycles } => {
             say(&Sentence::new("tournament-format-round-robin").arg("cycles", u64::from(cycles)))
         }
+        crate::store::tournament::TournamentFormat::Arena { minutes } => {
+            say(&Sentence::new("tournament-format-arena").arg("minutes", u64::from(minutes)))
+        }
     };
     let control = record
         .control
@@ -109,6 +115,7 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
         .and_then(|c| c.parse::<jieqi_clock::TimeControl>().ok());
     let state = match record.state {
         TournamentState::Open => "open",
+        TournamentState::Running if record.is_arena() => "arena",
         TournamentState::Running => "running",
         TournamentState::Finished => "finished",
         TournamentState::Cancelled => "cancelled",
@@ -118,6 +125,10 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
         .arg("variant", say(&Sentence::new(variant_key(record.variant))))
         .arg("time", time_terms(ctx, language, record.move_time, control))
         .arg("state", state)
+        .arg(
+            "end",
+            crate::announce::clock_text(record.ends_at.unwrap_or(0)),
+        )
         .arg("round", u64::from(record.round))
         .arg("rounds", u64::from(planned_rounds(record)))
         .arg("count", record.players.len()));
@@ -129,6 +140,7 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
             name: row.name,
             points: row.points,
             tiebreaks: row.tiebreaks,
+            streak: row.streak,
         })
         .collect();
     let name_of = |index: u16| {
@@ -137,6 +149,28 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
             .get(usize::from(index))
             .map_or_else(String::new, |p| p.user.name.clone())
     };
+    let mut rounds: Vec<RoundPairings> = Vec::new();
+    if record.is_arena() && !record.arena_games.is_empty() {
+        // Every pairing as it was made, the newest first.
+        let games = record
+            .arena_games
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(k, game)| PairedGame {
+                board: u16::try_from(k + 1).unwrap_or(u16::MAX),
+                first: name_of(game.first),
+                second: name_of(game.second),
+                game: game.game.to_string(),
+                result: game.score.map(result_text),
+            })
+            .collect();
+        rounds.push(RoundPairings {
+            round: 0,
+            games,
+            byes: Vec::new(),
+        });
+    }
     let rounds = (1..=record.round)
         .rev()
         .map(|round| {
@@ -175,6 +209,7 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
                 .collect();
             RoundPairings { round, games, byes }
         })
+        .chain(rounds)
         .collect();
     TournamentPage {
         tournament: record.id.to_string(),
@@ -183,10 +218,7 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
         title: say(&Sentence::new("web-tournament-title").arg("id", record.id.as_str())),
         summary,
         over: record.state.is_over(),
-        tiebreaks: standings_order(record)
-            .iter()
-            .map(|&t| heading(t))
-            .collect(),
+        tiebreaks: headings(record),
         standings,
         rounds,
     }

@@ -186,6 +186,8 @@ pub(crate) async fn pair_next_round(ctx: &mut Ctx<'_>, mut record: TournamentRec
                 }
             }
         }
+        // An arena has no rounds: its start pairs everyone waiting.
+        TournamentFormat::Arena { .. } => return crate::arena_play::start(ctx, record).await,
         TournamentFormat::RoundRobin { .. } => {
             let boards = round_robin_boards(&record, round)?;
             for (i, player) in record.players.iter_mut().enumerate() {
@@ -326,7 +328,7 @@ pub(crate) async fn tournament_of(
     Ok(ctx
         .chat_tournament(&game.chat)
         .await?
-        .filter(|t| t.game(&game.id).is_some()))
+        .filter(|t| t.plays(&game.id)))
 }
 
 /// A tournament game ended with `first_score` for the player who moved first: the result
@@ -340,6 +342,9 @@ pub(crate) async fn game_over(
     let Some(mut record) = tournament_of(ctx, game).await? else {
         return Ok(());
     };
+    if record.is_arena() {
+        return crate::arena_play::game_over(ctx, record, game, first_score).await;
+    }
     let Some(played) = record.game(&game.id).cloned() else {
         return Ok(());
     };
@@ -389,8 +394,10 @@ pub(crate) const FORFEITS_WITHDRAW: usize = 2;
 
 /// `absent` lost `game` by forfeit (never made a first move): the chat is told, and after
 /// [`FORFEITS_WITHDRAW`] of them a Swiss takes no more pairings for them, which they are
-/// told privately. A round robin's pairings are fixed, so there the forfeits only count.
-async fn forfeited(
+/// told privately; an arena withdraws them at the first (lichess's rule: whoever does not
+/// start a game is withdrawn; they may join again). A round robin's pairings are fixed, so
+/// there the forfeits only count.
+pub(crate) async fn forfeited(
     ctx: &mut Ctx<'_>,
     record: &mut TournamentRecord,
     absent: usize,
@@ -398,7 +405,19 @@ async fn forfeited(
 ) -> Step {
     let lang = ctx.chat_record(&record.chat).await?.settings.language;
     let player = record.players[absent].user.clone();
-    let count = record.forfeits(absent);
+    let count = if record.is_arena() {
+        let me = u16::try_from(absent).unwrap_or(u16::MAX);
+        record
+            .arena_games
+            .iter()
+            .filter(|g| {
+                (g.first == me && g.score == Some(StoredScore::ForfeitLoss))
+                    || (g.second == me && g.score == Some(StoredScore::ForfeitWin))
+            })
+            .count()
+    } else {
+        record.forfeits(absent)
+    };
     let text = ctx.say_in(
         lang,
         &Sentence::new("tournament-forfeit")
@@ -415,16 +434,24 @@ async fn forfeited(
         None,
     )
     .await?;
-    let swiss = matches!(record.format, TournamentFormat::Swiss { .. });
-    if swiss && count >= FORFEITS_WITHDRAW && !record.players[absent].withdrawn {
+    let withdraws = match record.format {
+        TournamentFormat::Swiss { .. } => count >= FORFEITS_WITHDRAW,
+        TournamentFormat::Arena { .. } => true,
+        TournamentFormat::RoundRobin { .. } => false,
+    };
+    if withdraws && !record.players[absent].withdrawn {
         record.players[absent].withdrawn = true;
         let private = Ctx::lang_of(&player, lang);
-        let text = ctx.say_in(
-            private,
-            &Sentence::new("tournament-withdrawn-absent")
+        let notice = if record.is_arena() {
+            Sentence::new("arena-withdrawn-absent")
                 .arg("id", record.id.as_str())
-                .arg("count", count),
-        );
+                .arg("game", game.id.as_str())
+        } else {
+            Sentence::new("tournament-withdrawn-absent")
+                .arg("id", record.id.as_str())
+                .arg("count", count)
+        };
+        let text = ctx.say_in(private, &notice);
         ctx.post(
             Message::text(
                 Destination::Private(player.id.clone()),
@@ -483,12 +510,11 @@ pub(crate) async fn finish(
 ) -> Step {
     record.state = TournamentState::Finished;
     let lang = ctx.chat_record(&record.chat).await?.settings.language;
-    let standings =
-        jieqi_tournament::tiebreak::standings(&entries_of(&record), standings_order(&record));
-    let winners: Vec<String> = standings
+    let (rows, _) = crate::tournament_standings::rows(&record, None);
+    let winners: Vec<String> = rows
         .iter()
-        .filter(|s| s.rank == 1)
-        .map(|s| record.players[s.player].user.name.clone())
+        .filter(|row| row.rank == 1)
+        .map(|row| row.name.clone())
         .collect();
     let mut text = String::new();
     if let Some(early) = early {
@@ -525,6 +551,8 @@ pub(crate) fn standings_order(
     match record.format {
         TournamentFormat::Swiss { .. } => &jieqi_tournament::tiebreak::SWISS,
         TournamentFormat::RoundRobin { .. } => &jieqi_tournament::tiebreak::ROUND_ROBIN,
+        // Points, then wins, then fewer games (`arena_play`'s own columns).
+        TournamentFormat::Arena { .. } => &[],
     }
 }
 

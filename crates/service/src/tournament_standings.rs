@@ -47,11 +47,60 @@ fn shown_points(half_points: u16) -> String {
     jieqi_tournament::model::Points(half_points).to_string()
 }
 
+/// The column headings after the points: the format's tie-breaks, or an arena's wins and
+/// games.
+pub(crate) fn headings(record: &TournamentRecord) -> Vec<&'static str> {
+    if record.is_arena() {
+        return vec!["W", "G"];
+    }
+    standings_order(record)
+        .iter()
+        .map(|&t| heading(t))
+        .collect()
+}
+
+/// An arena's standings: points (a flame on a streak), then wins and games; equal on all
+/// three share a rank.
+fn arena_rows(
+    record: &TournamentRecord,
+    asker: Option<&UserId>,
+) -> (Vec<StandingsRow>, Option<usize>) {
+    let Some(arena) = crate::arena_play::arena_of(record) else {
+        return (Vec::new(), None);
+    };
+    let order = arena.standings();
+    let players = arena.players();
+    let key = |i: usize| (players[i].points, players[i].wins, players[i].games);
+    let mut rows = Vec::with_capacity(order.len());
+    let mut rank = 0;
+    for (shown, &i) in order.iter().enumerate() {
+        if shown == 0 || key(order[shown - 1]) != key(i) {
+            rank = u32::try_from(shown + 1).unwrap_or(u32::MAX);
+        }
+        rows.push(StandingsRow {
+            rank,
+            name: record.players[i].user.name.clone(),
+            points: players[i].points.to_string(),
+            tiebreaks: vec![players[i].wins.to_string(), players[i].games.to_string()],
+            rounds: Vec::new(),
+            streak: arena.on_fire(i),
+        });
+    }
+    let asker_row = asker.and_then(|user| {
+        let i = record.player_index(user)?;
+        order.iter().position(|&p| p == i)
+    });
+    (rows, asker_row)
+}
+
 /// The standings as rows of the render crate's table, best first, and the row of `asker`.
 pub(crate) fn rows(
     record: &TournamentRecord,
     asker: Option<&UserId>,
 ) -> (Vec<StandingsRow>, Option<usize>) {
+    if record.is_arena() {
+        return arena_rows(record, asker);
+    }
     let entries = entries_of(record);
     let order = standings_order(record);
     let standings = jieqi_tournament::tiebreak::standings(&entries, order);
@@ -75,6 +124,7 @@ pub(crate) fn rows(
                 .iter()
                 .map(|e| cell(*e, &rank_of))
                 .collect(),
+            streak: false,
         })
         .collect();
     let asker_row = asker.and_then(|user| {
@@ -121,17 +171,34 @@ pub(crate) fn standings_image(
     lang: Language,
 ) -> Option<Image> {
     let (rows, asker_row) = rows(record, asker);
-    let title = ctx.say_in(
-        lang,
-        &Sentence::new("tournament-standings-title")
-            .arg("id", record.id.as_str())
-            .arg("round", u64::from(record.round))
-            .arg("rounds", u64::from(planned_rounds(record))),
-    );
-    let headings: Vec<&str> = standings_order(record)
-        .iter()
-        .map(|&t| heading(t))
-        .collect();
+    let title = if record.is_arena() {
+        ctx.say_in(
+            lang,
+            &Sentence::new("arena-standings-title")
+                .arg("id", record.id.as_str())
+                .arg(
+                    "state",
+                    if record.state.is_over() {
+                        "over"
+                    } else {
+                        "running"
+                    },
+                )
+                .arg(
+                    "end",
+                    crate::announce::clock_text(record.ends_at.unwrap_or(0)),
+                ),
+        )
+    } else {
+        ctx.say_in(
+            lang,
+            &Sentence::new("tournament-standings-title")
+                .arg("id", record.id.as_str())
+                .arg("round", u64::from(record.round))
+                .arg("rounds", u64::from(planned_rounds(record))),
+        )
+    };
+    let headings = headings(record);
     let table = StandingsTable {
         title: &title,
         tiebreaks: &headings,
@@ -156,7 +223,10 @@ pub(crate) fn standings_text(record: &TournamentRecord, most: usize) -> String {
     let (rows, _) = rows(record, None);
     rows.iter()
         .take(most)
-        .map(|r| format!("{}. {} {}", r.rank, r.name, r.points))
+        .map(|r| {
+            let fire = if r.streak { " 🔥" } else { "" };
+            format!("{}. {} {}{fire}", r.rank, r.name, r.points)
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -84,7 +84,7 @@ pub(crate) fn too_few(record: &TournamentRecord) -> Option<Sentence> {
                 .arg("needed", usize::from(rounds) + 1)
                 .arg("count", n),
         ),
-        TournamentFormat::RoundRobin { .. } if n < 2 => {
+        TournamentFormat::RoundRobin { .. } | TournamentFormat::Arena { .. } if n < 2 => {
             Some(Sentence::new("refuse-tournament-too-few").arg("count", n))
         }
         _ => None,
@@ -97,8 +97,9 @@ pub(crate) async fn start(ctx: &mut Ctx<'_>, mut record: TournamentRecord) -> St
     pair_next_round(ctx, record).await
 }
 
-/// The tick found `id`'s start time due: it starts, once, if it is still open and has the
-/// players it needs; otherwise its chat is told why not, and it waits for a manual start.
+/// The tick found `id` due: an open event's start time (it starts, once, if it still has
+/// the players it needs; otherwise its chat is told why not, and it waits for a manual
+/// start) or a running arena's end (`arena_play::end_when_due`).
 pub(crate) async fn start_when_due(ctx: &mut Ctx<'_>, id: TournamentId) -> Step {
     let Some(found) = ctx.inner.store.tournament(&id).await? else {
         return Ok(());
@@ -108,6 +109,9 @@ pub(crate) async fn start_when_due(ctx: &mut Ctx<'_>, id: TournamentId) -> Step 
     let Some(mut record) = ctx.inner.store.tournament(&id).await? else {
         return Ok(());
     };
+    if record.state == TournamentState::Running && record.is_arena() {
+        return crate::arena_play::end_when_due(ctx, record).await;
+    }
     if record.state != TournamentState::Open || record.due_at().is_none_or(|at| at > ctx.now) {
         return Ok(());
     }

@@ -25,10 +25,13 @@ use crate::UnixTime;
 use crate::ids::{ChatId, GameId, TournamentId, User};
 use crate::recipe::variant_name;
 
-/// The byte form's version: the first byte of every stored tournament. Version 1 (before
-/// the start time and the byes asked for) is still read: [`decode_tournament`] gives it no
-/// start time and no byes asked.
-pub const TOURNAMENT_SCHEMA: u8 = 2;
+/// The byte form's version: the first byte of every stored tournament. Version 3 added the
+/// arena (its games and its end); version 2 (before them) and version 1 (before the start
+/// time and the byes asked for, too) are still read: [`decode_tournament`] gives them none.
+pub const TOURNAMENT_SCHEMA: u8 = 3;
+
+/// The longest arena, in minutes (a day).
+pub const LONGEST_ARENA: u16 = 1440;
 
 /// The most players a stored tournament may have (a chat's club night is far fewer; the
 /// pairing benchmark goes to 500).
@@ -51,6 +54,12 @@ pub enum TournamentFormat {
         /// 1 (single) or 2 (double).
         cycles: u8,
     },
+    /// For a fixed time, each player paired again as soon as their game ends (lichess's
+    /// arena): no rounds, its games kept in [`TournamentRecord::arena_games`].
+    Arena {
+        /// Its length, 1 to [`LONGEST_ARENA`].
+        minutes: u16,
+    },
 }
 
 impl TournamentFormat {
@@ -62,6 +71,7 @@ impl TournamentFormat {
                 let n = players + players % 2;
                 u8::try_from(n.saturating_sub(1) * usize::from(cycles)).unwrap_or(u8::MAX)
             }
+            TournamentFormat::Arena { .. } => 0,
         }
     }
 }
@@ -171,6 +181,22 @@ pub struct TournamentGame {
     pub game: GameId,
 }
 
+/// One game of an arena, paired when both players were free.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaGame {
+    /// The index of the player who moves first.
+    pub first: u16,
+    /// The index of the other player.
+    pub second: u16,
+    /// The ordinary game it is played as.
+    pub game: GameId,
+    /// When it was paired.
+    pub paired_at: UnixTime,
+    /// The first player's score once it ended within the arena; `None` while it is played
+    /// (and for good when it ended after the arena's end: such a game does not count).
+    pub score: Option<StoredScore>,
+}
+
 /// A tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentRecord {
@@ -213,6 +239,61 @@ pub struct TournamentRecord {
     /// The players (indices) who asked for a half-point bye in the next round to be paired
     /// (a Swiss; once per player per event, as clubs give it).
     pub byes_asked: Vec<u16>,
+    /// An arena's games in the order they were paired (a player's games follow their
+    /// order of play, which is what their streak reads).
+    pub arena_games: Vec<ArenaGame>,
+    /// When a running arena ends (set at its start); the store's deadline index holds it
+    /// while it runs, so whichever process ticks first ends it.
+    pub ends_at: Option<UnixTime>,
+}
+
+/// The version 2 byte form: a tournament before the arena.
+#[derive(Deserialize)]
+struct TournamentRecordV2 {
+    id: TournamentId,
+    revision: u64,
+    chat: ChatId,
+    organiser: User,
+    created_at: UnixTime,
+    format: TournamentFormat,
+    #[serde(with = "variant_name")]
+    variant: Variant,
+    move_time: u64,
+    control: Option<String>,
+    rated: bool,
+    state: TournamentState,
+    players: Vec<TournamentPlayer>,
+    round: u8,
+    games: Vec<TournamentGame>,
+    first_colour_first: bool,
+    starts_at: Option<UnixTime>,
+    byes_asked: Vec<u16>,
+}
+
+impl From<TournamentRecordV2> for TournamentRecord {
+    fn from(v2: TournamentRecordV2) -> TournamentRecord {
+        TournamentRecord {
+            id: v2.id,
+            revision: v2.revision,
+            chat: v2.chat,
+            organiser: v2.organiser,
+            created_at: v2.created_at,
+            format: v2.format,
+            variant: v2.variant,
+            move_time: v2.move_time,
+            control: v2.control,
+            rated: v2.rated,
+            state: v2.state,
+            players: v2.players,
+            round: v2.round,
+            games: v2.games,
+            first_colour_first: v2.first_colour_first,
+            starts_at: v2.starts_at,
+            byes_asked: v2.byes_asked,
+            arena_games: Vec::new(),
+            ends_at: None,
+        }
+    }
 }
 
 /// The version 1 byte form: a tournament before start times and byes asked for.
@@ -256,18 +337,36 @@ impl From<TournamentRecordV1> for TournamentRecord {
             first_colour_first: v1.first_colour_first,
             starts_at: None,
             byes_asked: Vec::new(),
+            arena_games: Vec::new(),
+            ends_at: None,
         }
     }
 }
 
 impl TournamentRecord {
     /// When the store's deadline index should bring the event to a timer: its start time,
-    /// while it is open.
+    /// while it is open; a running arena's end.
     pub fn due_at(&self) -> Option<UnixTime> {
         match self.state {
             TournamentState::Open => self.starts_at,
+            TournamentState::Running => self.ends_at,
             _ => None,
         }
+    }
+
+    /// Whether the event is an arena.
+    pub fn is_arena(&self) -> bool {
+        matches!(self.format, TournamentFormat::Arena { .. })
+    }
+
+    /// The arena game played as `game`.
+    pub fn arena_game(&self, game: &GameId) -> Option<&ArenaGame> {
+        self.arena_games.iter().find(|g| g.game == *game)
+    }
+
+    /// Whether `game` is one of the event's games (of a round, or of the arena).
+    pub fn plays(&self, game: &GameId) -> bool {
+        self.game(game).is_some() || self.arena_game(game).is_some()
     }
 
     /// How many of `player`'s games were lost by forfeit (never moved).
@@ -332,6 +431,7 @@ impl TournamentRecord {
         {
             return Err(format!("a round robin of {cycles} cycles"));
         }
+        self.check_arena()?;
         if self.state == TournamentState::Open && self.round != 0 {
             return Err("rounds paired before the start".to_owned());
         }
@@ -421,6 +521,67 @@ impl TournamentRecord {
     }
 }
 
+impl TournamentRecord {
+    /// The arena's own fields: none outside an arena; in one, no rounds, an end once it
+    /// started, and games no arena could pair refused (a player in two games at once, a
+    /// player meeting themself or someone outside it, games paired out of order or after
+    /// the end).
+    fn check_arena(&self) -> Result<(), String> {
+        let TournamentFormat::Arena { minutes } = self.format else {
+            if !self.arena_games.is_empty() || self.ends_at.is_some() {
+                return Err("arena games outside an arena".to_owned());
+            }
+            return Ok(());
+        };
+        if !(1..=LONGEST_ARENA).contains(&minutes) {
+            return Err(format!("an arena of {minutes} minutes"));
+        }
+        if self.round != 0 || !self.games.is_empty() || !self.byes_asked.is_empty() {
+            return Err("rounds in an arena".to_owned());
+        }
+        if self.players.iter().any(|p| !p.entries.is_empty()) {
+            return Err("round entries in an arena".to_owned());
+        }
+        match (self.state, self.ends_at) {
+            (TournamentState::Open, Some(_)) => {
+                return Err("an open arena with an end".to_owned());
+            }
+            (TournamentState::Running | TournamentState::Finished, None) => {
+                return Err("a started arena without an end".to_owned());
+            }
+            _ => {}
+        }
+        if self.state == TournamentState::Open && !self.arena_games.is_empty() {
+            return Err("arena games before the start".to_owned());
+        }
+        let n = self.players.len();
+        let mut playing = vec![false; n];
+        let mut last_paired = 0;
+        for game in &self.arena_games {
+            let (f, s) = (usize::from(game.first), usize::from(game.second));
+            if f == s || f >= n || s >= n {
+                return Err(format!("arena game {} of players {f} and {s}", game.game));
+            }
+            if let Some(&busy) = [f, s].iter().find(|&&p| playing[p]) {
+                return Err(format!(
+                    "player {busy} paired in game {} while still playing",
+                    game.game
+                ));
+            }
+            if game.paired_at < last_paired || self.ends_at.is_some_and(|end| game.paired_at > end)
+            {
+                return Err(format!("arena game {} paired out of time", game.game));
+            }
+            last_paired = game.paired_at;
+            if game.score.is_none() {
+                playing[f] = true;
+                playing[s] = true;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The stored bytes of `record`: [`TOURNAMENT_SCHEMA`], then postcard.
 pub fn encode_tournament(record: &TournamentRecord) -> Result<Vec<u8>, StoreError> {
     record
@@ -435,13 +596,15 @@ pub fn decode_tournament(bytes: &[u8]) -> Result<TournamentRecord, StoreError> {
     let unreadable =
         |e: postcard::Error| StoreError::Corrupt(format!("cannot decode a tournament: {e}"));
     match bytes.split_first() {
-        Some((&version @ (1 | TOURNAMENT_SCHEMA), rest)) => {
-            let record: TournamentRecord = if version == 1 {
-                postcard::from_bytes::<TournamentRecordV1>(rest)
+        Some((&version @ (1 | 2 | TOURNAMENT_SCHEMA), rest)) => {
+            let record: TournamentRecord = match version {
+                1 => postcard::from_bytes::<TournamentRecordV1>(rest)
                     .map_err(unreadable)?
-                    .into()
-            } else {
-                postcard::from_bytes(rest).map_err(unreadable)?
+                    .into(),
+                2 => postcard::from_bytes::<TournamentRecordV2>(rest)
+                    .map_err(unreadable)?
+                    .into(),
+                _ => postcard::from_bytes(rest).map_err(unreadable)?,
             };
             record.check().map_err(|why| {
                 StoreError::Corrupt(format!("tournament {} cannot be: {why}", record.id))
@@ -514,7 +677,42 @@ pub fn example(id: &str, revision: u64, games: [&str; 2]) -> TournamentRecord {
         first_colour_first: true,
         starts_at: None,
         byes_asked: Vec::new(),
+        arena_games: Vec::new(),
+        ends_at: None,
     }
+}
+
+/// A 10-minute arena in `room` started at 1000 with three players (ann, bob, cy): ann
+/// (first) beat bob in `games[0]`, then ann and cy play `games[1]`, bob waiting. For the
+/// store's tests.
+#[cfg(any(test, feature = "conformance"))]
+pub fn arena_example(id: &str, revision: u64, games: [&str; 2]) -> TournamentRecord {
+    let mut record = example(id, revision, games);
+    record.format = TournamentFormat::Arena { minutes: 10 };
+    record.players.truncate(3);
+    for player in &mut record.players {
+        player.entries.clear();
+    }
+    record.round = 0;
+    record.games.clear();
+    record.ends_at = Some(1_600);
+    record.arena_games = vec![
+        ArenaGame {
+            first: 0,
+            second: 1,
+            game: games[0].parse().expect("a game id"),
+            paired_at: 1_000,
+            score: Some(StoredScore::Win),
+        },
+        ArenaGame {
+            first: 2,
+            second: 0,
+            game: games[1].parse().expect("a game id"),
+            paired_at: 1_100,
+            score: None,
+        },
+    ];
+    record
 }
 
 #[cfg(test)]

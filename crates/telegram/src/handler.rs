@@ -108,6 +108,7 @@ fn needs_admin(line: &str) -> bool {
                 "round-robin",
                 "roundrobin",
                 "rr",
+                "arena",
                 "start",
                 "cancel",
             ]
@@ -253,6 +254,7 @@ mod admin_tests {
             "/puzzle daily 18",
             "/puzzle@jieqi_bot DAILY off",
             "/tournament swiss 5 rounds 3+2",
+            "/tournament arena 60 3+2",
             "/tournament start",
             "/tournament@jieqi_bot Cancel",
         ] {

@@ -71,6 +71,18 @@ pub enum ArenaError {
     Over,
 }
 
+/// One game of an arena's history: who had white, who black, and white's outcome once
+/// it ended (`None` while it is played).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedGame {
+    /// The player with white.
+    pub white: usize,
+    /// The player with black.
+    pub black: usize,
+    /// White's outcome, once known.
+    pub white_outcome: Option<ArenaOutcome>,
+}
+
 /// An arena.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arena {
@@ -97,6 +109,53 @@ impl Arena {
             stop_before_end,
             players: Vec::new(),
         })
+    }
+
+    /// The arena of `players` entrants after `games`, in the order they were paired (each
+    /// player's games in the order they were played, which their streak follows), those
+    /// in `left` out of the pairing. A history no arena could have (a player in two games
+    /// at once, a player unknown) is refused.
+    pub fn replay(
+        minutes: u32,
+        stop_before_end: u32,
+        players: usize,
+        left: &[usize],
+        games: &[PlayedGame],
+    ) -> Result<Arena, ArenaError> {
+        let mut arena = Arena::new(minutes, stop_before_end)?;
+        arena.players = vec![ArenaPlayer::default(); players];
+        for game in games {
+            for (p, colour) in [(game.white, 1), (game.black, -1)] {
+                let player = arena
+                    .players
+                    .get_mut(p)
+                    .ok_or(ArenaError::UnknownPlayer(p))?;
+                if player.playing || game.white == game.black {
+                    return Err(ArenaError::AlreadyPlaying(p));
+                }
+                player.playing = true;
+                player.colour_difference += colour;
+            }
+            arena.players[game.white].last_opponent = Some(game.black);
+            arena.players[game.black].last_opponent = Some(game.white);
+            if let Some(outcome) = game.white_outcome {
+                arena.record(game.white, game.black, outcome)?;
+            }
+        }
+        for &p in left {
+            arena.leave(p)?;
+        }
+        Ok(arena)
+    }
+
+    /// The arena's length in seconds.
+    pub fn length(&self) -> u32 {
+        self.length
+    }
+
+    /// Whether the player is on a streak: their next game counts double.
+    pub fn on_fire(&self, player: usize) -> bool {
+        self.players.get(player).is_some_and(|p| p.streak >= 2)
     }
 
     /// Everyone who joined.
@@ -303,6 +362,44 @@ mod tests {
             );
         }
         assert_eq!(players.len(), 4);
+    }
+
+    #[test]
+    fn a_replayed_history_scores_streaks_in_order_and_pairs_around_the_last_opponent() {
+        let game = |white, black, outcome| PlayedGame {
+            white,
+            black,
+            white_outcome: outcome,
+        };
+        let history = [
+            game(0, 1, Some(ArenaOutcome::Win)),
+            game(2, 3, Some(ArenaOutcome::Draw)),
+            game(2, 0, Some(ArenaOutcome::Loss)), // player 0's second win: on fire
+            game(1, 3, None),
+        ];
+        let mut arena = Arena::replay(10, 60, 5, &[4], &history).unwrap();
+        assert_eq!(arena.players()[0].points, 4);
+        assert!(arena.on_fire(0));
+        assert_eq!(arena.players()[2].points, 1);
+        assert!(arena.players()[1].playing && arena.players()[3].playing);
+        // Player 0 and 2 wait (4 left): they just met, so nobody is paired.
+        assert!(arena.pair_waiting(100).is_empty());
+        arena.rejoin(4).unwrap();
+        assert_eq!(arena.pair_waiting(100).len(), 1);
+        // Nobody plays two games at once, nor meets themself.
+        let twice = [game(0, 1, None), game(1, 2, None)];
+        assert_eq!(
+            Arena::replay(10, 60, 3, &[], &twice),
+            Err(ArenaError::AlreadyPlaying(1))
+        );
+        assert_eq!(
+            Arena::replay(10, 60, 3, &[], &[game(1, 1, None)]),
+            Err(ArenaError::AlreadyPlaying(1))
+        );
+        assert_eq!(
+            Arena::replay(10, 60, 3, &[], &[game(0, 5, None)]),
+            Err(ArenaError::UnknownPlayer(5))
+        );
     }
 
     #[test]

@@ -61,9 +61,14 @@ struct State<W> {
     /// Whether each edge exists: all do in a matching from a list; a kept matching has a
     /// slot for every pair and weighs only the present ones.
     present: Vec<bool>,
-    /// A kept matching's twice-doubled weights by `v * n + w` (zero: no edge), so that a
-    /// vertex's edges are scanned in one sweep of memory; empty otherwise.
-    rows: Vec<W>,
+    /// A kept matching's twice-doubled weights by `v * n + w`, as indices into
+    /// `row_weights` (0: no edge), so that a vertex's edges are scanned in one sweep of
+    /// memory; empty otherwise. A Swiss round has few distinct weights among its n²
+    /// edges: a small index a pair keeps the rows in the cache, which the weights
+    /// themselves (tens of megabytes at 500 players) did not.
+    rows: Vec<u32>,
+    /// The distinct twice-doubled weights the rows name (0 is zero).
+    row_weights: Vec<W>,
     /// A kept matching's edges as bits, `row_words` words a vertex (bit `w` of `v`'s
     /// words: the edge `v`–`w` is present), so that a scan skips the absent edges (a
     /// decided pair's players, opponents already met) without reading their weights.
@@ -73,6 +78,9 @@ struct State<W> {
     /// kept so that a stage does not allocate them anew, and the last epoch it used.
     slack_cache: Vec<(isize, u64, W)>,
     slack_epoch: u64,
+    /// A new blossom's least-slack edge to each S-blossom next to it, kept between
+    /// blossoms so that each does not allocate and sweep two slots a vertex.
+    best_to: BestTo<W>,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     mate: Vec<isize>,
@@ -89,6 +97,55 @@ struct State<W> {
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
+}
+
+/// For each blossom next to a new one, the least-slack edge to it (the first found among
+/// equals), and the blossoms offered one, so that only those are read and cleared.
+struct BestTo<W> {
+    edge: Vec<isize>,
+    slack: Vec<W>,
+    offered: Vec<usize>,
+}
+
+impl<W> Default for BestTo<W> {
+    fn default() -> Self {
+        BestTo {
+            edge: Vec::new(),
+            slack: Vec::new(),
+            offered: Vec::new(),
+        }
+    }
+}
+
+impl<W: MatchWeight> BestTo<W> {
+    /// Nothing offered, room for `size` blossoms.
+    fn clear_for(&mut self, size: usize) {
+        for &b in &self.offered {
+            self.edge[b] = NONE;
+        }
+        self.offered.clear();
+        self.edge.resize(size, NONE);
+        self.slack.resize(size, W::ZERO);
+    }
+
+    /// The edge `k` of slack `s` to the blossom `b`, kept if less than `b`'s best so far.
+    fn offer(&mut self, b: usize, k: usize, s: W) {
+        if self.edge[b] == NONE {
+            self.offered.push(b);
+        } else if s >= self.slack[b] {
+            return;
+        }
+        self.edge[b] = k as isize;
+        self.slack[b] = s;
+    }
+
+    /// Each offered blossom's best edge and its slack, by blossom number.
+    fn in_order(&mut self) -> impl Iterator<Item = (usize, W)> + '_ {
+        self.offered.sort_unstable();
+        self.offered
+            .iter()
+            .map(|&b| (self.edge[b] as usize, self.slack[b]))
+    }
 }
 
 /// The set bits of a row of [`State::linked`], lowest first.
@@ -156,10 +213,12 @@ impl<W: MatchWeight> State<W> {
             edges,
             present,
             rows: Vec::new(),
+            row_weights: Vec::new(),
             linked: Vec::new(),
             row_words: 0,
             slack_cache: Vec::new(),
             slack_epoch: 0,
+            best_to: BestTo::default(),
             endpoint,
             neighbend,
             mate: vec![NONE; n],
@@ -187,6 +246,12 @@ impl<W: MatchWeight> State<W> {
             index: 0,
             bits: words.first().copied().unwrap_or(0),
         }
+    }
+
+    /// A kept matching's twice-doubled weight of the edge `v`–`w` (zero: no edge).
+    #[inline]
+    fn row_weight(&self, v: usize, w: usize) -> W {
+        self.row_weights[self.rows[v * self.n + w] as usize]
     }
 
     fn slack(&self, k: usize) -> W {
@@ -305,8 +370,8 @@ impl<W: MatchWeight> State<W> {
         // For each S-blossom next to the new one, the least-slack edge to it (and that
         // slack, so that it is computed once an edge).
         let n = self.n;
-        let mut bestedgeto = vec![NONE; 2 * n];
-        let mut bestslackto = vec![W::ZERO; 2 * n];
+        let mut best_to = std::mem::take(&mut self.best_to);
+        best_to.clear_for(2 * n);
         for &sub in &path {
             match self.blossombestedges[sub].take() {
                 Some(list) => {
@@ -320,11 +385,7 @@ impl<W: MatchWeight> State<W> {
                         }
                         let bj = self.inblossom[j];
                         if bj != b && self.label[bj] == 1 {
-                            let s = self.slack(k);
-                            if bestedgeto[bj] == NONE || s < bestslackto[bj] {
-                                bestedgeto[bj] = k as isize;
-                                bestslackto[bj] = s;
-                            }
+                            best_to.offer(bj, k, self.slack(k));
                         }
                     }
                 }
@@ -336,13 +397,9 @@ impl<W: MatchWeight> State<W> {
                         for w in self.neighbours(leaf) {
                             let bw = self.inblossom[w];
                             if bw != b && self.label[bw] == 1 {
-                                let s = dual.add_sub(self.dualvar[w], self.rows[leaf * n + w]);
-                                if bestedgeto[bw] == NONE || s < bestslackto[bw] {
-                                    let (i, j) = (leaf.min(w), leaf.max(w));
-                                    bestedgeto[bw] =
-                                        (i * (2 * n - i - 1) / 2 + (j - i - 1)) as isize;
-                                    bestslackto[bw] = s;
-                                }
+                                let s = dual.add_sub(self.dualvar[w], self.row_weight(leaf, w));
+                                let (i, j) = (leaf.min(w), leaf.max(w));
+                                best_to.offer(bw, i * (2 * n - i - 1) / 2 + (j - i - 1), s);
                             }
                         }
                     }
@@ -354,11 +411,7 @@ impl<W: MatchWeight> State<W> {
                             let j = self.endpoint[p];
                             let bj = self.inblossom[j];
                             if self.present[k] && bj != b && self.label[bj] == 1 {
-                                let s = self.slack(k);
-                                if bestedgeto[bj] == NONE || s < bestslackto[bj] {
-                                    bestedgeto[bj] = k as isize;
-                                    bestslackto[bj] = s;
-                                }
+                                best_to.offer(bj, k, self.slack(k));
                             }
                         }
                     }
@@ -369,16 +422,14 @@ impl<W: MatchWeight> State<W> {
         let mut best = Vec::new();
         let mut least = W::ZERO;
         self.bestedge[b] = NONE;
-        for (k, s) in bestedgeto.into_iter().zip(bestslackto) {
-            if k == NONE {
-                continue;
-            }
-            best.push(k as usize);
+        for (k, s) in best_to.in_order() {
+            best.push(k);
             if self.bestedge[b] == NONE || s < least {
-                self.bestedge[b] = k;
+                self.bestedge[b] = k as isize;
                 least = s;
             }
         }
+        self.best_to = best_to;
         self.blossombestedges[b] = Some(best);
         self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;

@@ -93,7 +93,16 @@ async fn state(
     headers: HeaderMap,
 ) -> Response {
     match built(&site, &id, query.as_deref(), &headers).await {
-        Ok(page) => ([(header::CACHE_CONTROL, "no-cache")], axum::Json(page)).into_response(),
+        // Not axum's `Json`: its feature is turned on only by the fake servers' crates, so
+        // `cargo build -p jieqi-bot` (the README's run command) did not compile with it.
+        Ok(page) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            serde_json::to_string(&page).unwrap_or_default(),
+        )
+            .into_response(),
         Err(response) => *response,
     }
 }
@@ -137,8 +146,14 @@ pub(crate) fn tournament_html(site: &Site, page: &TournamentPage) -> String {
     }
     standings.push_str("</tr></thead><tbody>");
     for row in &page.standings {
+        // An arena's streak: the next game counts double.
+        let fire = if row.streak {
+            " <span class=\"streak\" title=\"×2\">🔥</span>"
+        } else {
+            ""
+        };
         standings.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td>",
+            "<tr><td>{}</td><td>{}</td><td>{}{fire}</td>",
             row.rank,
             escape(&row.name),
             escape(&row.points)
@@ -155,11 +170,16 @@ pub(crate) fn tournament_html(site: &Site, page: &TournamentPage) -> String {
         rounds.push_str(&format!("<p>{}</p>", say("web-tournament-no-rounds")));
     }
     for round in &page.rounds {
-        let title = site.service.text(
-            language,
-            "web-tournament-round",
-            &[("round", round.round.to_string().as_str())],
-        );
+        // An arena's games have no rounds: one list, round 0.
+        let title = if round.round == 0 {
+            site.service.text(language, "web-arena-games", &[])
+        } else {
+            site.service.text(
+                language,
+                "web-tournament-round",
+                &[("round", round.round.to_string().as_str())],
+            )
+        };
         rounds.push_str(&format!(
             "<section class=\"round\" id=\"round-{}\"><h3>{}</h3><table><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
             round.round,

@@ -194,6 +194,7 @@ pub fn swiss_standings(players: usize, rounds: usize) -> Vec<jieqi_render::Stand
                     format!("{}", (players - k) % 6),
                 ],
                 rounds: cells,
+                streak: false,
             }
         })
         .collect()

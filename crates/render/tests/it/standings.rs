@@ -66,3 +66,34 @@ fn hostile_names_are_drawn_without_failing() {
     let png = render_standings(&table(&rows, None)).unwrap();
     assert_eq!(&png[1..4], b"PNG");
 }
+
+#[test]
+fn an_arena_row_on_a_streak_has_a_flame_before_its_points() {
+    let rows: Vec<jieqi_render::StandingsRow> = (0..3u32)
+        .map(|k| jieqi_render::StandingsRow {
+            rank: k + 1,
+            name: format!("player {k}"),
+            points: (12 - 4 * k).to_string(),
+            tiebreaks: vec![(3 - k).to_string(), "4".to_owned()],
+            rounds: Vec::new(),
+            streak: k == 0,
+        })
+        .collect();
+    let arena = StandingsTable {
+        title: "Arena t4f7k2",
+        tiebreaks: &["W", "G"],
+        rounds: 0,
+        rows: &rows,
+        asker: None,
+    };
+    let (width, _, pixels) = decode(&render_standings(&arena).unwrap());
+    let flame = [0xe8, 0x59, 0x0c];
+    // The flame's body beside its yellow core: 5 px right of its centre (12 px into the
+    // points column, at 12 + 44 + 250) and 3 px below the row's middle.
+    let at = |row: u32| {
+        let (x, y) = (12 + 44 + 250 + 12 + 5, 12 + 39 + 30 * (row + 1) + 15 + 3);
+        ((y * width + x) * 3) as usize
+    };
+    assert_eq!(&pixels[at(0)..at(0) + 3], &flame, "on a streak");
+    assert_ne!(&pixels[at(1)..at(1) + 3], &flame, "not on a streak");
+}

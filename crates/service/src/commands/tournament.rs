@@ -6,6 +6,8 @@
 //!   does), announced with Join and Leave buttons. Defaults: 5 rounds, Jieqi, the default
 //!   time per move, a manual start, rated in the games' speed. A start time is UTC
 //!   (`tournament_start.rs`).
+//! - `/tournament arena [<minutes>] [variant] [time] [...]`: an arena of 1 to 1440 minutes
+//!   (default 60, on a 3+2 clock unless a time is named; `arena_play.rs`).
 //! - `join`, `leave` (before the start; after it, `withdraw`), `start` (its organiser or an
 //!   admin: pairs round 1), `standings`, `withdraw`, `bye` (a Swiss's half-point bye for the
 //!   next round, once), `trf` (a Swiss as TRF-16), `cancel` (its organiser or an admin,
@@ -29,11 +31,26 @@ use crate::store::tournament::{
 use crate::tournament_play::{in_another_event, planned_rounds};
 use crate::tournament_start::{LATEST_START, StartTime};
 
-const USAGE: &str = "/tournament swiss 5 rounds 3+2 at 20:00 · join · leave · start · standings · \
-     bye · withdraw · trf · cancel";
+const USAGE: &str = "/tournament swiss 5 rounds 3+2 at 20:00 · arena 60 3+2 in 30m · join · leave · \
+     start · standings · bye · withdraw · trf · cancel";
 
 /// Rounds of a Swiss when none are named.
 const DEFAULT_ROUNDS: u8 = 5;
+
+/// An arena's length when none is named.
+const DEFAULT_ARENA_MINUTES: u16 = 60;
+
+/// An arena's game clock when no time is named: quick games are what an arena is for (the
+/// same default as `/seek`).
+const DEFAULT_ARENA_CLOCK: &str = "3+2";
+
+/// The three formats `/tournament` creates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Swiss,
+    RoundRobin,
+    Arena,
+}
 
 #[derive(Debug)]
 pub(crate) enum TournamentCmd {
@@ -82,16 +99,19 @@ impl TournamentCmd {
             }
             return Ok(command);
         }
-        let round_robin = match word.as_str() {
-            "swiss" => false,
-            "round-robin" | "roundrobin" | "rr" => true,
+        let kind = match word.as_str() {
+            "swiss" => Kind::Swiss,
+            "round-robin" | "roundrobin" | "rr" => Kind::RoundRobin,
+            "arena" => Kind::Arena,
             _ => {
                 return Err(Sentence::new("refuse-tournament-word")
                     .arg("word", super::shown(first))
                     .arg("usage", USAGE));
             }
         };
+        let round_robin = kind == Kind::RoundRobin;
         let mut rounds: Option<u8> = None;
+        let mut minutes: Option<u16> = None;
         let mut double = false;
         let mut variant = None;
         let (mut move_time, mut control) = (None, None);
@@ -99,7 +119,9 @@ impl TournamentCmd {
         let mut words = rest.iter();
         while let Some(arg) = words.next() {
             let word = arg.to_lowercase();
-            if matches!(word.as_str(), "rounds" | "round" | "r") && !round_robin {
+            if matches!(word.as_str(), "rounds" | "round" | "r") && kind == Kind::Swiss
+                || matches!(word.as_str(), "minutes" | "minute" | "min") && kind == Kind::Arena
+            {
                 continue;
             } else if word == "unrated" || word == "rated" {
                 rated = word == "rated";
@@ -129,7 +151,20 @@ impl TournamentCmd {
                 double = false;
             } else if let Ok(v) = word.parse::<Variant>() {
                 variant = Some(v);
-            } else if !round_robin
+            } else if kind == Kind::Arena
+                && minutes.is_none()
+                && !word.is_empty()
+                && word.bytes().all(|b| b.is_ascii_digit())
+            {
+                let longest = crate::store::tournament::LONGEST_ARENA;
+                let n: u32 = word.parse().unwrap_or(u32::MAX);
+                if !(1..=u32::from(longest)).contains(&n) {
+                    return Err(Sentence::new("refuse-arena-minutes")
+                        .arg("minutes", super::shown(arg))
+                        .arg("max", u64::from(longest)));
+                }
+                minutes = Some(u16::try_from(n).unwrap_or(longest));
+            } else if kind == Kind::Swiss
                 && rounds.is_none()
                 && !word.is_empty()
                 && word.bytes().all(|b| b.is_ascii_digit())
@@ -153,13 +188,20 @@ impl TournamentCmd {
                     .arg("usage", USAGE));
             }
         }
-        let format = if round_robin {
-            TournamentFormat::RoundRobin {
+        let format = match kind {
+            Kind::RoundRobin => TournamentFormat::RoundRobin {
                 cycles: if double { 2 } else { 1 },
-            }
-        } else {
-            TournamentFormat::Swiss {
+            },
+            Kind::Swiss => TournamentFormat::Swiss {
                 rounds: rounds.unwrap_or(DEFAULT_ROUNDS),
+            },
+            Kind::Arena => {
+                if move_time.is_none() && control.is_none() {
+                    control = DEFAULT_ARENA_CLOCK.parse().ok();
+                }
+                TournamentFormat::Arena {
+                    minutes: minutes.unwrap_or(DEFAULT_ARENA_MINUTES),
+                }
             }
         };
         Ok(TournamentCmd::Create {
@@ -218,6 +260,8 @@ impl TournamentCmd {
                 first_colour_first: true,
                 starts_at: start.map(|s| s.resolve(ctx.now)),
                 byes_asked: Vec::new(),
+                arena_games: Vec::new(),
+                ends_at: None,
             };
             let lang = ctx.lang();
             let text = ctx.say_in(
@@ -304,14 +348,40 @@ impl TournamentCmd {
                 if me.is_some_and(|i| !record.players[i].withdrawn) {
                     return refuse(Sentence::new("refuse-tournament-joined"));
                 }
-                if me.is_some() {
+                let arena = record.is_arena();
+                if me.is_some() && !arena {
                     return refuse(Sentence::new("refuse-tournament-withdrawn"));
                 }
-                if record.state == TournamentState::Running
-                    && (record.round >= planned_rounds(&record)
-                        || !matches!(record.format, TournamentFormat::Swiss { .. }))
-                {
-                    return refuse(Sentence::new("refuse-tournament-too-late"));
+                let too_late = match record.format {
+                    TournamentFormat::Swiss { .. } => record.round >= planned_rounds(&record),
+                    TournamentFormat::RoundRobin { .. } => true,
+                    TournamentFormat::Arena { .. } => {
+                        record.ends_at.is_some_and(|end| end <= ctx.now)
+                    }
+                };
+                if record.state == TournamentState::Running && too_late {
+                    return refuse(Sentence::new(if arena {
+                        "refuse-arena-over"
+                    } else {
+                        "refuse-tournament-too-late"
+                    }));
+                }
+                if let Some(i) = me {
+                    // An arena takes back a player who left (lichess's "join" again): paired
+                    // from now on, their results kept.
+                    if let Some(other) = in_another_event(ctx, &user, &record.id).await? {
+                        return refuse(
+                            Sentence::new("refuse-tournament-elsewhere")
+                                .arg("id", other.id.as_str()),
+                        );
+                    }
+                    record.players[i].withdrawn = false;
+                    let text =
+                        ctx.say_in(lang, &Sentence::new("arena-back").arg("player", &user.name));
+                    announce(ctx, &record, text).await?;
+                    crate::arena_play::pair_waiting(ctx, &mut record).await?;
+                    ctx.save_tournament(record);
+                    return Ok(());
                 }
                 if record.players.len() >= max_players(&record) {
                     return refuse(
@@ -332,10 +402,12 @@ impl TournamentCmd {
                     withdrawn: false,
                 });
                 let count = record.players.len();
-                let key = if record.state == TournamentState::Running {
-                    "tournament-joined-late"
-                } else {
+                let key = if record.state != TournamentState::Running {
                     "tournament-joined"
+                } else if arena {
+                    "arena-joined"
+                } else {
+                    "tournament-joined-late"
                 };
                 let text = ctx.say_in(
                     lang,
@@ -345,6 +417,8 @@ impl TournamentCmd {
                         .arg("round", u64::from(record.round + 1)),
                 );
                 announce(ctx, &record, text).await?;
+                // An arena pairs a newcomer at once with whoever waits.
+                crate::arena_play::pair_waiting(ctx, &mut record).await?;
                 ctx.save_tournament(record);
                 Ok(())
             }
@@ -424,16 +498,23 @@ impl TournamentCmd {
                 } else {
                     crate::tournament_standings::standings_image(ctx, &record, Some(&user.id), lang)
                 };
-                let key = if unchanged {
-                    "tournament-standings-final"
-                } else {
-                    "tournament-standings-now"
+                let key = match (unchanged, record.is_arena()) {
+                    (true, false) => "tournament-standings-final",
+                    (false, false) => "tournament-standings-now",
+                    (true, true) => "arena-standings-final",
+                    // No end yet: the arena has not started.
+                    (false, true) if record.ends_at.is_none() => "arena-standings-open",
+                    (false, true) => "arena-standings-now",
                 };
                 let mut text = ctx.say_in(
                     lang,
                     &Sentence::new(key)
                         .arg("round", u64::from(record.round))
-                        .arg("rounds", u64::from(planned_rounds(&record))),
+                        .arg("rounds", u64::from(planned_rounds(&record)))
+                        .arg(
+                            "end",
+                            crate::announce::clock_text(record.ends_at.unwrap_or(0)),
+                        ),
                 );
                 text.push('\n');
                 text.push_str(&crate::tournament_standings::standings_text(&record, 3));
@@ -491,7 +572,7 @@ impl TournamentCmd {
 /// The most players the event takes.
 fn max_players(record: &TournamentRecord) -> usize {
     match record.format {
-        TournamentFormat::Swiss { .. } => MOST_PLAYERS,
+        TournamentFormat::Swiss { .. } | TournamentFormat::Arena { .. } => MOST_PLAYERS,
         TournamentFormat::RoundRobin { .. } => jieqi_tournament::round_robin::MAX_PLAYERS,
     }
 }
@@ -522,6 +603,10 @@ fn format_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
             lang,
             &Sentence::new("tournament-format-round-robin").arg("cycles", u64::from(cycles)),
         ),
+        TournamentFormat::Arena { minutes } => ctx.say_in(
+            lang,
+            &Sentence::new("tournament-format-arena").arg("minutes", u64::from(minutes)),
+        ),
     }
 }
 
@@ -534,6 +619,7 @@ fn status_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
         .and_then(|c| c.parse::<TimeControl>().ok());
     let state = match record.state {
         TournamentState::Open => "open",
+        TournamentState::Running if record.is_arena() => "arena",
         TournamentState::Running => "running",
         TournamentState::Finished => "finished",
         TournamentState::Cancelled => "cancelled",
@@ -560,6 +646,10 @@ fn status_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
             )
             .arg("time", time_terms(ctx, lang, record.move_time, control))
             .arg("state", state)
+            .arg(
+                "end",
+                crate::announce::clock_text(record.ends_at.unwrap_or(0)),
+            )
             .arg("round", u64::from(record.round))
             .arg("rounds", u64::from(planned_rounds(record)))
             .arg("count", record.players.len())

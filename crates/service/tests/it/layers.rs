@@ -54,6 +54,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "game_page",
             "player_page",
             "review_post",
+            "arena_play",
             "tournament_play",
             "tournament_standings",
             "tournament_start",

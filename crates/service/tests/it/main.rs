@@ -2,6 +2,7 @@
 //! (one binary links the dependency graph once instead of once per file).
 
 mod any_input;
+mod arenas;
 mod banqi;
 mod board_links;
 mod chat_surface;

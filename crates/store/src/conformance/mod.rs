@@ -108,6 +108,7 @@ macro_rules! conformance_tests {
             tournaments::a_tournament_reads_back_by_id_by_chat_and_while_unfinished,
             tournaments::a_round_is_paired_once_whichever_process_pairs_it,
             tournaments::an_open_tournament_is_due_at_its_start_time_until_it_starts,
+            tournaments::a_running_arena_is_due_at_its_end_until_it_finishes,
             upgrades::challenges_of_every_older_schema_read_as_current,
             upgrades::chats_of_every_older_schema_read_as_current,
             upgrades::players_of_every_older_schema_read_as_current,

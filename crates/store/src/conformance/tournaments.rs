@@ -155,3 +155,46 @@ pub async fn an_open_tournament_is_due_at_its_start_time_until_it_starts(subject
         "started, so not due: {due:?}"
     );
 }
+
+/// A running arena is due at its end, not before (whichever process ticks then ends it);
+/// once a change finishes it, it is due no more.
+pub async fn a_running_arena_is_due_at_its_end_until_it_finishes(subject: &dyn Subject) {
+    let opened = crate::__open_or_skip!(subject);
+    let store = &*opened.store;
+    let running = crate::tournament::arena_example("t4f7k2", 1, ["g7k2", "h3m4"]);
+    let end = running.ends_at.expect("an end");
+    store
+        .commit(Change {
+            tournaments: vec![running.clone()],
+            games: ["g7k2", "h3m4"].iter().map(|g| game(g, 1, None)).collect(),
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    let id = running.id.clone();
+    assert_eq!(
+        store.tournament(&id).await.unwrap().as_ref(),
+        Some(&running),
+        "reads back as committed"
+    );
+    assert_eq!(store.due(end - 1, 10).await.unwrap(), vec![]);
+    assert_eq!(
+        store.due(end, 10).await.unwrap(),
+        vec![crate::Due::Tournament(id.clone())]
+    );
+    let mut finished = running;
+    finished.revision = 2;
+    finished.state = TournamentState::Finished;
+    store
+        .commit(Change {
+            tournaments: vec![finished],
+            ..Change::default()
+        })
+        .await
+        .unwrap();
+    let due = store.due(end + 100, 10).await.unwrap();
+    assert!(
+        !due.contains(&crate::Due::Tournament(id)),
+        "finished, so not due: {due:?}"
+    );
+}

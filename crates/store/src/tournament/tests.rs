@@ -110,15 +110,83 @@ fn a_round_robin_plans_a_round_per_opponent_and_cycle() {
 }
 
 #[test]
-fn a_version_1_tournament_reads_with_no_start_time_and_no_byes_asked() {
+fn versions_1_and_2_read_with_what_they_lacked_empty() {
     let record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
     let mut bytes = encode_tournament(&record).expect("encoded");
-    // Version 2 ends with the two fields version 1 lacks: `None` and an empty list, a zero
-    // byte each in postcard.
-    assert_eq!(bytes[bytes.len() - 2..], [0, 0]);
+    // Version 3 ends with the arena's two fields (an empty list and `None`), version 2 with
+    // the start time and the byes asked (`None` and an empty list): a zero byte each.
+    assert_eq!(bytes[bytes.len() - 4..], [0, 0, 0, 0]);
+    bytes.truncate(bytes.len() - 2);
+    bytes[0] = 2;
+    assert_eq!(decode_tournament(&bytes), Ok(record.clone()));
     bytes.truncate(bytes.len() - 2);
     bytes[0] = 1;
     assert_eq!(decode_tournament(&bytes), Ok(record));
+}
+
+#[test]
+fn an_arena_reads_back_and_is_due_at_its_end_while_it_runs() {
+    let record = arena_example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    let bytes = encode_tournament(&record).expect("encoded");
+    assert_eq!(decode_tournament(&bytes), Ok(record.clone()));
+    assert_eq!(record.due_at(), Some(1_600));
+    assert!(record.plays(&"h3m4".parse().unwrap()));
+    let mut over = record.clone();
+    over.state = TournamentState::Finished;
+    assert_eq!(over.due_at(), None);
+}
+
+#[test]
+fn an_arena_no_pairing_could_reach_is_refused() {
+    let refused = |change: &dyn Fn(&mut TournamentRecord), what: &str| {
+        let mut record = arena_example("t4f7k2", 3, ["g7k2", "h3m4"]);
+        change(&mut record);
+        let read = decode_tournament(&bytes_of(&record));
+        assert!(
+            matches!(read, Err(StoreError::Corrupt(_))),
+            "{what}: {read:?}"
+        );
+        assert!(
+            encode_tournament(&record).is_err(),
+            "{what}: not written either"
+        );
+    };
+    refused(
+        &|r| r.format = TournamentFormat::Arena { minutes: 0 },
+        "no minutes",
+    );
+    refused(
+        &|r| r.format = TournamentFormat::Arena { minutes: 1441 },
+        "over a day",
+    );
+    refused(
+        &|r| {
+            // cy paired again while her game with ann is played.
+            let mut again = r.arena_games[1].clone();
+            again.second = 1;
+            again.game = "k9k9".parse().unwrap();
+            r.arena_games.push(again);
+        },
+        "two games at once",
+    );
+    refused(
+        &|r| r.arena_games[0].second = 0,
+        "a player against themself",
+    );
+    refused(&|r| r.arena_games[0].second = 7, "someone outside it");
+    refused(&|r| r.arena_games[1].paired_at = 900, "paired out of order");
+    refused(
+        &|r| r.arena_games[1].paired_at = 1_700,
+        "paired after the end",
+    );
+    refused(&|r| r.ends_at = None, "running without an end");
+    refused(&|r| r.round = 1, "a round in an arena");
+    refused(
+        &|r| {
+            r.format = TournamentFormat::Swiss { rounds: 3 };
+        },
+        "arena games in a Swiss",
+    );
 }
 
 #[test]

@@ -23,6 +23,9 @@
 //! stage with one root) until an augmenting path is tight, or until a vertex of the tree
 //! reaches a zero dual, which is then made the single one along its even path.
 
+use std::collections::HashMap;
+use std::hash::Hash;
+
 use super::{NONE, State};
 use crate::weight::MatchWeight;
 
@@ -36,6 +39,65 @@ pub struct KeptMatching<W> {
     /// Vertices whose duals are raised over their edges before the next answer.
     released: Vec<usize>,
     is_released: Vec<bool>,
+    /// Which of the state's row weights are in use.
+    weights: Interned<W>,
+}
+
+/// The distinct weights of a kept matching's edges, each by a small index: a weight in
+/// use is found by its value, one no edge has any more gives its place to the next new
+/// one, so the table stays as small as the weights in use.
+struct Interned<W> {
+    index: HashMap<W, u32>,
+    /// How many edges have each index.
+    uses: Vec<u32>,
+    free: Vec<u32>,
+}
+
+impl<W: MatchWeight + Hash> Interned<W> {
+    fn new() -> Interned<W> {
+        Interned {
+            index: HashMap::new(),
+            uses: vec![0],
+            free: Vec::new(),
+        }
+    }
+
+    /// The index of `w` (not zero) in `table`, added if new; one more edge uses it.
+    fn intern(&mut self, table: &mut Vec<W>, w: W) -> u32 {
+        let at = match self.index.get(&w) {
+            Some(&at) => at,
+            None => {
+                let at = match self.free.pop() {
+                    Some(at) => {
+                        table[at as usize] = w;
+                        at
+                    }
+                    None => {
+                        table.push(w);
+                        self.uses.push(0);
+                        (table.len() - 1) as u32
+                    }
+                };
+                self.index.insert(w, at);
+                at
+            }
+        };
+        self.uses[at as usize] += 1;
+        at
+    }
+
+    /// One edge less uses the index `at` (0, no edge, is never freed).
+    fn release(&mut self, table: &[W], at: u32) {
+        if at == 0 {
+            return;
+        }
+        let uses = &mut self.uses[at as usize];
+        *uses -= 1;
+        if *uses == 0 {
+            self.index.remove(&table[at as usize]);
+            self.free.push(at);
+        }
+    }
 }
 
 impl<W> std::fmt::Debug for KeptMatching<W> {
@@ -47,7 +109,7 @@ impl<W> std::fmt::Debug for KeptMatching<W> {
     }
 }
 
-impl<W: MatchWeight> KeptMatching<W> {
+impl<W: MatchWeight + Hash> KeptMatching<W> {
     /// `n` vertices without edges. `big` must exceed `n / 2` times the heaviest weight ever
     /// set, and the weight type must hold eight times `big` without overflow.
     pub fn new(n: usize, big: W) -> KeptMatching<W> {
@@ -59,7 +121,8 @@ impl<W: MatchWeight> KeptMatching<W> {
         }
         let present = vec![false; edges.len()];
         let mut state = State::build(n, edges, present, W::ZERO);
-        state.rows = vec![W::ZERO; n * n];
+        state.rows = vec![0; n * n];
+        state.row_weights = vec![W::ZERO];
         state.row_words = n.div_ceil(64);
         state.linked = vec![0; n * state.row_words];
         KeptMatching {
@@ -67,6 +130,7 @@ impl<W: MatchWeight> KeptMatching<W> {
             big,
             released: Vec::new(),
             is_released: vec![false; n],
+            weights: Interned::new(),
         }
     }
 
@@ -95,8 +159,14 @@ impl<W: MatchWeight> KeptMatching<W> {
         let old = st.edges[k].2;
         st.edges[k].2 = stored;
         st.present[k] = present;
-        st.rows[a * n + b] = stored + stored;
-        st.rows[b * n + a] = stored + stored;
+        let twice = if present {
+            self.weights.intern(&mut st.row_weights, stored + stored)
+        } else {
+            0
+        };
+        self.weights.release(&st.row_weights, st.rows[a * n + b]);
+        st.rows[a * n + b] = twice;
+        st.rows[b * n + a] = twice;
         for (v, w) in [(a, b), (b, a)] {
             let word = &mut st.linked[v * st.row_words + w / 64];
             if present {
@@ -169,10 +239,9 @@ impl<W: MatchWeight> KeptMatching<W> {
         for a in std::mem::take(&mut self.released) {
             self.is_released[a] = false;
             let st = &mut self.state;
-            let n = st.n;
             let mut dual = st.dualvar[a];
             for j in st.neighbours(a) {
-                let need = st.rows[a * n + j] - st.dualvar[j];
+                let need = st.row_weight(a, j) - st.dualvar[j];
                 if need > dual {
                     dual = need;
                 }
@@ -243,7 +312,7 @@ impl<W: MatchWeight> State<W> {
                         if self.inblossom[v] == bw || (self.label[bw] == 2 && self.label[w] != 0) {
                             continue;
                         }
-                        let twice = self.rows[v * n + w];
+                        let twice = self.row_weight(v, w);
                         let (i, j) = (v.min(w), v.max(w));
                         let k = i * (2 * n - i - 1) / 2 + (j - i - 1);
                         let p = if v < w { 2 * k + 1 } else { 2 * k };

@@ -168,3 +168,44 @@ async fn an_unknown_or_malformed_tournament_id_is_a_404_that_says_so() {
         assert!(!body.contains("<script>"), "{path}: {body}");
     }
 }
+
+#[tokio::test]
+async fn an_arenas_page_lists_its_games_as_paired_with_names_as_text() {
+    let hostile = "<script>alert(1)</script>";
+    let mut table = Table::new(vec![], [hostile, "bob"], |_| {}).await;
+    let created = table.say(0, "/tournament arena 30 xiangqi 1d").await;
+    assert!(!refused(&created), "{created:#?}");
+    for who in 0..2 {
+        let joined = table.say(who, "/tournament join").await;
+        assert!(!refused(&joined), "{joined:#?}");
+    }
+    let started = table.say(0, "/tournament start").await;
+    assert!(!refused(&started), "{started:#?}");
+    let pending = table.service.pending(1000).await.expect("the outbox");
+    let id = pending
+        .iter()
+        .find_map(|entry| {
+            let text = &entry.message.text;
+            let at = text.find("Arena ")? + "Arena ".len();
+            let id: String = text[at..].chars().take(6).collect();
+            (id.len() == 6 && id.chars().all(|c| c.is_ascii_alphanumeric())).then_some(id)
+        })
+        .expect("the arena's start names it");
+    let state = state_of(&table, &id).await;
+    assert_eq!(state["tiebreaks"], serde_json::json!(["W", "G"]));
+    let game = state["rounds"][0]["games"][0]["game"]
+        .as_str()
+        .expect("the arena's first game")
+        .to_owned();
+    let (status, page) = text(&table.url(&format!("/t/{id}"))).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("arena of 30 minutes"), "{page}");
+    assert!(page.contains("Arena running until"), "{page}");
+    assert!(page.contains("<h3>Games</h3>"), "{page}");
+    assert!(page.contains(&format!("href=\"/g/{game}\"")), "{page}");
+    assert!(!page.contains("<script>alert"), "{page}");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{page}"
+    );
+}

@@ -12,4 +12,5 @@ mod hidden;
 mod http;
 mod play_browser;
 mod players;
+mod tournament_browser;
 mod tournament_page;

@@ -17,14 +17,12 @@
 //! end.
 
 use jieqi_clock::TimeControl;
-use jieqi_rules::game::Preset;
 use jieqi_tournament::arena::{Arena, ArenaOutcome, PlayedGame};
 
 use crate::context::{Ctx, Sentence, Step};
-use crate::lifecycle::start_game;
 use crate::message::{Destination, Message, MessageKind};
 use crate::store::tournament::{ArenaGame, StoredScore, TournamentFormat, TournamentState};
-use crate::store::{ChallengeRecord, ColourChoice, GameRecord, TournamentRecord, UnixTime};
+use crate::store::{GameRecord, TournamentRecord, UnixTime};
 
 /// The arena's length in minutes (0 for another format).
 fn minutes(record: &TournamentRecord) -> u32 {
@@ -136,34 +134,9 @@ pub(crate) async fn pair_waiting(ctx: &mut Ctx<'_>, record: &mut TournamentRecor
     if pairs.is_empty() {
         return Ok(());
     }
-    let control = record
-        .control
-        .as_deref()
-        .and_then(|c| c.parse::<TimeControl>().ok());
     let first_new = record.arena_games.len();
     for (white, black) in pairs {
-        let first = record.players[white].user.clone();
-        let second = record.players[black].user.clone();
-        // An ordinary game, as if `first` had challenged `second` to play red (as a
-        // Swiss's boards are).
-        let terms = ChallengeRecord {
-            id: ctx.inner.challenge_id(),
-            revision: 0,
-            chat: record.chat.clone(),
-            challenger: first,
-            challenged: Some(second.clone()),
-            variant: record.variant,
-            preset: Preset::Standard,
-            colour: ColourChoice::Red,
-            move_time: record.move_time,
-            created_at: ctx.now,
-            expires_at: ctx.now,
-            post: None,
-            text: String::new(),
-            secret_captures: false,
-            control,
-        };
-        let game = start_game(ctx, &terms, &second, None).await?;
+        let game = crate::tournament_play::start_pairing(ctx, record, white, black).await?;
         record.arena_games.push(ArenaGame {
             first: u16::try_from(white).unwrap_or(u16::MAX),
             second: u16::try_from(black).unwrap_or(u16::MAX),

@@ -17,7 +17,7 @@ use jieqi_tournament::model::{ByeKind, Colour, Entry, Score};
 use jieqi_tournament::swiss::{Entrant, Swiss, SwissError};
 
 use crate::context::{Ctx, Sentence, Step};
-use crate::ids::User;
+use crate::ids::{GameId, User};
 use crate::lifecycle::start_game;
 use crate::message::{Destination, Message, MessageKind};
 use crate::store::tournament::{
@@ -212,33 +212,8 @@ pub(crate) async fn pair_next_round(ctx: &mut Ctx<'_>, mut record: TournamentRec
     };
     record.round = round;
     record.state = TournamentState::Running;
-    let control = record
-        .control
-        .as_deref()
-        .and_then(|c| c.parse::<TimeControl>().ok());
     for (k, board) in boards.iter().enumerate() {
-        let first = record.players[board.white].user.clone();
-        let second = record.players[board.black].user.clone();
-        // An ordinary game, as if `first` had challenged `second` to play red: the same
-        // board posts, private notices, reveals, review and PGN as any game.
-        let terms = ChallengeRecord {
-            id: ctx.inner.challenge_id(),
-            revision: 0,
-            chat: record.chat.clone(),
-            challenger: first,
-            challenged: Some(second.clone()),
-            variant: record.variant,
-            preset: Preset::Standard,
-            colour: ColourChoice::Red,
-            move_time: record.move_time,
-            created_at: ctx.now,
-            expires_at: ctx.now,
-            post: None,
-            text: String::new(),
-            secret_captures: false,
-            control,
-        };
-        let game = start_game(ctx, &terms, &second, None).await?;
+        let game = start_pairing(ctx, &record, board.white, board.black).await?;
         record.games.push(TournamentGame {
             round,
             board: u16::try_from(k + 1).unwrap_or(u16::MAX),
@@ -499,6 +474,39 @@ pub(crate) fn first_score(record: &GameRecord, winner: Option<Option<Seat>>) -> 
             _ => StoredScore::ForfeitLoss,
         },
     }
+}
+
+/// Starts the game of a pairing: an ordinary game, as if `white` had challenged `black` to
+/// play red, so the same board posts, private notices, reveals, review and PGN as any game,
+/// on the event's variant and time.
+pub(crate) async fn start_pairing(
+    ctx: &mut Ctx<'_>,
+    record: &TournamentRecord,
+    white: usize,
+    black: usize,
+) -> Step<GameId> {
+    let second = record.players[black].user.clone();
+    let terms = ChallengeRecord {
+        id: ctx.inner.challenge_id(),
+        revision: 0,
+        chat: record.chat.clone(),
+        challenger: record.players[white].user.clone(),
+        challenged: Some(second.clone()),
+        variant: record.variant,
+        preset: Preset::Standard,
+        colour: ColourChoice::Red,
+        move_time: record.move_time,
+        created_at: ctx.now,
+        expires_at: ctx.now,
+        post: None,
+        text: String::new(),
+        secret_captures: false,
+        control: record
+            .control
+            .as_deref()
+            .and_then(|c| c.parse::<TimeControl>().ok()),
+    };
+    start_game(ctx, &terms, &second, None).await
 }
 
 /// Ends the event: the final standings with the winners named (and why it stopped early,

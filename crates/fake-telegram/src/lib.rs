@@ -431,30 +431,21 @@ impl FakeBotApi {
     /// `user` presses the button with `data` under `post`. Returns the callback query id.
     pub fn press(&self, user: i64, post: &Post, data: &str) -> String {
         let mut w = self.world();
-        let from = w.users.get(&user).cloned().expect("known user");
-        w.next_query += 1;
-        let query = format!("q{}", w.next_query);
-        w.queries.insert(query.clone(), false);
-        let mut message = json!({
-            "message_id": post.message_id, "date": now(), "chat": chat_json(&w, post.chat).expect("chat"),
-            "from": bot_user(),
-        });
-        if post.photo.is_some() {
-            message["photo"] = photo_sizes(post.photo.as_deref().unwrap_or_default());
-            message["caption"] = json!(post.text);
-        } else if let Some(document) = &post.document {
-            message["document"] = document_json(document);
-            message["caption"] = json!(post.text);
-        } else {
-            message["text"] = json!(post.text);
-        }
-        w.push_update(json!({"callback_query": {
-            "id": query, "from": from, "chat_instance": format!("ci{}", post.chat),
-            "data": data, "message": message
-        }}));
+        let (query, update) = press_json(&mut w, user, post, data);
+        w.push_update(update);
         drop(w);
         self.changed.notify_waiters();
         query
+    }
+
+    /// The update of `user` pressing the button with `data` under `post`, to post to a
+    /// webhook (as [`FakeBotApi::message_update`] is for a message).
+    pub fn press_update(&self, user: i64, post: &Post, data: &str) -> Value {
+        let mut w = self.world();
+        let (_, mut update) = press_json(&mut w, user, post, data);
+        w.next_update += 1;
+        update["update_id"] = json!(w.next_update);
+        update
     }
 
     /// Posts whose chat, text and picture repeat an earlier post's (a message sent twice).
@@ -543,6 +534,33 @@ impl World {
         self.updates.push_back((id, body));
         id
     }
+}
+
+/// A callback query of `user` pressing `data` under `post` (a new query id) and its id, as
+/// an update without its `update_id`.
+fn press_json(w: &mut World, user: i64, post: &Post, data: &str) -> (String, Value) {
+    let from = w.users.get(&user).cloned().expect("known user");
+    w.next_query += 1;
+    let query = format!("q{}", w.next_query);
+    w.queries.insert(query.clone(), false);
+    let mut message = json!({
+        "message_id": post.message_id, "date": now(), "chat": chat_json(w, post.chat).expect("chat"),
+        "from": bot_user(),
+    });
+    if post.photo.is_some() {
+        message["photo"] = photo_sizes(post.photo.as_deref().unwrap_or_default());
+        message["caption"] = json!(post.text);
+    } else if let Some(document) = &post.document {
+        message["document"] = document_json(document);
+        message["caption"] = json!(post.text);
+    } else {
+        message["text"] = json!(post.text);
+    }
+    let update = json!({"callback_query": {
+        "id": query, "from": from, "chat_instance": format!("ci{}", post.chat),
+        "data": data, "message": message
+    }});
+    (query, update)
 }
 
 fn new_message(

@@ -9,5 +9,6 @@ mod multi_process;
 mod rolling_upgrade;
 mod run;
 mod shared_pace;
+mod tournament_kills;
 mod uci;
 mod web_processes;

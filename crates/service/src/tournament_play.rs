@@ -517,7 +517,8 @@ pub(crate) async fn finish(
     early: Option<Sentence>,
 ) -> Step {
     record.state = TournamentState::Finished;
-    let lang = ctx.chat_record(&record.chat).await?.settings.language;
+    let settings = ctx.chat_record(&record.chat).await?.settings;
+    let lang = settings.language;
     let (rows, _) = crate::tournament_standings::rows(&record, None);
     // An arena in which no game ended in time has everyone level on nothing: nobody won it.
     let nothing_counted = record.is_arena() && record.arena_games.iter().all(|g| g.score.is_none());
@@ -539,7 +540,7 @@ pub(crate) async fn finish(
                 .arg("count", winners.len()),
         ),
     );
-    let image = crate::tournament_standings::standings_image(ctx, &record, None, lang);
+    let image = crate::tournament_standings::standings_image(ctx, &record, None, settings);
     ctx.post(
         Message::text(
             Destination::Chat(record.chat.clone()),

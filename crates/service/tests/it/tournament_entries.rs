@@ -154,12 +154,14 @@ async fn a_start_time_starts_the_swiss_once_whichever_process_ticks_first() {
             .say(&ann, &chat, &format!("/tournament swiss 2 {bad}"))
             .await;
         assert!(
-            refusal(&answer).contains("is not a start time") && refusal(&answer).contains("UTC"),
+            refusal(&answer).contains("is not a start time")
+                && refusal(&answer).contains("this chat's time zone"),
             "{bad}: {answer:#?}"
         );
     }
 
-    // 20:00 is the next 20:00 UTC: the scenario's clock is at 22:13:20 UTC, so tomorrow.
+    // 20:00 in a chat that set no time zone is the next 20:00 UTC: the scenario's clock is at
+    // 22:13:20 UTC, so tomorrow.
     not_refused(
         &h.say(&ann, &chat, "/tournament swiss 2 xiangqi at 20:00")
             .await,

@@ -50,7 +50,14 @@ fn pairing(c: &mut Criterion) {
             cpu.map_or("unknown".to_string(), |c| format!("{c:?}")),
         );
     }
-    for (players, played) in [(500u16, 0u8), (100, 4), (200, 4), (500, 1), (500, 4), (500, 8)] {
+    for (players, played) in [
+        (500u16, 0u8),
+        (100, 4),
+        (200, 4),
+        (500, 1),
+        (500, 4),
+        (500, 8),
+    ] {
         let swiss = event(players, played);
         group.bench_function(format!("{players} players, round {}", played + 1), |b| {
             b.iter(|| swiss.clone().pair_next_round().expect("pairable"))

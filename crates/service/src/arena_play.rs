@@ -307,6 +307,7 @@ mod tests {
                 game(2, 0, "h3m4", None),
             ],
             ends_at: Some(1_000 + u64::from(minutes) * 60),
+            announcement: None,
         }
     }
 

@@ -509,6 +509,27 @@ pub(crate) async fn start_pairing(
     start_game(ctx, &terms, &second, None).await
 }
 
+/// Edits the Join and Leave buttons off the announcement of an event now over (a press
+/// would only be refused); its text stays as delivered. An event stored without its
+/// announcement's post (before tournament version 4) keeps them.
+pub(crate) async fn close_announcement(ctx: &mut Ctx<'_>, record: &TournamentRecord) -> Step {
+    let Some(post) = record.announcement else {
+        return Ok(());
+    };
+    // An edit of only the buttons waits for a fleet that reads it.
+    if !crate::board_buttons::button_edits_allowed(ctx) {
+        return Ok(());
+    }
+    let edit = Message::text(
+        Destination::Chat(record.chat.clone()),
+        MessageKind::Notice,
+        String::new(),
+    )
+    .replacing(Some(post));
+    ctx.post(edit, None).await?;
+    Ok(())
+}
+
 /// Ends the event: the final standings with the winners named (and why it stopped early,
 /// if it did).
 pub(crate) async fn finish(
@@ -517,6 +538,7 @@ pub(crate) async fn finish(
     early: Option<Sentence>,
 ) -> Step {
     record.state = TournamentState::Finished;
+    close_announcement(ctx, &record).await?;
     let settings = ctx.chat_record(&record.chat).await?.settings;
     let lang = settings.language;
     let (rows, _) = crate::tournament_standings::rows(&record, None);

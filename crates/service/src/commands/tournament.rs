@@ -244,7 +244,7 @@ impl TournamentCmd {
                 return refuse(Sentence::new("refuse-clock-not-yet"));
             }
             let default = ctx.inner.config.default_move_time;
-            let record = TournamentRecord {
+            let mut record = TournamentRecord {
                 id: ctx.inner.tournament_id(),
                 revision: 0,
                 chat: request.chat.clone(),
@@ -264,6 +264,7 @@ impl TournamentCmd {
                 byes_asked: Vec::new(),
                 arena_games: Vec::new(),
                 ends_at: None,
+                announcement: None,
             };
             let lang = ctx.lang();
             let text = ctx.say_in(
@@ -291,16 +292,18 @@ impl TournamentCmd {
                     deep_link_accept: false,
                 },
             ];
-            ctx.post(
-                Message::text(
-                    Destination::Chat(request.chat.clone()),
-                    MessageKind::Notice,
-                    text,
+            let post = ctx
+                .post(
+                    Message::text(
+                        Destination::Chat(request.chat.clone()),
+                        MessageKind::Notice,
+                        text,
+                    )
+                    .with_buttons(buttons),
+                    None,
                 )
-                .with_buttons(buttons),
-                None,
-            )
-            .await?;
+                .await?;
+            record.announcement = Some(post);
             ctx.save_tournament(record);
             return Ok(());
         }
@@ -559,6 +562,7 @@ impl TournamentCmd {
                     );
                 }
                 record.state = TournamentState::Cancelled;
+                crate::tournament_play::close_announcement(ctx, &record).await?;
                 let text = ctx.say_in(
                     lang,
                     &Sentence::new("tournament-cancelled")

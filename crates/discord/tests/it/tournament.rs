@@ -378,6 +378,16 @@ async fn an_eight_player_swiss_runs_in_a_channel_through_buttons_and_commands() 
     assert!(!over.files.is_empty(), "with the standings' picture");
     let best = points.values().copied().max().expect("points");
     let seen = unescaped(&text);
+    assert!(
+        seen.contains("Standings after round 3 of 3"),
+        "the final post is also the last round's standings: {seen}"
+    );
+    // The winners' line comes first; the last round's top three follow it.
+    let seen = seen
+        .lines()
+        .find(|l| l.contains("The tournament is over"))
+        .unwrap_or_default()
+        .to_string();
     let named: Vec<&String> = points.keys().filter(|n| seen.contains(*n)).collect();
     assert!(!named.is_empty(), "{text}");
     for name in named {

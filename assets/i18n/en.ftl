@@ -176,10 +176,10 @@ leaderboard-line = { $rank }. { $player }: { $rating } ({ $games ->
 
 ## Settings
 
-settings-current = Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }.
-    Change one with /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese|traditional, /settings board new|edit.
+settings-current = Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }, tournaments created by { $tournaments }, time zone { $zone }.
+    Change one with /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese|traditional, /settings board new|edit, /settings tournaments admins|everyone, /settings timezone UTC+8.
     Your own private pictures: /settings my-style characters|symbols|chat, /settings my-orientation red|black|own.
-settings-changed = Saved. Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }.
+settings-changed = Saved. Settings of this chat: language { $language }, pieces { $style }, board from { $orientation }'s side, notation { $notation }, board messages: { $board }, tournaments created by { $tournaments }, time zone { $zone }.
 settings-personal = Saved, for you alone: your private pictures (/peek, reveals) show the pieces as { $style ->
         [chat] this chat does
         [characters] characters
@@ -190,6 +190,8 @@ settings-personal = Saved, for you alone: your private pictures (/peek, reveals)
        *[black] from Black's side
     }.
 refuse-settings-admins = Only this chat's admins can change its settings (Discord: Manage Server; Telegram: group administrators). Your own pictures are yours to choose: /settings my-style symbols, /settings my-orientation black.
+refuse-setting-zone = “{ $value }” is not a time zone I can read: write its offset from UTC, between UTC-12 and UTC+14, as UTC+8, +7, UTC+05:30, UTC-3:30 or UTC.
+refuse-setting-not-yet = That setting can be changed once every process of this bot runs the new release; the others work now.
 
 ## Guides
 
@@ -206,9 +208,9 @@ help-text = Commands:
     /puzzle [jieqi|xiangqi|banqi]: a puzzle at your puzzle rating; answer with /move. In a group anyone may answer. /puzzle daily 18 (admins): a puzzle every day at 18:00 UTC; /puzzle daily off stops it.
     /watch <id>, /unwatch: follow a game of another chat.
     /rules [variant]: the rules in short. /stats [@user], /leaderboard [variant] [speed]: ratings (bullet, blitz, rapid, classical, correspondence).
-    /settings: language, piece style, orientation, notation, board messages.
+    /settings: language, piece style, orientation, notation, board messages, who creates tournaments, time zone.
     /learn: the rules course, lesson by lesson, answered with /move (/learn list, /learn <number>, /learn restart, /learn stop).
-    /tournament: a tournament in this chat (admins: /tournament swiss 5 rounds 3+2 at 20:00; then join, start, standings, bye, withdraw, trf).
+    /tournament: a tournament in this chat (admins, unless /settings tournaments everyone: /tournament swiss 5 rounds 3+2 at 20:00; then join, start, standings, bye, withdraw, trf).
 start-greeting = Hello! I referee Jieqi, Xiangqi and Banqi games in group chats, and I will send you your private reveals here. Add me to a group and send /challenge there. /help lists the commands.
 rules-xiangqi = Xiangqi (Chinese chess): capture the enemy general. The general and advisors stay in the palace, elephants stay on their side of the river and are blocked by a piece on their eye, a horse is blocked by a piece next to it, a cannon captures by jumping over exactly one piece, soldiers move sideways once across the river. The generals may never face each other on an open file. A side with no legal move loses.
 rules-jieqi = Jieqi: Xiangqi with covered pieces. Apart from the generals, every piece starts face down and shuffled on its side's start points. A covered piece moves as the piece of the point it stands on; its first move turns it face up, and from then on it moves as what it really is (revealed advisors and elephants may go anywhere on the board). If you capture a covered piece, only you learn what it was, in a private message; under the secret-captures option (the “nobody sees” reading) not even you do. When the game ends the whole deal is shown, with a proof that it never changed.
@@ -272,7 +274,7 @@ refuse-already-watching = This chat already follows game { $game }.
 refuse-not-watching = This chat follows no game of another chat. /watch <id> starts following one.
 refuse-not-watching-game = This chat does not follow game { $game }.
 refuse-unknown-variant = I do not know the variant “{ $variant }”: choose jieqi, xiangqi or banqi.
-refuse-setting-name = There is no setting “{ $name }”: choose language, style, orientation, notation or board.
+refuse-setting-name = There is no setting “{ $name }”: choose language, style, orientation, notation, board, tournaments or timezone.
 refuse-setting-value = “{ $value }” is not a choice for { $name }: choose { $choices }.
 
 ## Problems
@@ -474,6 +476,11 @@ subcommand-settings-style = How pieces are drawn
 subcommand-settings-orientation = Which side public boards are drawn from
 subcommand-settings-notation = How moves are written
 subcommand-settings-board = A new message per move, or one edited message
+subcommand-settings-tournaments = Who may create a tournament here
+subcommand-settings-timezone = The chat's time zone, for tournament start times
+choice-tournaments-admins = Admins only
+choice-tournaments-everyone = Everyone
+option-timezone = An offset from UTC: UTC+8, +7, UTC-3:30, UTC
 subcommand-puzzle-new = A puzzle at your puzzle rating (anyone here may answer)
 subcommand-puzzle-daily = Admins: one puzzle a day in this channel at an hour you choose
 choice-variant-jieqi = Jieqi (揭棋): covered pieces
@@ -619,7 +626,7 @@ refuse-tournament-word = “{ $word }” is not a tournament command. Use: { $us
 refuse-tournament-rounds = “{ $rounds }” rounds cannot be played: a Swiss has 1 to { $max } rounds.
 refuse-tournament-option = “{ $option }” is not a tournament option. Use: { $usage }
 refuse-tournament-private = Tournaments are run in a group chat, where the players are. Send /tournament there.
-refuse-tournament-admins = Only this chat's admins can create a tournament (Discord: Manage Server; Telegram: group administrators).
+refuse-tournament-admins = Only this chat's admins can create a tournament (Discord: Manage Server; Telegram: group administrators). An admin can let everyone create them: /settings tournaments everyone.
 refuse-tournament-exists = This chat already has tournament { $id }: /tournament shows it. A chat runs one at a time.
 refuse-no-tournament = There is no tournament in this chat. An admin creates one: { $usage }
 refuse-tournament-joined = You are in this tournament already.
@@ -651,7 +658,7 @@ option-cycles = Single (everyone once) or double (twice, colours reversed)
 option-minutes = Minutes (60 if none)
 choice-cycles-single = Single
 choice-cycles-double = Double
-refuse-tournament-over = Tournament { $id } is over: /tournament standings and /tournament trf still show it, and an admin may create a new one.
+refuse-tournament-over = Tournament { $id } is over: /tournament standings and /tournament trf still show it, and a new one may be created.
 button-tournament-join = Join
 button-tournament-leave = Leave
 tournament-starts-at = It starts by itself at { $at } (in { $left }); { $rated ->
@@ -663,7 +670,7 @@ tournament-starts-by-hand = { $organiser } or an admin starts it with /tournamen
        *[rated] its games are rated in their speed.
     }
 tournament-not-started = Tournament { $id } did not start at its time: { $reason } { $organiser } or an admin can start it with /tournament start, or call it off with /tournament cancel.
-refuse-tournament-start-time = “{ $time }” is not a start time I can use: a time of day in UTC (at 20:00) or a delay (in 30m, in 2h), at most { $days } days ahead.
+refuse-tournament-start-time = “{ $time }” is not a start time I can use: a time of day in this chat's time zone (at 20:00; /settings shows the zone) or a delay (in 30m, in 2h), at most { $days } days ahead.
 tournament-bye-asked = { $player } takes a half-point bye in round { $round }.
 refuse-tournament-bye-swiss = Only a Swiss gives a half-point bye: a round robin's pairings are fixed, and an arena has no rounds.
 refuse-tournament-bye-twice = You had your half-point bye in this tournament already (one per player).
@@ -699,7 +706,7 @@ arena-standings-final = The arena is over and its standings change no more: the 
 arena-standings-open = The arena has not started: no games, no standings yet.
 web-arena-games = Games
 subcommand-tournament-bye = Take a half-point bye in the next round (a Swiss, once)
-option-start = Start time: 20:00 (UTC) or in 30m; without it, a manual start
+option-start = Start time: 20:00 (this chat's time zone) or in 30m; without it, a manual start
 option-rated = Rated (in the games' speed, the default) or unrated
 choice-rated = Rated
 choice-unrated = Unrated

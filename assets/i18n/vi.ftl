@@ -158,10 +158,10 @@ leaderboard-line = { $rank }. { $player }: { $rating } ({ $games ->
 
 ## Settings
 
-settings-current = Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }.
-    Thay đổi bằng /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese|traditional, /settings board new|edit.
+settings-current = Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }, người được tạo giải: { $tournaments }, múi giờ { $zone }.
+    Thay đổi bằng /settings language en|zh|vi, /settings style characters|symbols, /settings orientation red|black, /settings notation wxf|coordinates|chinese|traditional, /settings board new|edit, /settings tournaments admins|everyone, /settings timezone UTC+7.
     Ảnh bàn cờ riêng của bạn: /settings my-style characters|symbols|chat, /settings my-orientation red|black|own.
-settings-changed = Đã lưu. Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }.
+settings-changed = Đã lưu. Cài đặt của nhóm: ngôn ngữ { $language }, quân cờ { $style }, bàn cờ nhìn từ phía { $orientation }, ký hiệu { $notation }, tin nhắn bàn cờ: { $board }, người được tạo giải: { $tournaments }, múi giờ { $zone }.
 settings-personal = Đã lưu, chỉ áp dụng cho bạn: ảnh bàn cờ riêng của bạn (/peek, tin nhắn lật quân) vẽ quân { $style ->
         [chat] theo kiểu của nhóm
         [characters] bằng chữ Hán
@@ -172,6 +172,8 @@ settings-personal = Đã lưu, chỉ áp dụng cho bạn: ảnh bàn cờ riên
        *[black] nhìn từ phía Đen
     }.
 refuse-settings-admins = Chỉ quản trị viên của nhóm mới được đổi cài đặt của nhóm (Discord: quyền Quản lý máy chủ; Telegram: quản trị viên nhóm). Ảnh bàn cờ riêng của bạn thì bạn tự chọn: /settings my-style symbols, /settings my-orientation black.
+refuse-setting-zone = “{ $value }” không phải múi giờ tôi đọc được: hãy viết độ lệch so với UTC, từ UTC-12 đến UTC+14, như UTC+7, +8, UTC+05:30, UTC-3:30 hoặc UTC.
+refuse-setting-not-yet = Cài đặt này đổi được khi mọi tiến trình của bot đều chạy bản mới; các cài đặt khác đổi được ngay.
 
 ## Guides
 
@@ -188,9 +190,9 @@ help-text = Các lệnh:
     /puzzle [jieqi|xiangqi|banqi]: một bài cờ theo hệ số giải đố của bạn; trả lời bằng /move. Trong nhóm ai cũng có thể trả lời. /puzzle daily 18 (quản trị viên): mỗi ngày một bài lúc 18:00 UTC; /puzzle daily off để dừng.
     /watch <mã>, /unwatch: theo dõi một ván của nhóm khác.
     /rules [biến thể]: tóm tắt luật. /stats [@người], /leaderboard [biến thể] [thể loại]: hệ số (bullet, blitz, rapid, classical, correspondence).
-    /settings: ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu, tin nhắn bàn cờ.
+    /settings: ngôn ngữ, kiểu quân, hướng bàn cờ, ký hiệu, tin nhắn bàn cờ, ai được tạo giải, múi giờ.
     /learn: khóa học luật chơi, từng bài một, trả lời bằng /move (/learn list, /learn <số>, /learn restart, /learn stop).
-    /tournament: giải đấu trong nhóm (quản trị viên: /tournament swiss 5 rounds 3+2 at 20:00; rồi join, start, standings, bye, withdraw, trf).
+    /tournament: giải đấu trong nhóm (quản trị viên, hoặc mọi người sau /settings tournaments everyone: /tournament swiss 5 rounds 3+2 at 20:00; rồi join, start, standings, bye, withdraw, trf).
 start-greeting = Xin chào! Tôi làm trọng tài các ván Cờ úp, Cờ tướng và Banqi trong nhóm chat, và sẽ báo riêng cho bạn ở đây những quân úp bạn ăn được. Hãy thêm tôi vào một nhóm và gửi /challenge ở đó. /help liệt kê các lệnh.
 rules-xiangqi = Cờ tướng: chiếu bí tướng đối phương. Tướng và sĩ không ra khỏi cung, tượng không qua sông và bị cản khi có quân ở mắt tượng, mã bị cản khi có quân ở chân mã, pháo ăn quân bằng cách nhảy qua đúng một quân, tốt qua sông được đi ngang. Hai tướng không được đối mặt trên cùng một cột trống. Bên hết nước đi thì thua.
 rules-jieqi = Cờ úp: cờ tướng với quân úp. Trừ hai tướng, mọi quân đều úp mặt và được xáo trộn trên các vị trí xuất phát của bên mình. Quân úp đi như quân của vị trí nó đứng; nước đi đầu tiên lật nó lên, từ đó nó đi theo đúng loại quân thật (sĩ và tượng đã lật được đi khắp bàn cờ). Khi bạn ăn một quân úp, chỉ mình bạn được báo riêng đó là quân gì; với tùy chọn secret-captures (cách chơi “không ai thấy”) thì cả bạn cũng không được báo. Khi ván đấu kết thúc, toàn bộ cách chia quân được công bố cùng bằng chứng rằng nó không hề thay đổi.
@@ -254,7 +256,7 @@ refuse-already-watching = Nhóm này đã theo dõi ván { $game }.
 refuse-not-watching = Nhóm này không theo dõi ván nào của nhóm khác. /watch <mã> để bắt đầu theo dõi.
 refuse-not-watching-game = Nhóm này không theo dõi ván { $game }.
 refuse-unknown-variant = Tôi không biết biến thể “{ $variant }”: hãy chọn jieqi, xiangqi hoặc banqi.
-refuse-setting-name = Không có cài đặt “{ $name }”: hãy chọn language, style, orientation, notation hoặc board.
+refuse-setting-name = Không có cài đặt “{ $name }”: hãy chọn language, style, orientation, notation, board, tournaments hoặc timezone.
 refuse-setting-value = “{ $value }” không phải lựa chọn cho { $name }: hãy chọn { $choices }.
 
 ## Problems
@@ -451,6 +453,11 @@ subcommand-settings-style = Cách vẽ quân cờ
 subcommand-settings-orientation = Bàn cờ công khai nhìn từ phía nào
 subcommand-settings-notation = Cách ghi nước đi
 subcommand-settings-board = Mỗi nước một tin nhắn mới, hoặc sửa một tin nhắn
+subcommand-settings-tournaments = Ai được tạo giải trong nhóm
+subcommand-settings-timezone = Múi giờ của nhóm, cho giờ bắt đầu giải
+choice-tournaments-admins = Chỉ quản trị viên
+choice-tournaments-everyone = Mọi người
+option-timezone = Độ lệch so với UTC: UTC+7, +8, UTC-3:30, UTC
 subcommand-puzzle-new = Một bài cờ theo hệ số giải đố của bạn (ai ở đây cũng có thể trả lời)
 subcommand-puzzle-daily = Quản trị viên: mỗi ngày một bài cờ trong kênh này vào giờ bạn chọn
 choice-variant-jieqi = Cờ úp (揭棋): quân úp
@@ -587,7 +594,7 @@ refuse-tournament-word = “{ $word }” không phải lệnh giải đấu. Cá
 refuse-tournament-rounds = Không thể chơi “{ $rounds }” vòng: giải hệ Thụy Sĩ có từ 1 đến { $max } vòng.
 refuse-tournament-option = “{ $option }” không phải tùy chọn của giải. Cách dùng: { $usage }
 refuse-tournament-private = Giải đấu diễn ra trong nhóm, nơi có các kỳ thủ. Hãy gửi /tournament ở đó.
-refuse-tournament-admins = Chỉ quản trị viên của nhóm mới tạo được giải (Discord: Manage Server; Telegram: quản trị viên nhóm).
+refuse-tournament-admins = Chỉ quản trị viên của nhóm mới tạo được giải (Discord: Manage Server; Telegram: quản trị viên nhóm). Quản trị viên có thể cho mọi người cùng tạo: /settings tournaments everyone.
 refuse-tournament-exists = Nhóm này đã có giải { $id }: /tournament để xem. Mỗi nhóm chỉ chạy một giải một lúc.
 refuse-no-tournament = Nhóm này chưa có giải nào. Quản trị viên tạo giải: { $usage }
 refuse-tournament-joined = Bạn đã ở trong giải này rồi.
@@ -619,7 +626,7 @@ option-cycles = Một lượt (gặp nhau một lần) hoặc hai lượt (hai l
 option-minutes = Số phút (mặc định 60)
 choice-cycles-single = Một lượt
 choice-cycles-double = Hai lượt
-refuse-tournament-over = Giải { $id } đã kết thúc: /tournament standings và /tournament trf vẫn xem được, và quản trị viên có thể tạo giải mới.
+refuse-tournament-over = Giải { $id } đã kết thúc: /tournament standings và /tournament trf vẫn xem được, và có thể tạo giải mới.
 button-tournament-join = Tham gia
 button-tournament-leave = Rời giải
 tournament-starts-at = Giải tự bắt đầu lúc { $at } (sau { $left }); { $rated ->
@@ -631,7 +638,7 @@ tournament-starts-by-hand = { $organiser } hoặc quản trị viên bắt đầ
        *[rated] các ván tính điểm xếp hạng theo nhịp độ của chúng.
     }
 tournament-not-started = Giải { $id } không bắt đầu đúng giờ: { $reason } { $organiser } hoặc quản trị viên có thể bắt đầu bằng /tournament start, hoặc hủy bằng /tournament cancel.
-refuse-tournament-start-time = “{ $time }” không phải giờ bắt đầu dùng được: một giờ trong ngày theo UTC (at 20:00) hoặc một khoảng chờ (in 30m, in 2h), tối đa { $days } ngày sau.
+refuse-tournament-start-time = “{ $time }” không phải giờ bắt đầu dùng được: một giờ trong ngày theo múi giờ của nhóm (at 20:00; /settings cho biết múi giờ) hoặc một khoảng chờ (in 30m, in 2h), tối đa { $days } ngày sau.
 tournament-bye-asked = { $player } nghỉ vòng { $round } và nhận nửa điểm.
 refuse-tournament-bye-swiss = Chỉ giải hệ Thụy Sĩ mới cho nghỉ nửa điểm: cặp đấu của giải vòng tròn đã cố định, còn đấu trường không có vòng.
 refuse-tournament-bye-twice = Bạn đã dùng lượt nghỉ nửa điểm trong giải này rồi (mỗi người một lần).
@@ -660,7 +667,7 @@ arena-standings-final = Đấu trường đã kết thúc, bảng xếp hạng k
 arena-standings-open = Đấu trường chưa bắt đầu: chưa có ván nào, chưa có bảng xếp hạng.
 web-arena-games = Các ván
 subcommand-tournament-bye = Nghỉ vòng sau, nhận nửa điểm (hệ Thụy Sĩ, một lần)
-option-start = Giờ bắt đầu: 20:00 (UTC) hoặc in 30m; bỏ trống thì bắt đầu tay
+option-start = Giờ bắt đầu: 20:00 (múi giờ của nhóm) hoặc in 30m; bỏ trống thì bắt đầu tay
 option-rated = Tính điểm xếp hạng (theo nhịp độ ván, mặc định) hoặc không
 choice-rated = Tính điểm
 choice-unrated = Không tính điểm

@@ -158,10 +158,10 @@ leaderboard-line = { $rank }. { $player }：{ $rating }（{ $games ->
 
 ## Settings
 
-settings-current = 本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }。
-    修改方法：/settings language en|zh|vi，/settings style characters|symbols，/settings orientation red|black，/settings notation wxf|coordinates|chinese|traditional，/settings board new|edit。
+settings-current = 本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }，可创建比赛者 { $tournaments }，时区 { $zone }。
+    修改方法：/settings language en|zh|vi，/settings style characters|symbols，/settings orientation red|black，/settings notation wxf|coordinates|chinese|traditional，/settings board new|edit，/settings tournaments admins|everyone，/settings timezone UTC+8。
     你自己的私人棋图：/settings my-style characters|symbols|chat，/settings my-orientation red|black|own。
-settings-changed = 已保存。本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }。
+settings-changed = 已保存。本群设置：语言 { $language }，棋子 { $style }，棋盘视角 { $orientation }，记谱 { $notation }，棋盘消息 { $board }，可创建比赛者 { $tournaments }，时区 { $zone }。
 settings-personal = 已保存，仅对你有效：你的私人棋图（/peek、私信翻子）中棋子{ $style ->
         [chat] 跟随本群样式
         [characters] 用汉字
@@ -172,6 +172,8 @@ settings-personal = 已保存，仅对你有效：你的私人棋图（/peek、�
        *[black] 从黑方看
     }。
 refuse-settings-admins = 只有本群管理员才能修改本群设置（Discord：“管理服务器”权限；Telegram：群管理员）。你自己的棋图由你自己选：/settings my-style symbols，/settings my-orientation black。
+refuse-setting-zone = “{ $value }”不是我能识别的时区：请写与 UTC 的时差，在 UTC-12 到 UTC+14 之间，例如 UTC+8、+7、UTC+05:30、UTC-3:30 或 UTC。
+refuse-setting-not-yet = 等本机器人的所有进程都运行新版本后，才能修改这项设置；其他设置现在就可以改。
 
 ## Guides
 
@@ -188,9 +190,9 @@ help-text = 命令：
     /puzzle [jieqi|xiangqi|banqi]：按你的解题等级分出一道题，用 /move 作答；群里任何人都可以作答。/puzzle daily 18（管理员）：每天 UTC 18:00 出一道题；/puzzle daily off 停止。
     /watch <编号>、/unwatch：关注其他群的对局。
     /rules [变体]：简要规则。/stats [@用户]、/leaderboard [变体] [用时]：等级分（bullet 子弹棋、blitz 超快棋、rapid 快棋、classical 慢棋、correspondence 通讯棋）。
-    /settings：语言、棋子样式、棋盘视角、记谱方式、棋盘消息。
+    /settings：语言、棋子样式、棋盘视角、记谱方式、棋盘消息、谁可创建比赛、时区。
     /learn：规则课程，一课一课地学，用 /move 作答（/learn list、/learn <编号>、/learn restart、/learn stop）。
-    /tournament：本群比赛（管理员：/tournament swiss 5 rounds 3+2 at 20:00；然后 join、start、standings、bye、withdraw、trf）。
+    /tournament：本群比赛（管理员，或设置 /settings tournaments everyone 后所有人：/tournament swiss 5 rounds 3+2 at 20:00；然后 join、start、standings、bye、withdraw、trf）。
 start-greeting = 你好！我在群聊中主持揭棋、象棋和暗棋对局，并会在这里私下告诉你暗子的真身。把我加入群聊并在群里发送 /challenge。/help 列出所有命令。
 rules-xiangqi = 象棋：将死对方的将帅。将帅和士不出九宫，象不过河且塞象眼时不能走，马被蹩腿时不能走，炮隔一子吃子，兵过河后可横走。两将不能在同一直线上直接照面。无棋可走的一方判负。
 rules-jieqi = 揭棋：带暗子的象棋。除将帅外，所有棋子都背面朝上，随机打乱后放在己方的初始位置上。暗子按所在位置的棋子行走；第一次走动时翻开，此后按真身行走（翻开的士和象可以走遍全盘）。吃掉暗子时，只有你会私下得知它是什么；若选用 secret-captures（“谁都不知道”的玩法），连你也不会得知。对局结束时公布全部发牌，并附上从未改动的证明。
@@ -254,7 +256,7 @@ refuse-already-watching = 本群已经在关注对局 { $game }。
 refuse-not-watching = 本群没有关注其他群的对局。/watch <编号> 开始关注。
 refuse-not-watching-game = 本群没有关注对局 { $game }。
 refuse-unknown-variant = 我不认识变体“{ $variant }”：请选择 jieqi、xiangqi 或 banqi。
-refuse-setting-name = 没有设置项“{ $name }”：请选择 language、style、orientation、notation 或 board。
+refuse-setting-name = 没有设置项“{ $name }”：请选择 language、style、orientation、notation、board、tournaments 或 timezone。
 refuse-setting-value = “{ $value }”不是 { $name } 的可选值：请选择 { $choices }。
 
 ## Problems
@@ -450,6 +452,11 @@ subcommand-settings-style = 棋子的画法
 subcommand-settings-orientation = 公开棋盘从哪一方看
 subcommand-settings-notation = 着法的记法
 subcommand-settings-board = 每步一条新消息，或编辑同一条消息
+subcommand-settings-tournaments = 谁可以在本群创建比赛
+subcommand-settings-timezone = 本群时区，用于比赛开始时间
+choice-tournaments-admins = 仅管理员
+choice-tournaments-everyone = 所有人
+option-timezone = 与 UTC 的时差：UTC+8、+7、UTC-3:30、UTC
 subcommand-puzzle-new = 按你的解题等级分出一道题（这里任何人都可作答）
 subcommand-puzzle-daily = 管理员：每天在本频道定时出一道题
 choice-variant-jieqi = 揭棋：暗子翻开再走
@@ -586,7 +593,7 @@ refuse-tournament-word = “{ $word }”不是比赛命令。用法：{ $usage }
 refuse-tournament-rounds = 无法进行“{ $rounds }”轮：瑞士制为 1 到 { $max } 轮。
 refuse-tournament-option = “{ $option }”不是比赛选项。用法：{ $usage }
 refuse-tournament-private = 比赛在群聊里进行，棋手都在那里。请在群里发送 /tournament。
-refuse-tournament-admins = 只有本群管理员可以创建比赛（Discord：管理服务器；Telegram：群管理员）。
+refuse-tournament-admins = 只有本群管理员可以创建比赛（Discord：管理服务器；Telegram：群管理员）。管理员可以让所有人都能创建：/settings tournaments everyone。
 refuse-tournament-exists = 本群已有比赛 { $id }：/tournament 可查看。一个群同时只进行一场比赛。
 refuse-no-tournament = 本群没有比赛。管理员可以创建：{ $usage }
 refuse-tournament-joined = 你已经报名了。
@@ -618,7 +625,7 @@ option-cycles = 单循环（每人相遇一次）或双循环（两次，交换�
 option-minutes = 分钟数（不填为 60）
 choice-cycles-single = 单循环
 choice-cycles-double = 双循环
-refuse-tournament-over = 比赛 { $id } 已结束：仍可用 /tournament standings 和 /tournament trf 查看，管理员可以创建新比赛。
+refuse-tournament-over = 比赛 { $id } 已结束：仍可用 /tournament standings 和 /tournament trf 查看，可以创建新比赛。
 button-tournament-join = 报名
 button-tournament-leave = 退出
 tournament-starts-at = 将于 { $at }（{ $left }后）自动开始；{ $rated ->
@@ -630,7 +637,7 @@ tournament-starts-by-hand = { $organiser } 或管理员用 /tournament start 开
        *[rated] 对局按其用时类别计等级分。
     }
 tournament-not-started = 比赛 { $id } 未能按时开始：{ $reason } { $organiser } 或管理员可用 /tournament start 开始，或用 /tournament cancel 取消。
-refuse-tournament-start-time = “{ $time }”不是可用的开始时间：请给出 UTC 时刻（at 20:00）或延迟（in 30m、in 2h），最多 { $days } 天之后。
+refuse-tournament-start-time = “{ $time }”不是可用的开始时间：请给出本群时区的时刻（at 20:00；/settings 可查看时区）或延迟（in 30m、in 2h），最多 { $days } 天之后。
 tournament-bye-asked = { $player } 在第 { $round } 轮轮空，得半分。
 refuse-tournament-bye-swiss = 只有瑞士制可以申请半分轮空：循环赛的对阵是固定的，竞技场没有轮次。
 refuse-tournament-bye-twice = 你在本比赛中已经用过半分轮空（每人一次）。
@@ -659,7 +666,7 @@ arena-standings-final = 竞技场已结束，排名不会再变：上面的最�
 arena-standings-open = 竞技场尚未开始：还没有对局，也没有排名。
 web-arena-games = 对局
 subcommand-tournament-bye = 下一轮轮空得半分（瑞士制，一次）
-option-start = 开始时间：20:00（UTC）或 in 30m；不填则手动开始
+option-start = 开始时间：20:00（本群时区）或 in 30m；不填则手动开始
 option-rated = 计等级分（按对局用时类别，默认）或不计
 choice-rated = 计等级分
 choice-unrated = 不计等级分

@@ -14,7 +14,7 @@ use crate::ids::UserId;
 use crate::pictures::{self, Picture};
 use crate::replay::LoadedGame;
 pub(crate) use crate::replay::{our_seat, seat_of, side_of};
-use crate::settings::{ChatSettings, Notation, Orientation, PersonalSettings};
+use crate::settings::{ChatSettings, Notation, Orientation, PersonalSettings, UtcOffset};
 use crate::store::{Ending, GameRecord, Seat};
 
 /// A person's own picture choices (`PersonalSettings`): those on their player record, else
@@ -117,11 +117,19 @@ pub(crate) fn duration_text(ctx: &Ctx<'_>, lang: Language, seconds: u64) -> Stri
 
 /// A moment as "2023-11-14 22:13 UTC" (players live in many time zones; UTC says so).
 pub(crate) fn clock_text(at: crate::store::UnixTime) -> String {
-    let time = std::time::UNIX_EPOCH + Duration::from_secs(at);
+    zoned_clock_text(at, UtcOffset::UTC)
+}
+
+/// A moment on the clocks of `zone`, which it names: "2023-11-15 06:13 UTC+8" (a chat's
+/// events, in the chat's time zone, `/settings timezone`).
+pub(crate) fn zoned_clock_text(at: crate::store::UnixTime, zone: UtcOffset) -> String {
+    let utc = i64::try_from(at).unwrap_or(i64::MAX);
+    let local = u64::try_from(utc.saturating_add(zone.seconds())).unwrap_or(0);
+    let time = std::time::UNIX_EPOCH + Duration::from_secs(local);
     // "2023-11-14T22:13:20Z"
     let stamp = humantime::format_rfc3339_seconds(time).to_string();
     match (stamp.get(..10), stamp.get(11..16)) {
-        (Some(day), Some(minute)) => format!("{day} {minute} UTC"),
+        (Some(day), Some(minute)) => format!("{day} {minute} {zone}"),
         _ => stamp,
     }
 }

@@ -101,7 +101,8 @@ pub(crate) fn arena_of(record: &TournamentRecord) -> Option<Arena> {
 pub(crate) async fn start(ctx: &mut Ctx<'_>, mut record: TournamentRecord) -> Step {
     record.state = TournamentState::Running;
     record.ends_at = Some(ctx.now + u64::from(minutes(&record)) * 60);
-    let lang = ctx.chat_record(&record.chat).await?.settings.language;
+    let settings = ctx.chat_record(&record.chat).await?.settings;
+    let lang = settings.language;
     let text = ctx.say_in(
         lang,
         &Sentence::new("arena-started")
@@ -109,7 +110,7 @@ pub(crate) async fn start(ctx: &mut Ctx<'_>, mut record: TournamentRecord) -> St
             .arg("minutes", u64::from(minutes(&record)))
             .arg(
                 "end",
-                crate::announce::clock_text(record.ends_at.unwrap_or(0)),
+                crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), settings.zone),
             ),
     );
     post(ctx, &record, text, Vec::new()).await?;
@@ -306,6 +307,7 @@ mod tests {
                 game(2, 0, "h3m4", None),
             ],
             ends_at: Some(1_000 + u64::from(minutes) * 60),
+            announcement: None,
         }
     }
 

@@ -431,6 +431,21 @@ pub const COMMANDS: &[MenuCommand] = &[
                     choice("choice-board-edit", "edit"),
                 ])],
             },
+            Subcommand {
+                name: "tournaments",
+                description: "subcommand-settings-tournaments",
+                options: &[value(&[
+                    choice("choice-tournaments-admins", "admins"),
+                    choice("choice-tournaments-everyone", "everyone"),
+                ])],
+            },
+            Subcommand {
+                name: "timezone",
+                description: "subcommand-settings-timezone",
+                // Free text: the offsets in use (UTC-12 to UTC+14, some on the half hour)
+                // are more than Discord's 25 choices.
+                options: &[required(opt("value", "option-timezone", OptionKind::Text))],
+            },
         ]),
     },
     MenuCommand {

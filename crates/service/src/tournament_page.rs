@@ -13,7 +13,7 @@ use crate::error::ServiceError;
 use crate::i18n::Language;
 use crate::ids::TournamentId;
 use crate::service::Service;
-use crate::settings::ChatSettings;
+use crate::settings::{ChatSettings, UtcOffset};
 use crate::store::TournamentRecord;
 use crate::store::tournament::{StoredBye, StoredEntry, StoredScore, TournamentState};
 use crate::tournament_play::planned_rounds;
@@ -95,8 +95,13 @@ fn result_text(score: StoredScore) -> &'static str {
     }
 }
 
-/// The page of `record` in `language`.
-fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> TournamentPage {
+/// The page of `record` in `language`, an arena's end on the clocks of `zone` (its chat's).
+fn build(
+    ctx: &Ctx<'_>,
+    record: &TournamentRecord,
+    language: Language,
+    zone: UtcOffset,
+) -> TournamentPage {
     let say = |sentence: &Sentence| ctx.say_in(language, sentence);
     let format = match record.format {
         crate::store::tournament::TournamentFormat::Swiss { rounds } => {
@@ -127,7 +132,7 @@ fn build(ctx: &Ctx<'_>, record: &TournamentRecord, language: Language) -> Tourna
         .arg("state", state)
         .arg(
             "end",
-            crate::announce::clock_text(record.ends_at.unwrap_or(0)),
+            crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), zone),
         )
         .arg("round", u64::from(record.round))
         .arg("rounds", u64::from(planned_rounds(record)))
@@ -236,21 +241,14 @@ impl Service {
         let Some(record) = store.tournament(id).await? else {
             return Ok(None);
         };
-        let language = match language {
-            Some(language) => language,
-            None => {
-                store
-                    .chat(&record.chat)
-                    .await?
-                    .map(|chat| chat.settings)
-                    .unwrap_or_else(|| {
-                        ChatSettings::for_language(self.inner.config.default_language)
-                    })
-                    .language
-            }
-        };
+        let settings = store
+            .chat(&record.chat)
+            .await?
+            .map(|chat| chat.settings)
+            .unwrap_or_else(|| ChatSettings::for_language(self.inner.config.default_language));
+        let language = language.unwrap_or(settings.language);
         let ctx = Ctx::for_timer_at(&self.inner, self.inner.config.wall_clock.now());
-        Ok(Some(build(&ctx, &record, language)))
+        Ok(Some(build(&ctx, &record, language, settings.zone)))
     }
 
     /// The stored revision of tournament `id`; `None` if there is no such tournament. What

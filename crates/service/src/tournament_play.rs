@@ -509,6 +509,27 @@ pub(crate) async fn start_pairing(
     start_game(ctx, &terms, &second, None).await
 }
 
+/// Edits the Join and Leave buttons off the announcement of an event now over (a press
+/// would only be refused); its text stays as delivered. An event stored without its
+/// announcement's post (before tournament version 4) keeps them.
+pub(crate) async fn close_announcement(ctx: &mut Ctx<'_>, record: &TournamentRecord) -> Step {
+    let Some(post) = record.announcement else {
+        return Ok(());
+    };
+    // An edit of only the buttons waits for a fleet that reads it.
+    if !crate::board_buttons::button_edits_allowed(ctx) {
+        return Ok(());
+    }
+    let edit = Message::text(
+        Destination::Chat(record.chat.clone()),
+        MessageKind::Notice,
+        String::new(),
+    )
+    .replacing(Some(post));
+    ctx.post(edit, None).await?;
+    Ok(())
+}
+
 /// Ends the event: the final standings with the winners named (and why it stopped early,
 /// if it did).
 pub(crate) async fn finish(
@@ -517,7 +538,9 @@ pub(crate) async fn finish(
     early: Option<Sentence>,
 ) -> Step {
     record.state = TournamentState::Finished;
-    let lang = ctx.chat_record(&record.chat).await?.settings.language;
+    close_announcement(ctx, &record).await?;
+    let settings = ctx.chat_record(&record.chat).await?.settings;
+    let lang = settings.language;
     let (rows, _) = crate::tournament_standings::rows(&record, None);
     // An arena in which no game ended in time has everyone level on nothing: nobody won it.
     let nothing_counted = record.is_arena() && record.arena_games.iter().all(|g| g.score.is_none());
@@ -539,7 +562,7 @@ pub(crate) async fn finish(
                 .arg("count", winners.len()),
         ),
     );
-    let image = crate::tournament_standings::standings_image(ctx, &record, None, lang);
+    let image = crate::tournament_standings::standings_image(ctx, &record, None, settings);
     ctx.post(
         Message::text(
             Destination::Chat(record.chat.clone()),

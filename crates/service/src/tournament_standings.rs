@@ -11,9 +11,9 @@ use jieqi_tournament::model::{Entry, Score};
 use jieqi_tournament::tiebreak::Tiebreak;
 
 use crate::context::{Ctx, Sentence, Step};
-use crate::i18n::Language;
 use crate::ids::UserId;
 use crate::message::{Destination, Image, Message, MessageKind};
+use crate::settings::ChatSettings;
 use crate::store::TournamentRecord;
 use crate::tournament_play::{entries_of, planned_rounds, standings_order, swiss_of};
 
@@ -162,14 +162,15 @@ fn cell(entry: Entry, rank_of: &[u32]) -> RoundCell {
     }
 }
 
-/// The standings picture in `lang`, `asker`'s row highlighted; `None` if it could not be
-/// drawn (the text says the same).
+/// The standings picture in the chat's language, `asker`'s row highlighted, an arena's end
+/// on the chat's clocks; `None` if it could not be drawn (the text says the same).
 pub(crate) fn standings_image(
     ctx: &Ctx<'_>,
     record: &TournamentRecord,
     asker: Option<&UserId>,
-    lang: Language,
+    settings: ChatSettings,
 ) -> Option<Image> {
+    let lang = settings.language;
     let (rows, asker_row) = rows(record, asker);
     let title = if record.is_arena() {
         ctx.say_in(
@@ -186,7 +187,7 @@ pub(crate) fn standings_image(
                 )
                 .arg(
                     "end",
-                    crate::announce::clock_text(record.ends_at.unwrap_or(0)),
+                    crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), settings.zone),
                 ),
         )
     } else {
@@ -237,7 +238,8 @@ pub(crate) async fn post_standings(
     record: &TournamentRecord,
     asker: Option<&UserId>,
 ) -> Step {
-    let lang = ctx.chat_record(&record.chat).await?.settings.language;
+    let settings = ctx.chat_record(&record.chat).await?.settings;
+    let lang = settings.language;
     let mut text = ctx.say_in(
         lang,
         &Sentence::new("tournament-standings-after")
@@ -246,7 +248,7 @@ pub(crate) async fn post_standings(
     );
     text.push('\n');
     text.push_str(&standings_text(record, 3));
-    let image = standings_image(ctx, record, asker, lang);
+    let image = standings_image(ctx, record, asker, settings);
     ctx.post(
         Message::text(
             Destination::Chat(record.chat.clone()),

@@ -1,6 +1,7 @@
 //! A tournament's start (issue 53): by hand (`/tournament start`) or at a time set when it
-//! was created (`at 20:00`, `in 30m`). The time of day is UTC: the chat's settings have no
-//! time zone, and the bot writes every moment in UTC (`announce::clock_text`).
+//! was created (`at 20:00`, `in 30m`). A time of day is the chat's (`/settings timezone`,
+//! UTC unless set), and the event's moments are written on the chat's clocks with its offset
+//! (`announce::zoned_clock_text`); the stored start is UTC seconds, as every deadline.
 //!
 //! Exactly once: an open event's start time is a deadline in the store's index, as a game's
 //! is ([`TournamentRecord::due_at`]); the tick of whichever process sees it due starts the
@@ -13,6 +14,7 @@ use std::time::Duration;
 use crate::context::{Ctx, Sentence, Step};
 use crate::ids::TournamentId;
 use crate::message::{Destination, Message, MessageKind};
+use crate::settings::UtcOffset;
 use crate::store::tournament::{TournamentFormat, TournamentState};
 use crate::store::{TournamentRecord, UnixTime};
 use crate::tournament_play::pair_next_round;
@@ -26,8 +28,8 @@ pub(crate) const EARLIEST_START: Duration = Duration::from_secs(60);
 /// When an event starts by itself, as a player typed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum StartTime {
-    /// At the next such time of day, UTC (`at 20:00`): today if it is still to come, else
-    /// tomorrow.
+    /// At the next such time of day on the chat's clocks (`at 20:00`): today there if it is
+    /// still to come, else tomorrow.
     At {
         /// 0 to 23.
         hour: u8,
@@ -60,14 +62,22 @@ impl StartTime {
             .then_some(StartTime::In(delay))
     }
 
-    /// The moment it names, from `now`.
-    pub(crate) fn resolve(self, now: UnixTime) -> UnixTime {
+    /// The moment it names, from `now`, a time of day read on the clocks of `zone`.
+    pub(crate) fn resolve(self, now: UnixTime, zone: UtcOffset) -> UnixTime {
         match self {
             StartTime::In(delay) => now + delay.as_secs(),
             StartTime::At { hour, minute } => {
-                let day = now - now % 86_400;
-                let at = day + u64::from(hour) * 3600 + u64::from(minute) * 60;
-                if at > now { at } else { at + 86_400 }
+                // Local seconds since 1970 in the zone (a zone west of UTC may start before
+                // 1970 only for a `now` no clock reads).
+                let now_local = i64::try_from(now)
+                    .unwrap_or(i64::MAX)
+                    .saturating_add(zone.seconds());
+                let day = now_local - now_local.rem_euclid(86_400);
+                let mut at = day.saturating_add(i64::from(hour) * 3600 + i64::from(minute) * 60);
+                if at <= now_local {
+                    at = at.saturating_add(86_400);
+                }
+                u64::try_from(at.saturating_sub(zone.seconds())).unwrap_or(now)
             }
         }
     }
@@ -149,7 +159,7 @@ mod tests {
     fn a_time_of_day_is_the_next_one_in_utc() {
         // 2023-11-14 22:13:20 UTC.
         let now = 1_700_000_000;
-        let at = |h, m| StartTime::At { hour: h, minute: m }.resolve(now);
+        let at = |h, m| StartTime::At { hour: h, minute: m }.resolve(now, UtcOffset::UTC);
         assert_eq!(at(23, 0), now - 22 * 3600 - 13 * 60 - 20 + 23 * 3600);
         assert_eq!(
             at(20, 0) - now,
@@ -171,6 +181,31 @@ mod tests {
             "24:00", "20:60", "20", "20:0", "-1:00", "20:00:00", ":30", "a2:00",
         ] {
             assert_eq!(StartTime::time_of_day(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_time_of_day_is_the_next_one_on_the_chats_clocks() {
+        // 2023-11-14 22:13:20 UTC: 2023-11-15 06:13:20 in China, 2023-11-14 18:43:20 at UTC-3:30.
+        let now = 1_700_000_000;
+        let china = UtcOffset::from_minutes(8 * 60).unwrap();
+        let at = |h, m, zone| StartTime::At { hour: h, minute: m }.resolve(now, zone);
+        // 20:00 in China is 12:00 UTC, and today's (the 15th's) is still to come there.
+        assert_eq!(at(20, 0, china), 1_700_049_600, "2023-11-15 12:00 UTC");
+        // 06:00 in China has just gone: tomorrow's, 2023-11-15 22:00 UTC.
+        assert_eq!(at(6, 0, china), 1_700_085_600);
+        let west = UtcOffset::from_minutes(-210).unwrap();
+        // 20:00 at UTC-3:30 is 23:30 UTC the same day, still to come.
+        assert_eq!(at(20, 0, west), 1_700_004_600);
+        for zone in [china, west, UtcOffset::UTC] {
+            for (h, m) in [(0, 0), (12, 30), (23, 59)] {
+                let start = at(h, m, zone);
+                assert!(start > now && start <= now + 86_400, "{h}:{m} at {zone}");
+                assert_eq!(
+                    crate::announce::zoned_clock_text(start, zone)[11..16],
+                    format!("{h:02}:{m:02}")
+                );
+            }
         }
     }
 

@@ -14,6 +14,7 @@ use common::*;
 use jieqi_rules::game::{RULES_REVISION, testing::alter_judging};
 use jieqi_rules::{DrawReason, Game, GameDeal, Outcome, Side, WinReason};
 use jieqi_service::store::codec::{decode, encode};
+use jieqi_service::store::fleet::encode_for;
 use jieqi_service::store::{GameRecord, Verdict};
 use jieqi_service::{ChatId, DealSource, GameId, User};
 
@@ -61,21 +62,29 @@ fn schema_four(record: &GameRecord) -> Vec<u8> {
 }
 
 /// Rewrites the store as the previous schema left it: games without verdicts or revisions,
-/// every other record marked as schema 4 (their shapes did not change), the store's own
-/// schema marker at 4.
+/// the games' chats in schema 4's shape (settings without the tournament ones), every other
+/// record marked as schema 4 (their shapes read as they are), the store's own schema marker
+/// at 4.
 async fn make_old(h: &mut Harness, games: &[GameId]) {
     let mut old = Vec::new();
+    let mut chats: Vec<(ChatId, Vec<u8>)> = Vec::new();
     for id in games {
         let record = h.store.game(id).await.unwrap().expect("the game");
         assert_eq!(record.verdict.is_some(), !record.is_active());
         old.push((id.clone(), schema_four(&record)));
+        if chats.iter().all(|(chat, _)| *chat != record.chat) {
+            let chat = h.store.chat(&record.chat).await.unwrap().expect("the chat");
+            chats.push((record.chat.clone(), encode_for(&chat, 4).expect("schema 4")));
+        }
     }
-    put_games(h, &old, true).await;
+    put_games(h, &old, &chats).await;
 }
 
 /// Writes game records as raw bytes, the store closed (sled) or beside it (PostgreSQL); with
-/// `old_schema` the rest of the store is marked as written by schema 4 too. Restart after.
-async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_schema: bool) {
+/// `old_chats` (schema 4's bytes of chats) the rest of the store is marked as written by
+/// schema 4 too. Restart after.
+async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_chats: &[(ChatId, Vec<u8>)]) {
+    let old_schema = !old_chats.is_empty();
     if let Some(pg) = &h.pg {
         let mut sql = String::new();
         if old_schema {
@@ -88,9 +97,14 @@ async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_schema: boo
                  DROP FUNCTION jieqi_spend;
                  DROP TABLE activity_launches;
                  DROP TABLE tournaments;
-                 UPDATE players SET record = overlay(record placing '\\x04'::bytea from 1 for 1);
-                 UPDATE chats SET record = overlay(record placing '\\x04'::bytea from 1 for 1);",
+                 UPDATE players SET record = overlay(record placing '\\x04'::bytea from 1 for 1);",
             );
+        }
+        for (chat, bytes) in old_chats {
+            sql.push_str(&format!(
+                "UPDATE chats SET record = decode('{}', 'hex') WHERE id = '{chat}';",
+                hex::encode(bytes)
+            ));
         }
         for (id, bytes) in games {
             sql.push_str(&format!(
@@ -123,13 +137,18 @@ async fn put_games(h: &mut Harness, games: &[(GameId, Vec<u8>)], old_schema: boo
         if !old_schema {
             break;
         }
-        if matches!(key.first(), Some(b'p' | b'h'))
+        if key.first() == Some(&b'p')
             && value.first() == Some(&jieqi_service::store::codec::SCHEMA_VERSION)
         {
             let mut bytes = value.to_vec();
             bytes[0] = 4;
             tree.insert(key, bytes).unwrap();
         }
+    }
+    for (chat, bytes) in old_chats {
+        let mut key = vec![b'h'];
+        key.extend_from_slice(chat.to_string().as_bytes());
+        tree.insert(key, bytes.clone()).unwrap();
     }
     for (id, bytes) in games {
         let mut key = vec![b'g'];
@@ -275,7 +294,7 @@ async fn a_game_of_an_older_revision_goes_on_under_the_current_one_and_its_chat_
         rules_revision: RULES_REVISION - 1,
         ..record
     };
-    put_games(&mut h, &[(id.clone(), encode(&older).unwrap())], false).await;
+    put_games(&mut h, &[(id.clone(), encode(&older).unwrap())], &[]).await;
     h.restart().await;
     let answer = h.say(&alice, &chat, "/move b2c2").await;
     assert!(answer.replies.is_empty(), "{answer:#?}");

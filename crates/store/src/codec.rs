@@ -42,7 +42,11 @@ use super::speed_ratings::LiveRatings;
 ///   which no older schema wrote. A message may carry the Rematch button
 ///   (`ButtonAction::Rematch`, the enum's last variant), which older schemas' messages leave
 ///   off. Nothing else changed shape: the other records of schema 7 read as they are.
-pub const SCHEMA_VERSION: u8 = 8;
+/// - 9 added `ChatSettings::tournaments` (who may create a tournament) and
+///   `ChatSettings::zone` (the chat's time zone), last in the settings, which sit inside the
+///   chat record: older chats read through their old shape (`older::ChatV8`) as admins and
+///   UTC. Nothing else changed shape.
+pub const SCHEMA_VERSION: u8 = 9;
 
 /// A record the store keeps: its current shape, and how to read its older ones.
 pub trait Record: Serialize + DeserializeOwned {
@@ -125,11 +129,21 @@ fn completed<T: Serialize>(rest: &[u8], value: &T) -> Result<Vec<u8>, StoreError
 
 impl Record for ChatRecord {
     fn upgrade(version: u8, rest: &[u8]) -> Result<Self, StoreError> {
-        if version >= 4 {
+        if version >= 9 {
             return postcard_read(rest);
         }
-        // Schemas 1 to 3 lack `puzzles` at the end: no puzzle open, no daily puzzle.
-        postcard_read(&completed(rest, &ChatPuzzles::default())?)
+        let old: older::ChatV8 = if version >= 4 {
+            postcard_read(rest)?
+        } else {
+            // Schemas 1 to 3 lack `puzzles` at the end: no puzzle open, no daily puzzle.
+            postcard_read(&completed(rest, &ChatPuzzles::default())?)?
+        };
+        // Schemas 1 to 8 lack the tournament settings: admins create, start times are UTC.
+        Ok(old.into())
+    }
+
+    fn older_shape(&self, version: u8) -> Result<Vec<u8>, StoreError> {
+        older::older_chat(self, version)
     }
 }
 impl Record for PlayerRecord {
@@ -528,15 +542,34 @@ mod tests {
     }
 
     #[test]
-    fn chats_of_schema_three_read_with_no_puzzle() {
+    fn chats_of_schema_three_read_with_no_puzzle_as_admins_and_utc() {
         let chat = ChatRecord::new(
             crate::ids::ChatId::new(crate::ids::Platform::Local, "room"),
             crate::settings::ChatSettings::for_language(crate::language::Language::Zh),
         );
-        let mut bytes = encode(&chat).unwrap();
+        let mut bytes = older::older_chat(&chat, 8).unwrap();
         let puzzles = postcard::to_allocvec(&ChatPuzzles::default()).unwrap();
         bytes.truncate(bytes.len() - puzzles.len());
-        bytes[0] = 3;
+        bytes.insert(0, 3);
         assert_eq!(decode::<ChatRecord>(&bytes).unwrap(), chat);
+    }
+
+    #[test]
+    fn chats_of_schema_8_read_as_admins_and_utc_and_schema_9_keeps_what_was_set() {
+        let mut chat = ChatRecord::new(
+            crate::ids::ChatId::new(crate::ids::Platform::Telegram, "-7"),
+            crate::settings::ChatSettings::for_language(crate::language::Language::Vi),
+        );
+        chat.revision = 12;
+        // Schema 8's settings end with the board mode (0: a new message per move), then the
+        // chat's game lists follow.
+        let mut old = vec![8];
+        old.extend(postcard::to_allocvec(&chat.chat).unwrap());
+        old.extend([12, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+        old.extend(postcard::to_allocvec(&ChatPuzzles::default()).unwrap());
+        assert_eq!(decode::<ChatRecord>(&old).unwrap(), chat);
+        chat.settings.tournaments = crate::settings::TournamentCreators::Everyone;
+        chat.settings.zone = "UTC+7".parse().unwrap();
+        assert_eq!(decode::<ChatRecord>(&encode(&chat).unwrap()).unwrap(), chat);
     }
 }

@@ -42,6 +42,7 @@ pub mod replay;
 pub mod settings;
 pub mod speed_ratings;
 pub mod tournament;
+pub mod utc_offset;
 pub mod verdict;
 
 use async_trait::async_trait;

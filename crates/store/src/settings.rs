@@ -1,6 +1,7 @@
 //! A chat's presentation choices (`/settings`): language, piece style, board orientation,
-//! move notation, and whether each move gets a new board message or one message is edited.
-//! Only the chat's admins change them. A person's own choices for the pictures only they see
+//! move notation, whether each move gets a new board message or one message is edited, who
+//! may create a tournament there, and the chat's time zone (what a start time typed there
+//! means, and how its events' moments are written). Only the chat's admins change them. A person's own choices for the pictures only they see
 //! ([`PersonalSettings`]) are theirs, kept on their player record.
 
 use std::fmt;
@@ -11,6 +12,7 @@ use jieqi_rules::notation::MoveNotation;
 use serde::{Deserialize, Serialize};
 
 use crate::language::Language;
+pub use crate::utc_offset::{BadOffset, UtcOffset};
 
 /// Piece pictures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -56,6 +58,17 @@ pub enum BoardMode {
     Edited,
 }
 
+/// Who may create a tournament in the chat (`/tournament swiss|round-robin|arena`).
+/// Starting and calling one off stay with its organiser or an admin.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TournamentCreators {
+    /// The chat's admins (Discord: Manage Server; Telegram: group administrators).
+    #[default]
+    Admins,
+    /// Any member.
+    Everyone,
+}
+
 /// A chat's settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ChatSettings {
@@ -69,6 +82,11 @@ pub struct ChatSettings {
     pub notation: Notation,
     /// Board messages.
     pub board: BoardMode,
+    /// Who may create a tournament. Added by codec schema 9 (older chats read as admins).
+    pub tournaments: TournamentCreators,
+    /// The chat's time zone: what `at 20:00` means there and how its events' moments are
+    /// written. Added by codec schema 9 (older chats read as UTC).
+    pub zone: UtcOffset,
 }
 
 impl ChatSettings {
@@ -86,7 +104,15 @@ impl ChatSettings {
                 Notation::Wxf
             },
             board: BoardMode::default(),
+            tournaments: TournamentCreators::default(),
+            zone: UtcOffset::UTC,
         }
+    }
+
+    /// Whether the chat's settings are what a chat had before schema 9 could say more: only
+    /// such settings can be written for an older release (`codec::older`).
+    pub fn fit_schema_8(&self) -> bool {
+        self.tournaments == TournamentCreators::Admins && self.zone == UtcOffset::UTC
     }
 }
 
@@ -180,6 +206,10 @@ named_choices!(BoardMode {
     PerMove => ["new", "per-move", "each"],
     Edited => ["edit", "edited", "one"],
 });
+named_choices!(TournamentCreators {
+    Admins => ["admins", "admin", "administrators"],
+    Everyone => ["everyone", "anyone", "all", "members"],
+});
 
 #[cfg(test)]
 mod tests {
@@ -196,6 +226,9 @@ mod tests {
         for notation in Notation::ALL {
             assert_eq!(notation.name().parse::<Notation>(), Ok(*notation));
         }
+        for creators in TournamentCreators::ALL {
+            assert_eq!(creators.name().parse(), Ok(*creators));
+        }
         assert_eq!("BLACK".parse::<Orientation>(), Ok(Orientation::Black));
         assert!("purple".parse::<Orientation>().is_err());
     }
@@ -210,5 +243,13 @@ mod tests {
             ChatSettings::for_language(Language::Vi).notation,
             Notation::Wxf
         );
+    }
+
+    #[test]
+    fn new_chats_leave_tournaments_to_admins_and_keep_utc() {
+        let settings = ChatSettings::for_language(Language::Zh);
+        assert_eq!(settings.tournaments, TournamentCreators::Admins);
+        assert_eq!(settings.zone, UtcOffset::UTC);
+        assert!(settings.fit_schema_8());
     }
 }

@@ -23,12 +23,14 @@ use serde::{Deserialize, Serialize};
 use crate::StoreError;
 use crate::UnixTime;
 use crate::ids::{ChatId, GameId, TournamentId, User};
+use crate::message::OutboxId;
 use crate::recipe::variant_name;
 
-/// The byte form's version: the first byte of every stored tournament. Version 3 added the
-/// arena (its games and its end); version 2 (before them) and version 1 (before the start
-/// time and the byes asked for, too) are still read: [`decode_tournament`] gives them none.
-pub const TOURNAMENT_SCHEMA: u8 = 3;
+/// The byte form's version: the first byte of every stored tournament. Version 4 added the
+/// announcement's post; version 3 (before it), version 2 (before the arena's games and end)
+/// and version 1 (before the start time and the byes asked for, too) are still read:
+/// [`decode_tournament`] gives them none.
+pub const TOURNAMENT_SCHEMA: u8 = 4;
 
 /// The longest arena, in minutes (a day).
 pub const LONGEST_ARENA: u16 = 1440;
@@ -245,6 +247,10 @@ pub struct TournamentRecord {
     /// When a running arena ends (set at its start); the store's deadline index holds it
     /// while it runs, so whichever process ticks first ends it.
     pub ends_at: Option<UnixTime>,
+    /// The announcement's post (with the Join and Leave buttons), edited to drop them when
+    /// the event is over. `None` for events stored before version 4: theirs keep them (a
+    /// press is refused naming the event).
+    pub announcement: Option<OutboxId>,
 }
 
 /// The version 2 byte form: a tournament before the arena.
@@ -292,6 +298,7 @@ impl From<TournamentRecordV2> for TournamentRecord {
             byes_asked: v2.byes_asked,
             arena_games: Vec::new(),
             ends_at: None,
+            announcement: None,
         }
     }
 }
@@ -339,6 +346,7 @@ impl From<TournamentRecordV1> for TournamentRecord {
             byes_asked: Vec::new(),
             arena_games: Vec::new(),
             ends_at: None,
+            announcement: None,
         }
     }
 }
@@ -596,7 +604,7 @@ pub fn decode_tournament(bytes: &[u8]) -> Result<TournamentRecord, StoreError> {
     let unreadable =
         |e: postcard::Error| StoreError::Corrupt(format!("cannot decode a tournament: {e}"));
     match bytes.split_first() {
-        Some((&version @ (1 | 2 | TOURNAMENT_SCHEMA), rest)) => {
+        Some((&version @ (1..=TOURNAMENT_SCHEMA), rest)) => {
             let record: TournamentRecord = match version {
                 1 => postcard::from_bytes::<TournamentRecordV1>(rest)
                     .map_err(unreadable)?
@@ -604,6 +612,12 @@ pub fn decode_tournament(bytes: &[u8]) -> Result<TournamentRecord, StoreError> {
                 2 => postcard::from_bytes::<TournamentRecordV2>(rest)
                     .map_err(unreadable)?
                     .into(),
+                3 => {
+                    // Version 3 lacks only the announcement, last: a zero byte reads as none.
+                    let mut bytes = rest.to_vec();
+                    bytes.push(0);
+                    postcard::from_bytes(&bytes).map_err(unreadable)?
+                }
                 _ => postcard::from_bytes(rest).map_err(unreadable)?,
             };
             record.check().map_err(|why| {
@@ -679,6 +693,7 @@ pub fn example(id: &str, revision: u64, games: [&str; 2]) -> TournamentRecord {
         byes_asked: Vec::new(),
         arena_games: Vec::new(),
         ends_at: None,
+        announcement: None,
     }
 }
 

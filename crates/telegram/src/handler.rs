@@ -103,8 +103,9 @@ fn needs_admin(line: &str) -> bool {
                 .is_some_and(|word| word.eq_ignore_ascii_case("daily"))
                 && words.next().is_some()
         }
-        // Creating a tournament is for admins; starting and calling one off for its
-        // organiser or an admin.
+        // Creating a tournament is for admins unless the chat's settings let everyone (the
+        // service decides, so it must know whether the creator is one); starting and calling
+        // one off are for its organiser or an admin.
         Some("/tournament") => words.next().is_some_and(|word| {
             [
                 "swiss",

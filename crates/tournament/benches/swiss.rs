@@ -1,5 +1,5 @@
-//! Pairing one round of a Swiss by the Dutch system (the goal: a 500-player round under a
-//! second, issue 53).
+//! Pairing one round of a Swiss by the Dutch system, and its standings with tie-breaks (the
+//! goal: a 500-player round under a second, issue 53).
 //!
 //! `cargo bench -p jieqi-tournament --bench swiss`. Each later round of 500 players is
 //! also timed once and printed before the groups, so that a figure shows even when a
@@ -9,6 +9,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use jieqi_tournament::model::Colour;
 use jieqi_tournament::swiss::{BoardResult, Swiss};
+use jieqi_tournament::tiebreak;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -37,7 +38,7 @@ fn event(players: u16, played: u8) -> Swiss {
 fn pairing(c: &mut Criterion) {
     let mut group = c.benchmark_group("swiss");
     group.sample_size(10);
-    for played in [1u8, 4] {
+    for played in [1u8, 4, 8] {
         let later = event(500, played);
         let (start, cpu) = (std::time::Instant::now(), cpu_time());
         later.clone().pair_next_round().expect("pairable");
@@ -49,12 +50,30 @@ fn pairing(c: &mut Criterion) {
             cpu.map_or("unknown".to_string(), |c| format!("{c:?}")),
         );
     }
-    for (players, played) in [(500u16, 0u8), (100, 4), (200, 4), (500, 1), (500, 4)] {
+    for (players, played) in [
+        (500u16, 0u8),
+        (100, 4),
+        (200, 4),
+        (500, 1),
+        (500, 4),
+        (500, 8),
+    ] {
         let swiss = event(players, played);
         group.bench_function(format!("{players} players, round {}", played + 1), |b| {
             b.iter(|| swiss.clone().pair_next_round().expect("pairable"))
         });
     }
+    // The standings the chat draws after the last round: points and the five tie-breaks
+    // (Buchholz cut-1 and Buchholz read every opponent's score) over 500 players' 9 rounds.
+    let finished = event(500, 9);
+    let entries: Vec<_> = finished
+        .entrants()
+        .iter()
+        .map(|e| e.entries.clone())
+        .collect();
+    group.bench_function("500 players, standings after round 9", |b| {
+        b.iter(|| tiebreak::standings(&entries, &tiebreak::SWISS))
+    });
     group.finish();
 }
 

@@ -10,7 +10,7 @@
 //!
 //! `TOURNAMENT_REFERENCE_EVENTS` sets how many events: 5 by default (the first five seeds,
 //! a few minutes: the reference takes seconds a round for a hundred players), 200 for the
-//! issue's full comparison (hours on a loaded machine the first time). The reference's
+//! issue's full comparison (35 minutes on a shared 2-core machine the first time). The reference's
 //! answers are kept under the target directory by the TRF file's text, so a run whose
 //! histories did not change asks it nothing. `TOURNAMENT_REFERENCE_KEEP=1` keeps the TRF
 //! files.
@@ -494,7 +494,7 @@ fn dutch_pairings_agree_with_the_reference_implementation() {
          {bye_rule} bye rule, {float_reading} zero-bye downfloat, {explained} reference illegal, {refused} refused, {unexplained} unexplained",
             sizes.len()
         );
-        // This ten's differences, as they are found (a full run takes hours).
+        // This ten's differences, as they are found (a full run takes half an hour).
         print!("{report}");
         report.clear();
     }

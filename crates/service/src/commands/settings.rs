@@ -1,8 +1,10 @@
 //! `/settings [name value]`: the chat's language (en, zh, vi), piece style (characters,
 //! symbols), board orientation (red, black), notation (wxf, coordinates, chinese,
-//! traditional; independent of the language) and board
-//! messages (new: one per move, edit: one edited message). Without arguments: the current ones.
-//! Only the chat's admins change the chat's settings; anyone shows them.
+//! traditional; independent of the language), board messages (new: one per move, edit: one
+//! edited message), who may create a tournament (`tournaments admins|everyone`) and the
+//! chat's time zone (`timezone UTC+8`: an offset, what `/tournament ... at 20:00` means and
+//! how its events' moments are written). Without arguments: the current ones. Only the chat's
+//! admins change the chat's settings; anyone shows them.
 //!
 //! `/settings my-style characters|symbols|chat` and `/settings my-orientation red|black|own`:
 //! the caller's own choices for the pictures only they see (`/peek`, private reveals).
@@ -10,7 +12,9 @@
 use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::i18n::Language;
 use crate::message::MessageKind;
-use crate::settings::{BoardMode, Notation, Orientation, PersonalSettings, Style};
+use crate::settings::{
+    BoardMode, Notation, Orientation, PersonalSettings, Style, TournamentCreators, UtcOffset,
+};
 
 #[derive(Debug)]
 pub(crate) enum Settings {
@@ -20,6 +24,10 @@ pub(crate) enum Settings {
     Orientation(Orientation),
     Notation(Notation),
     Board(BoardMode),
+    /// Who may create a tournament.
+    Tournaments(TournamentCreators),
+    /// The chat's time zone.
+    Zone(UtcOffset),
     /// The caller's own piece style; `None`: the chat's.
     MyStyle(Option<Style>),
     /// The caller's own orientation of their private pictures; `None`: their own side.
@@ -66,6 +74,16 @@ impl Settings {
                     .parse()
                     .map(Settings::Board)
                     .map_err(|_| bad(name, value, "new, edit")),
+                "tournaments" | "tournament" => value
+                    .parse()
+                    .map(Settings::Tournaments)
+                    .map_err(|()| bad(name, value, "admins, everyone")),
+                // Offsets only: the bot's players (China, Vietnam) keep no daylight saving.
+                "timezone" | "time-zone" | "zone" | "tz" => {
+                    value.parse().map(Settings::Zone).map_err(|_| {
+                        Sentence::new("refuse-setting-zone").arg("value", super::shown(value))
+                    })
+                }
                 "my-style" | "mystyle" => own_choice(value, "chat")
                     .map(Settings::MyStyle)
                     .map_err(|()| bad(name, value, "characters, symbols, chat")),
@@ -88,6 +106,19 @@ impl Settings {
             }
             Settings::Show => {}
             _ if !ctx.req()?.is_admin => return refuse(Sentence::new("refuse-settings-admins")),
+            // An older release beside this one could not read the chat back (the codec's
+            // `since::CHAT_TOURNAMENT_SETTINGS`): the defaults are what it knows.
+            Settings::Tournaments(creators)
+                if creators != TournamentCreators::Admins
+                    && !fleet_reads_chat_tournament_settings(ctx) =>
+            {
+                return refuse(Sentence::new("refuse-setting-not-yet"));
+            }
+            Settings::Zone(zone)
+                if zone != UtcOffset::UTC && !fleet_reads_chat_tournament_settings(ctx) =>
+            {
+                return refuse(Sentence::new("refuse-setting-not-yet"));
+            }
             _ => {}
         }
         let chat_id = ctx.chat_id()?.clone();
@@ -101,6 +132,8 @@ impl Settings {
             Settings::Orientation(orientation) => settings.orientation = orientation,
             Settings::Notation(notation) => settings.notation = notation,
             Settings::Board(board) => settings.board = board,
+            Settings::Tournaments(creators) => settings.tournaments = creators,
+            Settings::Zone(zone) => settings.zone = zone,
             Settings::MyStyle(_) | Settings::MyOrientation(_) => {}
         }
         let s = *settings;
@@ -119,7 +152,9 @@ impl Settings {
             .arg("style", s.style.name())
             .arg("orientation", s.orientation.name())
             .arg("notation", s.notation.name())
-            .arg("board", s.board.name()),
+            .arg("board", s.board.name())
+            .arg("tournaments", s.tournaments.name())
+            .arg("zone", s.zone.to_string()),
         );
         ctx.reply(crate::message::Message::text(
             crate::message::Destination::ReplyToRequester { ephemeral: false },
@@ -128,6 +163,11 @@ impl Settings {
         ));
         Ok(())
     }
+}
+
+/// Whether every process sharing the store reads a chat's tournament settings.
+fn fleet_reads_chat_tournament_settings(ctx: &Ctx<'_>) -> bool {
+    ctx.inner.store.fleet() >= crate::store::fleet::since::CHAT_TOURNAMENT_SETTINGS
 }
 
 /// Changes the caller's own picture choices and says what they are now.

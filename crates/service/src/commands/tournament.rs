@@ -2,10 +2,10 @@
 //!
 //! - `/tournament swiss [<rounds> [rounds]] [variant] [time] [at 20:00 | in 30m]
 //!   [unrated]`, `/tournament round-robin [double] [variant] [time] [...]`: creates one
-//!   (chat admins: the chat's settings have no "who may create", so it goes as `/settings`
-//!   does), announced with Join and Leave buttons. Defaults: 5 rounds, Jieqi, the default
-//!   time per move, a manual start, rated in the games' speed. A start time is UTC
-//!   (`tournament_start.rs`).
+//!   (chat admins, or anyone once `/settings tournaments everyone`), announced with Join and
+//!   Leave buttons. Defaults: 5 rounds, Jieqi, the default time per move, a manual start,
+//!   rated in the games' speed. A time of day is the chat's (`/settings timezone`,
+//!   `tournament_start.rs`).
 //! - `/tournament arena [<minutes>] [variant] [time] [...]`: an arena of 1 to 1440 minutes
 //!   (default 60, on a 3+2 clock unless a time is named; `arena_play.rs`).
 //! - `join`, `leave` (before the start; after it, `withdraw`), `start` (its organiser or an
@@ -24,6 +24,7 @@ use crate::context::{Ctx, Sentence, Step, refuse};
 use crate::ids::TournamentId;
 use crate::message::{Button, Destination, Message, MessageKind};
 use crate::request::ButtonAction;
+use crate::settings::TournamentCreators;
 use crate::store::TournamentRecord;
 use crate::store::tournament::{
     MOST_PLAYERS, StoredBye, StoredEntry, TournamentFormat, TournamentPlayer, TournamentState,
@@ -230,7 +231,8 @@ impl TournamentCmd {
             rated,
         } = self
         {
-            if !request.is_admin {
+            let settings = ctx.settings();
+            if !request.is_admin && settings.tournaments == TournamentCreators::Admins {
                 return refuse(Sentence::new("refuse-tournament-admins"));
             }
             if let Some(open) = current {
@@ -242,7 +244,7 @@ impl TournamentCmd {
                 return refuse(Sentence::new("refuse-clock-not-yet"));
             }
             let default = ctx.inner.config.default_move_time;
-            let record = TournamentRecord {
+            let mut record = TournamentRecord {
                 id: ctx.inner.tournament_id(),
                 revision: 0,
                 chat: request.chat.clone(),
@@ -258,10 +260,11 @@ impl TournamentCmd {
                 round: 0,
                 games: Vec::new(),
                 first_colour_first: true,
-                starts_at: start.map(|s| s.resolve(ctx.now)),
+                starts_at: start.map(|s| s.resolve(ctx.now, settings.zone)),
                 byes_asked: Vec::new(),
                 arena_games: Vec::new(),
                 ends_at: None,
+                announcement: None,
             };
             let lang = ctx.lang();
             let text = ctx.say_in(
@@ -289,16 +292,18 @@ impl TournamentCmd {
                     deep_link_accept: false,
                 },
             ];
-            ctx.post(
-                Message::text(
-                    Destination::Chat(request.chat.clone()),
-                    MessageKind::Notice,
-                    text,
+            let post = ctx
+                .post(
+                    Message::text(
+                        Destination::Chat(request.chat.clone()),
+                        MessageKind::Notice,
+                        text,
+                    )
+                    .with_buttons(buttons),
+                    None,
                 )
-                .with_buttons(buttons),
-                None,
-            )
-            .await?;
+                .await?;
+            record.announcement = Some(post);
             ctx.save_tournament(record);
             return Ok(());
         }
@@ -496,7 +501,12 @@ impl TournamentCmd {
                 let image = if unchanged {
                     None
                 } else {
-                    crate::tournament_standings::standings_image(ctx, &record, Some(&user.id), lang)
+                    crate::tournament_standings::standings_image(
+                        ctx,
+                        &record,
+                        Some(&user.id),
+                        ctx.settings(),
+                    )
                 };
                 let key = match (unchanged, record.is_arena()) {
                     (true, false) => "tournament-standings-final",
@@ -511,10 +521,7 @@ impl TournamentCmd {
                     &Sentence::new(key)
                         .arg("round", u64::from(record.round))
                         .arg("rounds", u64::from(planned_rounds(&record)))
-                        .arg(
-                            "end",
-                            crate::announce::clock_text(record.ends_at.unwrap_or(0)),
-                        ),
+                        .arg("end", end_text(ctx, &record)),
                 );
                 text.push('\n');
                 text.push_str(&crate::tournament_standings::standings_text(&record, 3));
@@ -555,6 +562,7 @@ impl TournamentCmd {
                     );
                 }
                 record.state = TournamentState::Cancelled;
+                crate::tournament_play::close_announcement(ctx, &record).await?;
                 let text = ctx.say_in(
                     lang,
                     &Sentence::new("tournament-cancelled")
@@ -646,10 +654,7 @@ fn status_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
             )
             .arg("time", time_terms(ctx, lang, record.move_time, control))
             .arg("state", state)
-            .arg(
-                "end",
-                crate::announce::clock_text(record.ends_at.unwrap_or(0)),
-            )
+            .arg("end", end_text(ctx, record))
             .arg("round", u64::from(record.round))
             .arg("rounds", u64::from(planned_rounds(record)))
             .arg("count", record.players.len())
@@ -657,14 +662,23 @@ fn status_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
     )
 }
 
-/// "It starts at 2023-11-14 20:00 UTC (in 2 hours), rated." or "... by hand ..., unrated."
+/// An arena's end on the chat's clocks: "2023-11-15 20:45 UTC+8".
+fn end_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
+    crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), ctx.settings().zone)
+}
+
+/// "It starts by itself at 2023-11-15 20:00 UTC+8 (in 21 hours); rated." or "... by hand
+/// ..., unrated."
 fn when_text(ctx: &Ctx<'_>, lang: crate::i18n::Language, record: &TournamentRecord) -> String {
     let rated = if record.rated { "rated" } else { "unrated" };
     match record.starts_at {
         Some(at) => ctx.say_in(
             lang,
             &Sentence::new("tournament-starts-at")
-                .arg("at", crate::announce::clock_text(at))
+                .arg(
+                    "at",
+                    crate::announce::zoned_clock_text(at, ctx.settings().zone),
+                )
                 .arg(
                     "left",
                     crate::announce::time_left_text(ctx, lang, at.saturating_sub(ctx.now)),

@@ -93,6 +93,34 @@ fn puzzle_line() -> impl Strategy<Value = String> {
         .prop_map(|(command, words)| format!("/{command} {}", words.join(" ")))
 }
 
+/// `/settings` lines for the chat's tournament settings and `/tournament` lines with start
+/// times, well-formed and not: offsets of every form, zone names, junk.
+fn tournament_settings_line() -> impl Strategy<Value = String> {
+    let value = prop_oneof![
+        Just("admins".to_owned()),
+        Just("everyone".to_owned()),
+        Just("Asia/Shanghai".to_owned()),
+        "(UTC|GMT|utc)?[+\\-\u{2212}]?[0-9]{0,4}(:[0-9]{0,3})?",
+        "\\PC{0,12}",
+    ];
+    let settings = (
+        prop::sample::select(&["tournaments", "timezone", "zone", "tz", "time-zone"][..]),
+        value,
+    )
+        .prop_map(|(name, value)| format!("/settings {name} {value}"));
+    let start = prop_oneof![
+        "(at |start |in )?[0-9]{1,2}:[0-9]{1,2}",
+        "(at |in )[0-9]{1,3}[mhd]",
+        "\\PC{0,8}",
+    ];
+    let create = (
+        prop::sample::select(&["swiss 2", "round-robin", "arena 30", "cancel"][..]),
+        start,
+    )
+        .prop_map(|(what, start)| format!("/tournament {what} {start}"));
+    prop_oneof![settings, create]
+}
+
 /// Text with a good share of what must never come back: controls, bidi overrides, length.
 fn hostile(longest: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(
@@ -229,6 +257,34 @@ proptest! {
                 h.advance(std::time::Duration::from_secs(7 * 3600));
                 h.tick().await;
                 h.deliver().await;
+            }
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn no_tournament_settings_or_start_time_line_panics_and_refusals_change_nothing(
+        lines in prop::collection::vec(tournament_settings_line(), 1..10),
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let mut h = Harness::new(DealSource::Seeded(34)).await;
+            let (alice, bob) = (user("alice"), user("bob"));
+            let chat = group("-805");
+            h.non_admins.push(bob.id.clone());
+            for (i, text) in lines.iter().enumerate() {
+                let who = if i % 2 == 0 { &alice } else { &bob };
+                let before = h.store.chat(&chat).await.unwrap().map(|c| c.settings);
+                let answer = h.say(who, &chat, text).await;
+                prop_assert!(answer.replies.iter().all(|r| !r.text.is_empty()));
+                let out = h.deliver().await;
+                if answer.replies.iter().any(|r| r.kind == MessageKind::Refusal) {
+                    prop_assert!(out.is_empty(), "{text}: a refusal queued {out:#?}");
+                    let after = h.store.chat(&chat).await.unwrap().map(|c| c.settings);
+                    prop_assert_eq!(before, after, "{}: a refusal changed the settings", text);
+                } else if text.starts_with("/settings") {
+                    prop_assert!(!answer.replies.is_empty(), "{text}: no answer");
+                }
             }
             Ok(())
         })?;

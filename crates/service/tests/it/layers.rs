@@ -253,6 +253,7 @@ const STORE_LAYERS: &[(&str, &[&str])] = &[
             "ids",
             "language",
             "settings",
+            "utc_offset",
             "recipe",
             "message",
             "verdict",

@@ -32,6 +32,7 @@ mod review;
 mod review_queue;
 mod settings;
 mod tournament_entries;
+mod tournament_settings;
 mod tournaments;
 mod web_links;
 mod xiangqi;

@@ -10,7 +10,9 @@ use super::common;
 use common::*;
 use jieqi_service::store::TournamentRecord;
 use jieqi_service::store::tournament::{StoredBye, StoredEntry, StoredScore, TournamentState};
-use jieqi_service::{ButtonAction, ChatId, DealSource, Input, MessageKind, User};
+use jieqi_service::{
+    ButtonAction, ChatId, DealSource, Destination, Input, MessageKind, OutboxEntry, User,
+};
 
 /// The chat's latest tournament as stored.
 async fn stored(h: &Harness, chat: &ChatId) -> TournamentRecord {
@@ -154,12 +156,14 @@ async fn a_start_time_starts_the_swiss_once_whichever_process_ticks_first() {
             .say(&ann, &chat, &format!("/tournament swiss 2 {bad}"))
             .await;
         assert!(
-            refusal(&answer).contains("is not a start time") && refusal(&answer).contains("UTC"),
+            refusal(&answer).contains("is not a start time")
+                && refusal(&answer).contains("this chat's time zone"),
             "{bad}: {answer:#?}"
         );
     }
 
-    // 20:00 is the next 20:00 UTC: the scenario's clock is at 22:13:20 UTC, so tomorrow.
+    // 20:00 in a chat that set no time zone is the next 20:00 UTC: the scenario's clock is at
+    // 22:13:20 UTC, so tomorrow.
     not_refused(
         &h.say(&ann, &chat, "/tournament swiss 2 xiangqi at 20:00")
             .await,
@@ -461,4 +465,61 @@ async fn after_the_final_post_standings_answer_with_text_and_not_the_picture_aga
     let text = &answer.replies[0].text;
     assert!(text.contains("the final post above"), "{text}");
     assert!(text.contains("ann") && text.contains("bob"), "{text}");
+}
+
+/// The announcement's delivered entry of the chat's latest event and the edits made of it.
+fn announcement_and_edits(h: &Harness, chat: &ChatId, id: &str) -> (OutboxEntry, Vec<OutboxEntry>) {
+    let announcement = h
+        .delivered
+        .iter()
+        .find(|e| {
+            e.message.to == Destination::Chat(chat.clone())
+                && e.message.replaces.is_none()
+                && e.message.buttons.iter().any(
+                    |b| matches!(&b.action, ButtonAction::JoinTournament(t) if t.as_str() == id),
+                )
+        })
+        .expect("the announcement")
+        .clone();
+    let edits = h
+        .delivered
+        .iter()
+        .filter(|e| e.message.replaces == Some(announcement.id))
+        .cloned()
+        .collect();
+    (announcement, edits)
+}
+
+#[tokio::test]
+async fn the_join_and_leave_buttons_leave_the_announcement_once_the_event_is_over() {
+    let mut h = Harness::new(DealSource::Seeded(67)).await;
+
+    // Called off: one edit of the announcement, buttons gone, its text kept.
+    let chat = group("club");
+    let ann = user("ann");
+    not_refused(&h.say(&ann, &chat, "/tournament swiss 2 xiangqi").await);
+    h.deliver().await;
+    let id = stored(&h, &chat).await.id;
+    let (announcement, edits) = announcement_and_edits(&h, &chat, id.as_str());
+    assert!(edits.is_empty(), "untouched while open");
+    assert_eq!(stored(&h, &chat).await.announcement, Some(announcement.id));
+    not_refused(&h.say(&ann, &chat, "/tournament cancel").await);
+    h.deliver().await;
+    let (_, edits) = announcement_and_edits(&h, &chat, id.as_str());
+    assert_eq!(edits.len(), 1, "{edits:#?}");
+    assert!(edits[0].message.buttons.is_empty() && edits[0].message.text.is_empty());
+    assert_eq!(
+        edits[0].replaces_ref.as_deref(),
+        Some(format!("msg{}", announcement.id.0).as_str()),
+        "the platform's post is the one edited"
+    );
+
+    // Finished: the same, once, in the change that ends it.
+    let other = group("other-club");
+    one_game_event(&mut h, &other, "").await;
+    let record = stored(&h, &other).await;
+    assert_eq!(record.state, TournamentState::Finished);
+    let (_, edits) = announcement_and_edits(&h, &other, record.id.as_str());
+    assert_eq!(edits.len(), 1, "{edits:#?}");
+    assert!(edits[0].message.buttons.is_empty());
 }

@@ -2,13 +2,17 @@
 //! release (the `fleet` module says when and why): each record's
 //! [`super::Record::older_shape`] is one of the functions here.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::StoreError;
+use crate::ids::{ChallengeId, ChatId, GameId, UserId};
+use crate::language::Language;
 use crate::message::{ButtonAction, Destination, Message, MessageKind};
 use crate::records::{
-    AnswerRecord, ChallengeRecord, GameRecord, ImageRecipe, OutboxRecord, PlayerRecord,
+    AnswerRecord, ChallengeRecord, ChatPuzzles, ChatRecord, GameRecord, ImageRecipe, OutboxRecord,
+    PlayerRecord,
 };
+use crate::settings::{BoardMode, ChatSettings, Notation, Orientation, Style};
 
 /// The oldest fleet version this release writes for: the previous release's codec (f61d864).
 pub const OLDEST_WRITABLE: u8 = 4;
@@ -32,6 +36,9 @@ pub mod since {
     /// The Rematch button under a result (`ButtonAction::Rematch`). An older fleet's
     /// messages leave it off: the rematch is still there to ask for with `/rematch`.
     pub const REMATCH: u8 = 8;
+    /// A chat's tournament settings other than the defaults: everyone may create, a time
+    /// zone other than UTC (`ChatSettings::tournaments`, `ChatSettings::zone`).
+    pub const CHAT_TOURNAMENT_SETTINGS: u8 = 9;
 }
 
 /// The postcard bytes of `value`.
@@ -141,6 +148,85 @@ pub(crate) fn older_player(player: &PlayerRecord, version: u8) -> Result<Vec<u8>
         return without_tail(bytes, &player.live);
     }
     Ok(bytes)
+}
+
+/// A chat as schemas 4 to 8 stored it: the settings without who may create a tournament
+/// and the time zone (schemas 1 to 3 also lacked `puzzles`, completed before reading).
+#[derive(Serialize, Deserialize)]
+pub(crate) struct ChatV8 {
+    chat: ChatId,
+    revision: u64,
+    settings: SettingsV8,
+    games: Vec<GameId>,
+    challenges: Vec<ChallengeId>,
+    watching: Vec<GameId>,
+    players: Vec<UserId>,
+    finished: Vec<GameId>,
+    puzzles: ChatPuzzles,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SettingsV8 {
+    language: Language,
+    style: Style,
+    orientation: Orientation,
+    notation: Notation,
+    board: BoardMode,
+}
+
+impl From<ChatV8> for ChatRecord {
+    fn from(old: ChatV8) -> ChatRecord {
+        let s = old.settings;
+        ChatRecord {
+            chat: old.chat,
+            revision: old.revision,
+            settings: ChatSettings {
+                language: s.language,
+                style: s.style,
+                orientation: s.orientation,
+                notation: s.notation,
+                board: s.board,
+                ..ChatSettings::for_language(s.language)
+            },
+            games: old.games,
+            challenges: old.challenges,
+            watching: old.watching,
+            players: old.players,
+            finished: old.finished,
+            puzzles: old.puzzles,
+        }
+    }
+}
+
+/// Schemas 4 to 8 lack the chat settings' last two fields: a chat whose settings say more
+/// than admins and UTC waits for the fleet ([`since::CHAT_TOURNAMENT_SETTINGS`]; the service
+/// refuses to set them before).
+pub(crate) fn older_chat(chat: &ChatRecord, version: u8) -> Result<Vec<u8>, StoreError> {
+    let needs = since::CHAT_TOURNAMENT_SETTINGS;
+    if version >= needs {
+        return body(chat);
+    }
+    let s = &chat.settings;
+    if !s.fit_schema_8() {
+        return Err(not_yet("a chat's tournament settings", needs, version));
+    }
+    body(&ChatV8 {
+        chat: chat.chat.clone(),
+        revision: chat.revision,
+        settings: SettingsV8 {
+            language: s.language,
+            style: s.style,
+            orientation: s.orientation,
+            notation: s.notation,
+            board: s.board,
+        },
+        games: chat.games.clone(),
+        challenges: chat.challenges.clone(),
+        watching: chat.watching.clone(),
+        players: chat.players.clone(),
+        finished: chat.finished.clone(),
+        puzzles: chat.puzzles.clone(),
+    })
 }
 
 /// Schemas 4 and 5 lack an outbox entry's last field, `covers`, and every message read by

@@ -118,7 +118,7 @@ proptest! {
     #[test]
     fn a_player_for_an_older_fleet_reads_back_or_waits_for_the_fleet(
         player in player(),
-        fleet in 4u8..SCHEMA_VERSION,
+        fleet in 4u8..since::SPEED_RATINGS,
     ) {
         match encode_for(&player, fleet) {
             Ok(bytes) => {

@@ -25,6 +25,17 @@ pub fn chat(revision: u64) -> ChatRecord {
     record
 }
 
+/// The chat `zoned` at `revision`, in Chinese, where everyone creates tournaments and
+/// start times are UTC+8: settings only schema 9 holds.
+pub fn zoned_chat(revision: u64) -> ChatRecord {
+    let mut settings = ChatSettings::for_language(Language::Zh);
+    settings.tournaments = crate::settings::TournamentCreators::Everyone;
+    settings.zone = "UTC+8".parse().expect("an offset");
+    let mut record = ChatRecord::new(room("zoned"), settings);
+    record.revision = revision;
+    record
+}
+
 /// The Discord player ann at `revision`.
 pub fn player(revision: u64) -> PlayerRecord {
     let mut record = PlayerRecord::new(&User::new(UserId::new(Platform::Discord, "1"), "ann"));

@@ -114,7 +114,7 @@ pub async fn records_read_back_as_committed(subject: &dyn Subject) {
         .commit(Change {
             games: vec![game("g7k2", 1, Some(30)), finished.clone()],
             challenges: vec![challenge("c4f7k", 1, 20)],
-            chats: vec![chat(1)],
+            chats: vec![chat(1), zoned_chat(1)],
             players: vec![player(1)],
             durable: true,
             ..Change::default()
@@ -134,6 +134,10 @@ pub async fn records_read_back_as_committed(subject: &dyn Subject) {
         Some(challenge("c4f7k", 1, 20))
     );
     assert_eq!(store.chat(&room("room")).await.unwrap(), Some(chat(1)));
+    assert_eq!(
+        store.chat(&room("zoned")).await.unwrap(),
+        Some(zoned_chat(1))
+    );
     assert_eq!(
         store.player(&player(1).user).await.unwrap(),
         Some(player(1))

@@ -28,6 +28,8 @@ pub async fn a_tournament_reads_back_by_id_by_chat_and_while_unfinished(subject:
     let first = open("t4f7k2", 1);
     let mut second = open("t9b3c4", 1);
     second.created_at = first.created_at + 5;
+    // The announcement's post, kept to edit its buttons off at the end.
+    second.announcement = Some(crate::message::OutboxId(41));
     store
         .commit(Change {
             tournaments: vec![second.clone(), first.clone()],

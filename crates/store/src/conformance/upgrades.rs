@@ -16,7 +16,7 @@ use super::fixtures::*;
 use super::{Opened, StoredRecord, Subject};
 use crate::codec::{SCHEMA_VERSION, encode};
 use crate::message::{Answer, Destination, Message, MessageKind};
-use crate::records::{BoardMoves, ChatPuzzles, PuzzleStats, StoredReply};
+use crate::records::{BoardMoves, PuzzleStats, StoredReply};
 use crate::{AnswerRecord, Change, GameStore, LiveRatings, Verdict};
 
 fn postcard<T: Serialize>(value: &T) -> Vec<u8> {
@@ -98,7 +98,9 @@ pub async fn challenges_of_every_older_schema_read_as_current(subject: &dyn Subj
     reads_as_current(subject, &opened, stored, old, read, &Some(record.clone())).await;
 }
 
-/// Chats: schemas 1 to 3 lacked `puzzles`.
+/// Chats: schemas 1 to 8 lacked the settings' last two fields (who may create a tournament,
+/// the time zone), inside the record; schemas 1 to 3 also `puzzles`, at its end. They read as
+/// admins and UTC.
 pub async fn chats_of_every_older_schema_read_as_current(subject: &dyn Subject) {
     let record = chat(1);
     let change = Change {
@@ -108,11 +110,27 @@ pub async fn chats_of_every_older_schema_read_as_current(subject: &dyn Subject) 
     let Some(opened) = committed(subject, change).await else {
         return;
     };
-    let current = encode(&record).unwrap();
-    let lacked = Lacked(vec![(3, postcard(&ChatPuzzles::default()))]);
+    let s = record.settings;
+    let settings = (s.language, s.style, s.orientation, s.notation, s.board);
+    let fields = (
+        &record.chat,
+        record.revision,
+        settings,
+        &record.games,
+        &record.challenges,
+        &record.watching,
+        &record.players,
+        &record.finished,
+    );
+    let old = |version: u8| {
+        let mut rest = postcard(&fields);
+        if version >= 4 {
+            rest.extend(postcard(&record.puzzles));
+        }
+        written_by(version, &rest)
+    };
     let id = &record.chat;
     let read = async |store: &dyn GameStore| store.chat(id).await.unwrap();
-    let old = |version: u8| lacked.bytes(&current, version);
     let stored = StoredRecord::Chat(id);
     reads_as_current(subject, &opened, stored, old, read, &Some(record.clone())).await;
 }

@@ -286,3 +286,44 @@ fn a_result_for_a_fleet_before_schema_8_leaves_off_its_rematch_button() {
     let read: OutboxRecord = decode(&encode_for(&record, SCHEMA_VERSION).unwrap()).unwrap();
     assert_eq!(read.message.buttons.len(), 2);
 }
+
+#[test]
+fn a_chat_for_a_fleet_before_schema_9_lacks_its_tournament_settings_and_reads_back_the_same() {
+    use crate::records::ChatRecord;
+    use crate::settings::ChatSettings;
+    let mut chat = ChatRecord::new(
+        room(),
+        ChatSettings::for_language(crate::language::Language::Vi),
+    );
+    chat.revision = 4;
+    chat.finished = vec!["g7k2".parse().unwrap()];
+    for fleet in OLDEST_WRITABLE..since::CHAT_TOURNAMENT_SETTINGS {
+        let bytes = encode_for(&chat, fleet).unwrap();
+        // Two bytes shorter: the settings' creators (admins) and zone (UTC) left off.
+        assert_eq!(
+            bytes.len() + 2,
+            encode(&chat).unwrap().len(),
+            "fleet {fleet}"
+        );
+        assert_eq!(decode::<ChatRecord>(&bytes).unwrap(), chat, "fleet {fleet}");
+    }
+}
+
+#[test]
+fn a_chat_whose_settings_say_more_than_admins_and_utc_waits_for_the_fleet() {
+    use crate::records::ChatRecord;
+    use crate::settings::{ChatSettings, TournamentCreators};
+    let mut everyone = ChatSettings::for_language(crate::language::Language::En);
+    everyone.tournaments = TournamentCreators::Everyone;
+    let mut zoned = ChatSettings::for_language(crate::language::Language::Zh);
+    zoned.zone = "UTC+8".parse().unwrap();
+    for settings in [everyone, zoned] {
+        let chat = ChatRecord::new(room(), settings);
+        assert!(matches!(
+            encode_for(&chat, since::CHAT_TOURNAMENT_SETTINGS - 1),
+            Err(crate::StoreError::NotYet { .. })
+        ));
+        let bytes = encode_for(&chat, since::CHAT_TOURNAMENT_SETTINGS).unwrap();
+        assert_eq!(decode::<ChatRecord>(&bytes).unwrap(), chat);
+    }
+}

@@ -13,6 +13,14 @@ fn a_tournament_reads_back_as_written() {
 }
 
 #[test]
+fn the_announcements_post_reads_back() {
+    let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
+    record.announcement = Some(OutboxId(77));
+    let bytes = encode_tournament(&record).expect("encoded");
+    assert_eq!(decode_tournament(&bytes), Ok(record));
+}
+
+#[test]
 fn a_game_its_two_players_read_differently_is_refused() {
     let mut record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
     // cy says she moved first too.
@@ -110,12 +118,16 @@ fn a_round_robin_plans_a_round_per_opponent_and_cycle() {
 }
 
 #[test]
-fn versions_1_and_2_read_with_what_they_lacked_empty() {
+fn versions_1_to_3_read_with_what_they_lacked_empty() {
     let record = example("t4f7k2", 3, ["g7k2", "h3m4"]);
     let mut bytes = encode_tournament(&record).expect("encoded");
-    // Version 3 ends with the arena's two fields (an empty list and `None`), version 2 with
-    // the start time and the byes asked (`None` and an empty list): a zero byte each.
-    assert_eq!(bytes[bytes.len() - 4..], [0, 0, 0, 0]);
+    // Version 4 ends with the announcement (`None`), version 3 with the arena's two fields
+    // (an empty list and `None`), version 2 with the start time and the byes asked (`None`
+    // and an empty list): a zero byte each.
+    assert_eq!(bytes[bytes.len() - 5..], [0, 0, 0, 0, 0]);
+    bytes.truncate(bytes.len() - 1);
+    bytes[0] = 3;
+    assert_eq!(decode_tournament(&bytes), Ok(record.clone()));
     bytes.truncate(bytes.len() - 2);
     bytes[0] = 2;
     assert_eq!(decode_tournament(&bytes), Ok(record.clone()));

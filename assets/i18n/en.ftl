@@ -575,7 +575,7 @@ activity-back = ← Games
 activity-command = Open the board inside Discord: this channel's games, yours first
 
 ## Tournaments (/tournament)
-tournament-created = Tournament { $id } by { $organiser }: { $format }, { $variant }, { $time }. Join with /tournament join; { $organiser } or an admin starts it with /tournament start.
+tournament-created = Tournament { $id } by { $organiser }: { $format }, { $variant }, { $time }. Join with /tournament join.
 tournament-format-swiss = Swiss, { $rounds ->
         [one] 1 round
        *[other] { $rounds } rounds

@@ -552,7 +552,7 @@ activity-back = ← Các ván
 activity-command = Mở bàn cờ ngay trong Discord: các ván của kênh này, ván của bạn trước
 
 ## Tournaments (/tournament)
-tournament-created = Giải { $id } do { $organiser } tạo: { $format }, { $variant }, { $time }. Đăng ký bằng /tournament join; { $organiser } hoặc quản trị viên bắt đầu bằng /tournament start.
+tournament-created = Giải { $id } do { $organiser } tạo: { $format }, { $variant }, { $time }. Đăng ký bằng /tournament join.
 tournament-format-swiss = hệ Thụy Sĩ, { $rounds } vòng
 tournament-format-round-robin = vòng tròn{ $cycles ->
         [2] , hai lượt

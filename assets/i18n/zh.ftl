@@ -551,7 +551,7 @@ activity-back = ← 对局列表
 activity-command = 在 Discord 里打开棋盘：本频道的对局，你的排在最前
 
 ## Tournaments (/tournament)
-tournament-created = 比赛 { $id }（{ $organiser } 创建）：{ $format }，{ $variant }，{ $time }。用 /tournament join 报名；{ $organiser } 或管理员用 /tournament start 开始。
+tournament-created = 比赛 { $id }（{ $organiser } 创建）：{ $format }，{ $variant }，{ $time }。用 /tournament join 报名。
 tournament-format-swiss = 瑞士制 { $rounds } 轮
 tournament-format-round-robin = 循环赛{ $cycles ->
         [2] （双循环）

@@ -575,7 +575,7 @@ activity-back = ← Games
 activity-command = Open the board inside Discord: this channel's games, yours first
 
 ## Tournaments (/tournament)
-tournament-created = Tournament { $id } by { $organiser }: { $format }, { $variant }, { $time }. Join with /tournament join; { $organiser } or an admin starts it with /tournament start.
+tournament-created = Tournament { $id } by { $organiser }: { $format }, { $variant }, { $time }. Join with /tournament join.
 tournament-format-swiss = Swiss, { $rounds ->
         [one] 1 round
        *[other] { $rounds } rounds
@@ -688,7 +688,7 @@ tournament-format-arena = arena of { $minutes ->
 refuse-arena-minutes = An arena of “{ $minutes }” minutes cannot be run: an arena lasts 1 to { $max } minutes.
 refuse-arena-over = The arena is over: no more games start. The final standings come with its last post.
 arena-started = Arena { $id } has started: { $minutes } minutes, until { $end }. When your game ends you are paired again with whoever waits; 2 points a win, 1 a draw, double after two wins in a row 🔥. Join at any time with /tournament join.
-arena-joined = { $player } joined the arena ({ $count } players) and is paired as soon as someone waits.
+arena-joined = { $player } joined the arena ({ $count } players): paired with a free player, now or when a game ends.
 arena-back = { $player } is back in the arena: paired again from now on (points so far kept).
 arena-pairings = Arena { $id }, new games (your private notice tells you your colour):
 arena-game = { $first } (red) – { $second } (black), game { $game }

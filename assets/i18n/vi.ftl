@@ -552,7 +552,7 @@ activity-back = ← Các ván
 activity-command = Mở bàn cờ ngay trong Discord: các ván của kênh này, ván của bạn trước
 
 ## Tournaments (/tournament)
-tournament-created = Giải { $id } do { $organiser } tạo: { $format }, { $variant }, { $time }. Đăng ký bằng /tournament join; { $organiser } hoặc quản trị viên bắt đầu bằng /tournament start.
+tournament-created = Giải { $id } do { $organiser } tạo: { $format }, { $variant }, { $time }. Đăng ký bằng /tournament join.
 tournament-format-swiss = hệ Thụy Sĩ, { $rounds } vòng
 tournament-format-round-robin = vòng tròn{ $cycles ->
         [2] , hai lượt
@@ -652,7 +652,7 @@ tournament-format-arena = đấu trường { $minutes } phút
 refuse-arena-minutes = Không thể tổ chức đấu trường “{ $minutes }” phút: một đấu trường kéo dài từ 1 đến { $max } phút.
 refuse-arena-over = Đấu trường đã kết thúc: không ván mới nào bắt đầu nữa. Bảng xếp hạng cuối nằm trong thông báo cuối cùng.
 arena-started = Đấu trường { $id } đã bắt đầu: { $minutes } phút, đến { $end }. Khi ván của bạn kết thúc, bạn được ghép ngay với người đang chờ; thắng 2 điểm, hòa 1 điểm, nhân đôi sau hai trận thắng liên tiếp 🔥. Tham gia bất cứ lúc nào bằng /tournament join.
-arena-joined = { $player } đã vào đấu trường ({ $count } người) và sẽ được ghép ngay khi có người chờ.
+arena-joined = { $player } đã vào đấu trường ({ $count } người) và được ghép với người đang rảnh: ngay bây giờ, hoặc khi một ván kết thúc.
 arena-back = { $player } đã trở lại đấu trường: được ghép lại từ bây giờ (điểm đã có vẫn giữ).
 arena-pairings = Đấu trường { $id }, các ván mới (tin nhắn riêng cho bạn biết bạn cầm quân nào):
 arena-game = { $first } (đỏ) – { $second } (đen), ván { $game }

@@ -551,7 +551,7 @@ activity-back = ← 对局列表
 activity-command = 在 Discord 里打开棋盘：本频道的对局，你的排在最前
 
 ## Tournaments (/tournament)
-tournament-created = 比赛 { $id }（{ $organiser } 创建）：{ $format }，{ $variant }，{ $time }。用 /tournament join 报名；{ $organiser } 或管理员用 /tournament start 开始。
+tournament-created = 比赛 { $id }（{ $organiser } 创建）：{ $format }，{ $variant }，{ $time }。用 /tournament join 报名。
 tournament-format-swiss = 瑞士制 { $rounds } 轮
 tournament-format-round-robin = 循环赛{ $cycles ->
         [2] （双循环）
@@ -651,7 +651,7 @@ tournament-format-arena = 竞技场 { $minutes } 分钟
 refuse-arena-minutes = 无法举办“{ $minutes }”分钟的竞技场：竞技场为 1 到 { $max } 分钟。
 refuse-arena-over = 竞技场已结束，不再开始新的对局。最终排名见最后一条公告。
 arena-started = 竞技场 { $id } 开始了：{ $minutes } 分钟，至 { $end }。你的对局结束后，会立即与正在等待的人再次配对；胜 2 分，和 1 分，连胜两局后分数翻倍 🔥。随时可用 /tournament join 加入。
-arena-joined = { $player } 加入了竞技场（{ $count } 人），一有人等待即配对。
+arena-joined = { $player } 加入了竞技场（{ $count } 人），与空闲的棋手配对：现在有人空闲就现在，否则等一盘棋结束。
 arena-back = { $player } 回到竞技场：从现在起重新配对（已得分数保留）。
 arena-pairings = 竞技场 { $id } 新对局（私信会告诉你执哪一方）：
 arena-game = { $first }（红）– { $second }（黑），对局 { $game }

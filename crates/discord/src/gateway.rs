@@ -124,8 +124,15 @@ impl Handler {
         {
             return crate::activity::launch(target).await;
         }
-        let request = interaction::command_request(command);
+        let request = interaction::command_request(command, self.now());
         respond::answer(target, &self.service, &self.sender, request, self.timing()).await;
+    }
+
+    /// Now by the service's clock, the one the process times everything by (the system's
+    /// in production; a scripted one in tests, which moves arenas' ends as it moves the
+    /// requests).
+    fn now(&self) -> std::time::SystemTime {
+        self.service.config().wall_clock.now()
     }
 
     fn timing(&self) -> Timing {
@@ -187,7 +194,7 @@ impl Handler {
             let chat = interaction::chat_of(component.channel_id);
             return crate::activity::launch_game(target, &self.service, &game, &chat).await;
         }
-        let request = match interaction::button_request(component) {
+        let request = match interaction::button_request(component, self.now()) {
             Ok(request) => request,
             Err(refusal) => {
                 // Not one of ours (or from an older version): say so, to the presser only.

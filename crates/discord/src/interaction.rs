@@ -51,8 +51,8 @@ impl Origin {
         chat_of(self.channel)
     }
 
-    /// The request for the service.
-    pub(crate) fn request(&self, input: Input, mentioned: Vec<User>) -> Request {
+    /// The request for the service, received at `now` (the service's clock).
+    pub(crate) fn request(&self, input: Input, mentioned: Vec<User>, now: SystemTime) -> Request {
         Request {
             key: IdempotencyKey(self.id.to_string()),
             chat: self.chat(),
@@ -62,7 +62,7 @@ impl Origin {
             user: self.user.clone(),
             mentioned,
             input,
-            received_at: SystemTime::now(),
+            received_at: now,
         }
     }
 }
@@ -84,8 +84,12 @@ fn manages_server(member: &Member) -> bool {
 pub fn request_from_interaction_json(json: &[u8]) -> Result<Option<Request>, serde_json::Error> {
     let interaction: serenity::all::Interaction = serde_json::from_slice(json)?;
     Ok(match &interaction {
-        serenity::all::Interaction::Command(command) => Some(command_request(command)),
-        serenity::all::Interaction::Component(component) => button_request(component).ok(),
+        serenity::all::Interaction::Command(command) => {
+            Some(command_request(command, SystemTime::now()))
+        }
+        serenity::all::Interaction::Component(component) => {
+            button_request(component, SystemTime::now()).ok()
+        }
         serenity::all::Interaction::Autocomplete(command) => {
             // What the gateway does with it, minus the service's legal moves.
             if let Some(focused) = command.data.autocomplete() {
@@ -97,8 +101,11 @@ pub fn request_from_interaction_json(json: &[u8]) -> Result<Option<Request>, ser
     })
 }
 
-/// The request for an invoked slash command.
-pub(crate) fn command_request(command: &serenity::all::CommandInteraction) -> Request {
+/// The request for an invoked slash command, received at `now`.
+pub(crate) fn command_request(
+    command: &serenity::all::CommandInteraction,
+    now: SystemTime,
+) -> Request {
     let origin = Origin::new(
         command.id,
         command.channel_id,
@@ -108,12 +115,13 @@ pub(crate) fn command_request(command: &serenity::all::CommandInteraction) -> Re
         &command.locale,
     );
     let line = crate::commands::command_line(&command.data);
-    origin.request(Input::Text(line.text), line.mentioned)
+    origin.request(Input::Text(line.text), line.mentioned, now)
 }
 
-/// The request for a pressed button, or why it is not one of ours.
+/// The request for a pressed button received at `now`, or why it is not one of ours.
 pub(crate) fn button_request(
     component: &serenity::all::ComponentInteraction,
+    now: SystemTime,
 ) -> Result<Request, jieqi_service::ButtonDecodeError> {
     let action = jieqi_service::ButtonAction::decode(&component.data.custom_id)?;
     let origin = Origin::new(
@@ -124,7 +132,7 @@ pub(crate) fn button_request(
         component.member.as_ref(),
         &component.locale,
     );
-    Ok(origin.request(Input::Button(action), Vec::new()))
+    Ok(origin.request(Input::Button(action), Vec::new(), now))
 }
 
 #[cfg(test)]
@@ -217,8 +225,11 @@ mod tests {
         assert!(!origin(Some(1), None).is_admin);
         // A DM with the bot: the person's own chat.
         assert!(origin(None, None).is_admin);
-        let request =
-            origin(Some(1), Some(&player)).request(Input::Text("/settings".into()), vec![]);
+        let request = origin(Some(1), Some(&player)).request(
+            Input::Text("/settings".into()),
+            vec![],
+            SystemTime::now(),
+        );
         assert!(!request.is_admin);
     }
 }

@@ -357,10 +357,11 @@ pub(crate) async fn game_over(
         ctx.save_tournament(record);
         return Ok(());
     }
-    crate::tournament_standings::post_standings(ctx, &record, None).await?;
     if record.round >= planned_rounds(&record) {
+        // The last round's standings are the final post's: one post, one picture.
         return finish(ctx, record, None).await;
     }
+    crate::tournament_standings::post_standings(ctx, &record, None).await?;
     pair_next_round(ctx, record).await
 }
 
@@ -550,6 +551,7 @@ pub(crate) async fn finish(
         .map(|row| row.name.clone())
         .collect();
     let mut text = String::new();
+    let stopped_early = early.is_some();
     if let Some(early) = early {
         text.push_str(&ctx.say_in(lang, &early));
         text.push('\n');
@@ -562,6 +564,22 @@ pub(crate) async fn finish(
                 .arg("count", winners.len()),
         ),
     );
+    // After the last round (not after a stop, whose round's standings were just posted) the
+    // final post is also that round's standings, rather than a second post with the same
+    // picture.
+    if !stopped_early && !record.is_arena() {
+        text.push('\n');
+        text.push_str(
+            &ctx.say_in(
+                lang,
+                &Sentence::new("tournament-standings-after")
+                    .arg("round", u64::from(record.round))
+                    .arg("rounds", u64::from(planned_rounds(&record))),
+            ),
+        );
+        text.push('\n');
+        text.push_str(&crate::tournament_standings::standings_text(&record, 3));
+    }
     let image = crate::tournament_standings::standings_image(ctx, &record, None, settings);
     ctx.post(
         Message::text(

@@ -11,7 +11,6 @@
 //!   message it speaks of has really been delivered (see [`Held`]).
 
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use jieqi_service::i18n::Translations;
 use jieqi_service::{
@@ -46,7 +45,11 @@ impl Handler {
                 return;
             }
         };
-        match read_update(update, me, &client.people, SystemTime::now()) {
+        // Stamped by the service's clock, the one the process times everything by (the
+        // system's in production; a scripted one in tests, which moves arenas' ends and
+        // start times as it moves the requests).
+        let now = self.service.config().wall_clock.now();
+        match read_update(update, me, &client.people, now) {
             Reading::Request(mut inbound) => {
                 self.check_admin(&mut inbound).await;
                 let origin = inbound.origin.clone();

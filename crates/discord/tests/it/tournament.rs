@@ -56,7 +56,7 @@ const PLAYERS: [Member; 8] = [
 ];
 
 /// What a message body shows: its content and its embeds' descriptions.
-fn shown(body: &Value) -> String {
+pub(crate) fn shown(body: &Value) -> String {
     let body = body.get("data").unwrap_or(body);
     let mut text = body["content"].as_str().unwrap_or_default().to_owned();
     for embed in body["embeds"].as_array().into_iter().flatten() {
@@ -69,7 +69,7 @@ fn shown(body: &Value) -> String {
 }
 
 /// The channel's posts, each with what it shows.
-fn posts(bot: &Bot) -> Vec<(Recorded, String)> {
+pub(crate) fn posts(bot: &Bot) -> Vec<(Recorded, String)> {
     let log = bot.fake.log();
     channel_posts(&log)
         .into_iter()
@@ -77,7 +77,7 @@ fn posts(bot: &Bot) -> Vec<(Recorded, String)> {
         .collect()
 }
 
-fn posts_with(bot: &Bot, needle: &str) -> Vec<(Recorded, String)> {
+pub(crate) fn posts_with(bot: &Bot, needle: &str) -> Vec<(Recorded, String)> {
     posts(bot)
         .into_iter()
         .filter(|(_, text)| text.contains(needle))
@@ -85,7 +85,7 @@ fn posts_with(bot: &Bot, needle: &str) -> Vec<(Recorded, String)> {
 }
 
 /// Waits for a channel post showing `needle`; the newest such.
-async fn post_with(bot: &Bot, needle: &str) -> (Recorded, String) {
+pub(crate) async fn post_with(bot: &Bot, needle: &str) -> (Recorded, String) {
     bot.fake
         .wait_for(&format!("a post with {needle:?}"), |log| {
             channel_posts(log)
@@ -98,7 +98,7 @@ async fn post_with(bot: &Bot, needle: &str) -> (Recorded, String) {
 
 /// The name as the bot keeps it: the override characters dropped, cut to 64 characters
 /// with an ellipsis.
-fn kept_name(name: &str) -> String {
+pub(crate) fn kept_name(name: &str) -> String {
     let kept: Vec<char> = name
         .chars()
         .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}'))
@@ -112,7 +112,7 @@ fn kept_name(name: &str) -> String {
 }
 
 /// The same text with Discord's Markdown escapes taken out: what a reader sees.
-fn unescaped(text: &str) -> String {
+pub(crate) fn unescaped(text: &str) -> String {
     let mut out = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -378,6 +378,16 @@ async fn an_eight_player_swiss_runs_in_a_channel_through_buttons_and_commands() 
     assert!(!over.files.is_empty(), "with the standings' picture");
     let best = points.values().copied().max().expect("points");
     let seen = unescaped(&text);
+    assert!(
+        seen.contains("Standings after round 3 of 3"),
+        "the final post is also the last round's standings: {seen}"
+    );
+    // The winners' line comes first; the last round's top three follow it.
+    let seen = seen
+        .lines()
+        .find(|l| l.contains("The tournament is over"))
+        .unwrap_or_default()
+        .to_string();
     let named: Vec<&String> = points.keys().filter(|n| seen.contains(*n)).collect();
     assert!(!named.is_empty(), "{text}");
     for name in named {

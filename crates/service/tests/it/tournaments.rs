@@ -426,3 +426,38 @@ async fn a_round_robin_of_three_plays_everyone_once_with_a_round_off_each() {
         2
     );
 }
+
+#[tokio::test]
+async fn an_announcement_says_once_who_starts_the_event() {
+    let mut h = Harness::new(DealSource::Seeded(57)).await;
+    let ann = user("ann");
+    for (chat, line) in [
+        (group("swiss-club"), "/tournament swiss 3"),
+        (group("arena-club"), "/tournament arena 10"),
+    ] {
+        let answer = h.say(&ann, &chat, line).await;
+        assert!(
+            answer
+                .replies
+                .iter()
+                .all(|r| r.kind != MessageKind::Refusal),
+            "{answer:#?}"
+        );
+        h.deliver().await;
+        let announcement = to_chat(&h.delivered, &chat)
+            .into_iter()
+            .find(|m| m.text.starts_with("Tournament "))
+            .expect("the announcement");
+        assert_eq!(
+            announcement
+                .text
+                .matches("starts it with /tournament start")
+                .count(),
+            1,
+            "{}",
+            announcement.text
+        );
+        // An event in each chat: ann leaves nothing running to block the next.
+        h.say(&ann, &chat, "/tournament cancel").await;
+    }
+}

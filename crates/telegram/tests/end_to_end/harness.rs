@@ -2,9 +2,13 @@
 //! delivery loop), against the fake Bot API.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
-use jieqi_service::{DealSource, Platform, RetryPolicy, Service, ServiceConfig, run_delivery_with};
+use jieqi_service::{
+    DealSource, Destination, Platform, RetryPolicy, Service, ServiceConfig, WallClock,
+    run_delivery_with,
+};
 use jieqi_telegram::{Receiving, SendLimits, Telegram, TelegramConfig, TelegramError};
 use tempfile::TempDir;
 use tokio::task::JoinHandle;
@@ -36,7 +40,31 @@ pub struct Harness {
     pub fake: FakeBotApi,
     pub service: Service,
     pub adapter: Option<Adapter>,
+    /// The bot's clock and Telegram's: the system's until a test moves it
+    /// ([`Harness::advance`]).
+    pub clock: ScriptedClock,
     _data: TempDir,
+}
+
+/// The time in these tests: the system's clock plus however far the test moved it on. It
+/// runs as real time passes (a debug build's pictures and the adapter's waits take real
+/// time), and a test skips ahead with [`ScriptedClock::advance`] (an arena's ten minutes in
+/// a moment). The service reads it as its wall clock and the fake Telegram dates the
+/// people's messages by it, so a command's time, a tick's and a timer's agree.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedClock {
+    ahead_ms: Arc<AtomicU64>,
+}
+
+impl ScriptedClock {
+    pub fn now(&self) -> SystemTime {
+        SystemTime::now() + Duration::from_millis(self.ahead_ms.load(Ordering::SeqCst))
+    }
+
+    pub fn advance(&self, by: Duration) {
+        let by = u64::try_from(by.as_millis()).expect("a test's step");
+        self.ahead_ms.fetch_add(by, Ordering::SeqCst);
+    }
 }
 
 pub fn config(fake: &FakeBotApi) -> TelegramConfig {
@@ -94,6 +122,10 @@ impl Harness {
         fake.add_user(ALICE, "Alice", Some("alice"));
         fake.add_user(BOB, "Bob", Some("bob"));
         fake.add_user(CAROL, "Carol", None);
+        let clock = ScriptedClock::default();
+        let people_read = clock.clone();
+        fake.set_clock(move || people_read.now());
+        let bot_reads = clock.clone();
         let data = tempfile::tempdir().expect("temp dir");
         let mut config = ServiceConfig {
             data_dir: data.path().to_path_buf(),
@@ -103,6 +135,7 @@ impl Harness {
                 seed,
                 deals: deals.iter().map(|d| (*d).to_owned()).collect(),
             },
+            wall_clock: WallClock::new(move || bot_reads.now()),
             ..ServiceConfig::default()
         };
         adjust(&mut config);
@@ -111,6 +144,7 @@ impl Harness {
             fake,
             service,
             adapter: None,
+            clock,
             _data: data,
         };
         let pacing = match limits {
@@ -185,6 +219,42 @@ impl Harness {
                 .expect("delivery stops")
                 .expect("delivery");
         }
+    }
+
+    /// Moves the bot's clock and Telegram's on by `by` at once (no tick: see
+    /// [`Harness::tick`]).
+    pub fn advance(&self, by: Duration) {
+        self.clock.advance(by);
+    }
+
+    /// What `jieqi-bot run`'s tick loop does every few seconds: the service's timers due now
+    /// (games out of time, start times, arenas' ends), on the scripted clock.
+    pub async fn tick(&self) {
+        self.service.tick(self.clock.now()).await;
+    }
+
+    /// Waits until every post and notice in the outbox for Telegram has been delivered
+    /// (edits taking old boards' buttons away aside: they wait for room to spare, looking
+    /// again every few seconds).
+    pub async fn delivered(&self) {
+        let drained = tokio::time::timeout(STEP, async {
+            loop {
+                let pending = self
+                    .service
+                    .pending_for(Platform::Telegram, usize::MAX)
+                    .await
+                    .expect("the outbox");
+                if pending
+                    .iter()
+                    .all(|e| matches!(e.message.to, Destination::StaleButtons(_)))
+                {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await;
+        assert!(drained.is_ok(), "the outbox did not drain");
     }
 
     /// Posts the bot made in `chat` so far.

@@ -5,6 +5,7 @@ use jieqi_fake_telegram as fake_bot_api;
 mod harness;
 
 mod admins;
+mod arena;
 mod delivery;
 mod experience;
 mod fast_game;

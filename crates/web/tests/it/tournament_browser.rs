@@ -1,7 +1,8 @@
 //! A running tournament's page in a real browser (Chromium through chromedriver): `/t/<id>`
 //! shows the round's pairings and the standings, and when a game ends the page shows its
-//! result by itself (its script follows the event's revision). A hostile name is text there:
-//! no element made of it, nothing run.
+//! result by itself (its script follows the event's revision); an arena's page also shows
+//! each new pairing as it is made. A hostile name is text there: no element made of it,
+//! nothing run.
 
 use std::time::Duration;
 
@@ -165,6 +166,130 @@ async fn a_running_tournaments_page_shows_pairings_and_standings_and_follows_a_r
     )
     .await;
     assert_eq!(leader, json!(red.name), "the winner leads the standings");
+    assert!(client.get_alert_text().await.is_err(), "no alert ran");
+    let problems = console_problems(client).await;
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// The chat's latest event as stored.
+async fn stored(table: &Table) -> jieqi_service::store::TournamentRecord {
+    table
+        .store
+        .chat_tournaments(&table.chat)
+        .await
+        .expect("reads")
+        .pop()
+        .expect("the tournament")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arenas_page_shows_each_result_and_each_new_pairing_by_itself() {
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let client = &browser.client;
+    let table = Table::new(vec![], ["ann", "bob"], |_| {}).await;
+    let players: Vec<User> = ["ann", "bob", "cy", HOSTILE]
+        .into_iter()
+        .map(user)
+        .collect();
+    let mut key = 0;
+    say(
+        &table,
+        &mut key,
+        &players[0],
+        "/tournament arena 30 xiangqi 1d",
+    )
+    .await;
+    for player in &players {
+        say(&table, &mut key, player, "/tournament join").await;
+    }
+    say(&table, &mut key, &players[0], "/tournament start").await;
+    let record = stored(&table).await;
+    assert_eq!(record.arena_games.len(), 2, "the four paired at the start");
+    let id = record.id.to_string();
+
+    client
+        .goto(&table.url(&format!("/t/{id}")))
+        .await
+        .expect("the page opens");
+    let count = |selector: &str| format!("return document.querySelectorAll('{selector}').length");
+    assert_eq!(js(client, &count("#standings tbody tr")).await, json!(4));
+    assert_eq!(js(client, &count("#round-0 tbody tr")).await, json!(2));
+    assert_eq!(js(client, &count("#round-0 a.playing")).await, json!(2));
+    assert_eq!(
+        js(
+            client,
+            "return document.querySelectorAll('main img').length"
+        )
+        .await,
+        json!(0),
+        "no element made of a name"
+    );
+
+    // The first game ends: Red moves, Black moves, Black resigns (asked, then confirmed).
+    let first = record.arena_games[0].clone();
+    let red = record.players[usize::from(first.first)].user.clone();
+    let black = record.players[usize::from(first.second)].user.clone();
+    let game = first.game.as_str();
+    say(&table, &mut key, &red, &format!("/move {game} h2e2")).await;
+    say(&table, &mut key, &black, &format!("/move {game} h9g7")).await;
+    for _ in 0..2 {
+        key += 1;
+        table
+            .service
+            .handle(Request {
+                key: IdempotencyKey(format!("tb{key}")),
+                chat: table.chat.clone(),
+                is_private_chat: false,
+                is_admin: true,
+                user: black.clone(),
+                mentioned: Vec::new(),
+                input: Input::Text(format!("/resign {game}")),
+                received_at: std::time::SystemTime::now(),
+            })
+            .await;
+    }
+    assert!(
+        until(
+            client,
+            "return document.querySelectorAll('#round-0 a.playing').length === 1",
+            FOLLOWS_WITHIN
+        )
+        .await,
+        "the page shows the result by itself"
+    );
+    let leader = js(
+        client,
+        "return [...document.querySelector('#standings tbody tr').cells].slice(1, 3).map(c => c.textContent)",
+    )
+    .await;
+    assert_eq!(
+        leader,
+        json!([red.name, "2"]),
+        "a win is 2 points, and leads"
+    );
+
+    // A late entry is paired at once with one of the two who wait (they just met, so they
+    // wait for someone else): the page lists the new game, playing, by itself.
+    let late = user("dee");
+    say(&table, &mut key, &late, "/tournament join").await;
+    let record = stored(&table).await;
+    assert_eq!(record.arena_games.len(), 3, "the late entry is paired");
+    let newest = record.arena_games[2].game.to_string();
+    assert!(
+        until(
+            client,
+            &format!(
+                "return document.querySelectorAll('#round-0 a.playing').length === 2 \
+                 && !!document.querySelector('#round-0 a[href=\"/g/{newest}\"]')"
+            ),
+            FOLLOWS_WITHIN
+        )
+        .await,
+        "the page lists the new pairing by itself"
+    );
+    assert_eq!(js(client, &count("#standings tbody tr")).await, json!(5));
     assert!(client.get_alert_text().await.is_err(), "no alert ran");
     let problems = console_problems(client).await;
     assert!(problems.is_empty(), "{problems:?}");

@@ -7,12 +7,13 @@ mod held;
 
 use std::num::NonZeroU64;
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
 use jieqi_discord::{Discord, DiscordConfig, DiscordError};
 use jieqi_service::{
     ChatId, DealSource, Destination, Message, MessageKind, OutboxEntry, OutboxId, Platform,
-    RetryPolicy, Service, ServiceConfig, SledStore, run_delivery_with,
+    RetryPolicy, Service, ServiceConfig, SledStore, WallClock, run_delivery_with,
 };
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
@@ -34,9 +35,32 @@ pub struct Bot {
     pub service: Service,
     /// The service's store, which a test may hold (each request waits at its first read).
     pub store: Arc<held::HeldStore>,
+    /// The bot's clock: the system's until a test moves it ([`Bot::advance`]).
+    pub clock: ScriptedClock,
     shutdown: CancellationToken,
     gateway: JoinHandle<Result<(), DiscordError>>,
     delivery: JoinHandle<()>,
+}
+
+/// The time in these tests: the system's clock plus however far the test moved it on. It
+/// runs as real time passes, and a test skips ahead with [`ScriptedClock::advance`] (an
+/// arena's ten minutes in a moment). The service reads it as its wall clock, and the
+/// adapter stamps each interaction by the service's clock, so a command's time, a tick's
+/// and a timer's agree.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedClock {
+    ahead_ms: Arc<AtomicU64>,
+}
+
+impl ScriptedClock {
+    pub fn now(&self) -> SystemTime {
+        SystemTime::now() + Duration::from_millis(self.ahead_ms.load(Ordering::SeqCst))
+    }
+
+    pub fn advance(&self, by: Duration) {
+        let by = u64::try_from(by.as_millis()).expect("a test's step");
+        self.ahead_ms.fetch_add(by, Ordering::SeqCst);
+    }
 }
 
 pub async fn start() -> Bot {
@@ -56,12 +80,15 @@ pub async fn start_configured(
     let store = Arc::new(held::HeldStore::new(
         SledStore::temporary().expect("a temporary store"),
     ));
+    let clock = ScriptedClock::default();
+    let bot_reads = clock.clone();
     let mut service_config = ServiceConfig {
         deal_source: DealSource::Scripted {
             seed: 7,
             deals: vec![DEAL.to_owned()],
         },
         board_width: 200,
+        wall_clock: WallClock::new(move || bot_reads.now()),
         ..ServiceConfig::default()
     };
     adjust_service(&mut service_config);
@@ -96,6 +123,7 @@ pub async fn start_configured(
         fake,
         service,
         store,
+        clock,
         shutdown,
         gateway,
         delivery,
@@ -112,6 +140,17 @@ impl Bot {
         assert!(matches!(stopped, Ok(Ok(()))), "{stopped:?}");
         self.delivery.await.expect("delivery stops");
         self.service.shutdown().await.expect("flush");
+    }
+
+    /// Moves the bot's clock on by `by` at once (no tick: see [`Bot::tick`]).
+    pub fn advance(&self, by: Duration) {
+        self.clock.advance(by);
+    }
+
+    /// What `jieqi-bot run`'s tick loop does every few seconds: the service's timers due
+    /// now (games out of time, start times, arenas' ends), on the scripted clock.
+    pub async fn tick(&self) {
+        self.service.tick(self.clock.now()).await;
     }
 
     /// Dispatches an interaction and waits until its first answer is complete (after a
@@ -136,6 +175,26 @@ impl Bot {
                 .await
                 .expect("outbox")
                 .is_empty()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the outbox did not drain");
+    }
+
+    /// Waits until every post and notice is delivered, the edits greying out old boards'
+    /// buttons aside (they wait for room to spare, looking again every few seconds).
+    pub async fn posted(&self) {
+        for _ in 0..600 {
+            let pending = self
+                .service
+                .pending_for(Platform::Discord, usize::MAX)
+                .await
+                .expect("outbox");
+            if pending
+                .iter()
+                .all(|e| matches!(e.message.to, Destination::StaleButtons(_)))
             {
                 return;
             }

@@ -456,32 +456,8 @@ impl FakeBotApi {
     /// `user` presses the button with `data` under `post`. Returns the callback query id.
     pub fn press(&self, user: i64, post: &Post, data: &str) -> String {
         let mut w = self.world();
-<<<<<<< HEAD
         let (query, update) = press_json(&mut w, user, post, data);
         w.push_update(update);
-=======
-        let from = w.users.get(&user).cloned().expect("known user");
-        w.next_query += 1;
-        let query = format!("q{}", w.next_query);
-        w.queries.insert(query.clone(), false);
-        let mut message = json!({
-            "message_id": post.message_id, "date": w.now(), "chat": chat_json(&w, post.chat).expect("chat"),
-            "from": bot_user(),
-        });
-        if post.photo.is_some() {
-            message["photo"] = photo_sizes(post.photo.as_deref().unwrap_or_default());
-            message["caption"] = json!(post.text);
-        } else if let Some(document) = &post.document {
-            message["document"] = document_json(document);
-            message["caption"] = json!(post.text);
-        } else {
-            message["text"] = json!(post.text);
-        }
-        w.push_update(json!({"callback_query": {
-            "id": query, "from": from, "chat_instance": format!("ci{}", post.chat),
-            "data": data, "message": message
-        }}));
->>>>>>> main
         drop(w);
         self.changed.notify_waiters();
         query
@@ -593,7 +569,7 @@ fn press_json(w: &mut World, user: i64, post: &Post, data: &str) -> (String, Val
     let query = format!("q{}", w.next_query);
     w.queries.insert(query.clone(), false);
     let mut message = json!({
-        "message_id": post.message_id, "date": now(), "chat": chat_json(w, post.chat).expect("chat"),
+        "message_id": post.message_id, "date": w.now(), "chat": chat_json(w, post.chat).expect("chat"),
         "from": bot_user(),
     });
     if post.photo.is_some() {

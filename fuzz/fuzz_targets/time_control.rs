@@ -21,11 +21,10 @@ fuzz_target!(|text: &str| {
         Err(error) => {
             let sentence = error.to_string();
             assert!(sentence.contains("3+2") && sentence.contains("10m|30s"), "{sentence}");
-            if let ParseTimeControlError::OutOfRange { text: given, .. }
-            | ParseTimeControlError::Malformed { text: given } = error
-            {
-                assert_eq!(given, text);
-            }
+            // Every refusal names what was typed.
+            let (ParseTimeControlError::OutOfRange { text: given, .. }
+            | ParseTimeControlError::Malformed { text: given }) = error;
+            assert_eq!(given, text);
         }
     }
 });

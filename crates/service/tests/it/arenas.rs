@@ -17,27 +17,6 @@ use jieqi_service::store::TournamentRecord;
 use jieqi_service::store::tournament::{ArenaGame, StoredScore, TournamentState};
 use jieqi_service::{ButtonAction, ChatId, DealSource, Input, MessageKind, User};
 
-/// The chat's latest tournament as stored.
-async fn stored(h: &Harness, chat: &ChatId) -> TournamentRecord {
-    h.store
-        .chat_tournaments(chat)
-        .await
-        .expect("read")
-        .pop()
-        .expect("a tournament")
-}
-
-fn notices_with<'a>(h: &'a Harness, chat: &ChatId, words: &str) -> Vec<&'a jieqi_service::Message> {
-    to_chat(&h.delivered, chat)
-        .into_iter()
-        .filter(|m| m.text.contains(words))
-        .collect()
-}
-
-fn players(names: &[&str]) -> Vec<User> {
-    names.iter().copied().map(user).collect()
-}
-
 /// The arena's games being played.
 fn playing(record: &TournamentRecord) -> Vec<ArenaGame> {
     record

@@ -8,32 +8,10 @@ use std::time::Duration;
 use super::common;
 
 use common::*;
-use jieqi_service::store::TournamentRecord;
 use jieqi_service::store::tournament::{StoredBye, StoredEntry, StoredScore, TournamentState};
 use jieqi_service::{
     ButtonAction, ChatId, DealSource, Destination, Input, MessageKind, OutboxEntry, User,
 };
-
-/// The chat's latest tournament as stored.
-async fn stored(h: &Harness, chat: &ChatId) -> TournamentRecord {
-    h.store
-        .chat_tournaments(chat)
-        .await
-        .expect("read")
-        .pop()
-        .expect("a tournament")
-}
-
-fn notices_with<'a>(h: &'a Harness, chat: &ChatId, words: &str) -> Vec<&'a jieqi_service::Message> {
-    to_chat(&h.delivered, chat)
-        .into_iter()
-        .filter(|m| m.text.contains(words))
-        .collect()
-}
-
-fn players(names: &[&str]) -> Vec<User> {
-    names.iter().copied().map(user).collect()
-}
 
 /// Plays round `round` to its end but for the games of `absent`, who never moves: elsewhere
 /// both sides move and then red resigns (twice: the confirmation). In `absent`'s game the

@@ -7,27 +7,9 @@ use std::time::Duration;
 use super::common;
 
 use common::*;
+use jieqi_service::DealSource;
 use jieqi_service::settings::{TournamentCreators, UtcOffset};
-use jieqi_service::store::TournamentRecord;
 use jieqi_service::store::tournament::TournamentState;
-use jieqi_service::{ChatId, DealSource, Message};
-
-/// The chat's latest tournament as stored.
-async fn stored(h: &Harness, chat: &ChatId) -> TournamentRecord {
-    h.store
-        .chat_tournaments(chat)
-        .await
-        .expect("read")
-        .pop()
-        .expect("a tournament")
-}
-
-fn posts_with<'a>(h: &'a Harness, chat: &ChatId, words: &str) -> Vec<&'a Message> {
-    to_chat(&h.delivered, chat)
-        .into_iter()
-        .filter(|m| m.text.contains(words))
-        .collect()
-}
 
 #[tokio::test]
 async fn a_member_creates_a_tournament_only_once_an_admin_lets_everyone() {
@@ -138,7 +120,7 @@ async fn at_20_00_in_a_utc_plus_8_chat_starts_at_12_00_utc_and_is_announced_at_2
     let noon_utc = 1_700_049_600; // 2023-11-15 12:00:00 UTC
     assert_eq!(record.starts_at, Some(noon_utc));
     h.deliver().await;
-    let announced = posts_with(&h, &chat, "starts by itself at");
+    let announced = notices_with(&h, &chat, "starts by itself at");
     assert_eq!(announced.len(), 1);
     assert!(
         announced[0]
@@ -167,7 +149,7 @@ async fn at_20_00_in_a_utc_plus_8_chat_starts_at_12_00_utc_and_is_announced_at_2
         not_refused(&h.say(&ming, &chat, "/tournament swiss 2 at 20:00").await);
         assert_eq!(stored(&h, &chat).await.starts_at, Some(noon_utc));
         h.deliver().await;
-        assert_eq!(posts_with(&h, &chat, words).len(), 1, "{language}");
+        assert_eq!(notices_with(&h, &chat, words).len(), 1, "{language}");
         h.say(&ming, &chat, "/tournament cancel").await;
     }
 }
@@ -193,7 +175,7 @@ async fn an_arenas_end_is_written_on_the_chats_clocks_and_its_start_time_is_thei
     h.tick().await;
     h.deliver().await;
     assert_eq!(stored(&h, &chat).await.state, TournamentState::Running);
-    let started = posts_with(&h, &chat, "has started: 45 minutes");
+    let started = notices_with(&h, &chat, "has started: 45 minutes");
     assert_eq!(started.len(), 1, "{:#?}", to_chat(&h.delivered, &chat));
     assert!(
         started[0]

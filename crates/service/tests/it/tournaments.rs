@@ -8,20 +8,10 @@
 use super::common;
 
 use common::*;
-use jieqi_service::store::TournamentRecord;
 use jieqi_service::store::tournament::{StoredEntry, TournamentState};
 use jieqi_service::{ChatId, DealSource, MessageKind, User};
 
 /// The chat's tournament as stored.
-async fn stored(h: &Harness, chat: &ChatId) -> TournamentRecord {
-    h.store
-        .chat_tournaments(chat)
-        .await
-        .expect("read")
-        .pop()
-        .expect("a tournament")
-}
-
 /// Plays round `round`'s games to an end: on board 1 black resigns, on board 2 the two
 /// agree a draw, and from board 3 on red resigns; everyone makes a move first, so none is
 /// a forfeit.
@@ -62,13 +52,6 @@ async fn play_round(h: &mut Harness, chat: &ChatId, round: u8) {
             }
         }
     }
-}
-
-fn notices_with<'a>(h: &'a Harness, chat: &ChatId, words: &str) -> Vec<&'a jieqi_service::Message> {
-    to_chat(&h.delivered, chat)
-        .into_iter()
-        .filter(|m| m.text.contains(words))
-        .collect()
 }
 
 fn is_png(message: &jieqi_service::Message) -> bool {

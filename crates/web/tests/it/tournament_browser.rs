@@ -37,6 +37,41 @@ async fn say(table: &Table, key: &mut u64, who: &User, text: &str) {
     assert!(answer.replies.is_empty(), "{text}: {answer:#?}");
 }
 
+/// ann creates the event with `create`; ann, bob, cy and the hostile name join; ann starts
+/// it. Returns the four.
+async fn started(table: &Table, key: &mut u64, create: &str) -> Vec<User> {
+    let players: Vec<User> = ["ann", "bob", "cy", HOSTILE]
+        .into_iter()
+        .map(user)
+        .collect();
+    say(table, key, &players[0], create).await;
+    for player in &players {
+        say(table, key, player, "/tournament join").await;
+    }
+    say(table, key, &players[0], "/tournament start").await;
+    players
+}
+
+/// `who` resigns `game`: asked, then confirmed (the question is an answer, not a refusal).
+async fn resign(table: &Table, key: &mut u64, who: &User, game: &str) {
+    for _ in 0..2 {
+        *key += 1;
+        table
+            .service
+            .handle(Request {
+                key: IdempotencyKey(format!("tb{key}")),
+                chat: table.chat.clone(),
+                is_private_chat: false,
+                is_admin: true,
+                user: who.clone(),
+                mentioned: Vec::new(),
+                input: Input::Text(format!("/resign {game}")),
+                received_at: std::time::SystemTime::now(),
+            })
+            .await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_running_tournaments_page_shows_pairings_and_standings_and_follows_a_result() {
     let Some(browser) = browser().await else {
@@ -44,22 +79,8 @@ async fn a_running_tournaments_page_shows_pairings_and_standings_and_follows_a_r
     };
     let client = &browser.client;
     let table = Table::new(vec![], ["ann", "bob"], |_| {}).await;
-    let players: Vec<User> = ["ann", "bob", "cy", HOSTILE]
-        .into_iter()
-        .map(user)
-        .collect();
     let mut key = 0;
-    say(
-        &table,
-        &mut key,
-        &players[0],
-        "/tournament swiss 2 xiangqi 1d",
-    )
-    .await;
-    for player in &players {
-        say(&table, &mut key, player, "/tournament join").await;
-    }
-    say(&table, &mut key, &players[0], "/tournament start").await;
+    let players = started(&table, &mut key, "/tournament swiss 2 xiangqi 1d").await;
     let record = table
         .store
         .chat_tournaments(&table.chat)
@@ -129,22 +150,7 @@ async fn a_running_tournaments_page_shows_pairings_and_standings_and_follows_a_r
         &format!("/move {id_of_game} h9g7"),
     )
     .await;
-    for _ in 0..2 {
-        key += 1;
-        table
-            .service
-            .handle(Request {
-                key: IdempotencyKey(format!("tb{key}")),
-                chat: table.chat.clone(),
-                is_private_chat: false,
-                is_admin: true,
-                user: black.clone(),
-                mentioned: Vec::new(),
-                input: Input::Text(format!("/resign {id_of_game}")),
-                received_at: std::time::SystemTime::now(),
-            })
-            .await;
-    }
+    resign(&table, &mut key, &black, id_of_game).await;
     assert!(
         until(
             client,
@@ -189,22 +195,8 @@ async fn an_arenas_page_shows_each_result_and_each_new_pairing_by_itself() {
     };
     let client = &browser.client;
     let table = Table::new(vec![], ["ann", "bob"], |_| {}).await;
-    let players: Vec<User> = ["ann", "bob", "cy", HOSTILE]
-        .into_iter()
-        .map(user)
-        .collect();
     let mut key = 0;
-    say(
-        &table,
-        &mut key,
-        &players[0],
-        "/tournament arena 30 xiangqi 1d",
-    )
-    .await;
-    for player in &players {
-        say(&table, &mut key, player, "/tournament join").await;
-    }
-    say(&table, &mut key, &players[0], "/tournament start").await;
+    started(&table, &mut key, "/tournament arena 30 xiangqi 1d").await;
     let record = stored(&table).await;
     assert_eq!(record.arena_games.len(), 2, "the four paired at the start");
     let id = record.id.to_string();
@@ -234,22 +226,7 @@ async fn an_arenas_page_shows_each_result_and_each_new_pairing_by_itself() {
     let game = first.game.as_str();
     say(&table, &mut key, &red, &format!("/move {game} h2e2")).await;
     say(&table, &mut key, &black, &format!("/move {game} h9g7")).await;
-    for _ in 0..2 {
-        key += 1;
-        table
-            .service
-            .handle(Request {
-                key: IdempotencyKey(format!("tb{key}")),
-                chat: table.chat.clone(),
-                is_private_chat: false,
-                is_admin: true,
-                user: black.clone(),
-                mentioned: Vec::new(),
-                input: Input::Text(format!("/resign {game}")),
-                received_at: std::time::SystemTime::now(),
-            })
-            .await;
-    }
+    resign(&table, &mut key, &black, game).await;
     assert!(
         until(
             client,

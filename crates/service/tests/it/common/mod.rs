@@ -360,3 +360,26 @@ pub fn private_to<'a>(entries: &'a [OutboxEntry], user: &User) -> Vec<&'a Messag
 
 /// The identity Jieqi deal: every covered piece is what its point says.
 pub const IDENTITY_DEAL: &str = "rheaaehrccpppppPPPPPCCRHEAAEHR";
+
+/// The chat's latest tournament as stored.
+pub async fn stored(h: &Harness, chat: &ChatId) -> jieqi_service::store::TournamentRecord {
+    h.store
+        .chat_tournaments(chat)
+        .await
+        .expect("read")
+        .pop()
+        .expect("a tournament")
+}
+
+/// The messages delivered to `chat` whose text contains `words`.
+pub fn notices_with<'a>(h: &'a Harness, chat: &ChatId, words: &str) -> Vec<&'a Message> {
+    to_chat(&h.delivered, chat)
+        .into_iter()
+        .filter(|m| m.text.contains(words))
+        .collect()
+}
+
+/// Players by name.
+pub fn players(names: &[&str]) -> Vec<User> {
+    names.iter().copied().map(user).collect()
+}

@@ -598,9 +598,10 @@ tournament-status = Tournament { $id }: { $format }, { $variant }, { $time }. { 
         [finished] Finished
        *[other] Called off
     }. { $count ->
-        [one] 1 player
-       *[other] { $count } players
-    }: { $players }
+        [0] No players yet.
+        [one] 1 player: { $players }
+       *[other] { $count } players: { $players }
+    }
 tournament-pairings = Round { $round } of { $rounds }: the pairings. Each game is played here like any game; your private notice tells you your colour.
 tournament-board = Board { $board }: { $first } (red) – { $second } (black), game { $game }
 tournament-bye-point = { $player } has the bye (1 point).

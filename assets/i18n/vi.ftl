@@ -568,7 +568,10 @@ tournament-status = Giải { $id }: { $format }, { $variant }, { $time }. { $sta
         [running] Vòng { $round } / { $rounds }
         [finished] Đã kết thúc
        *[other] Đã hủy
-    }. { $count } kỳ thủ: { $players }
+    }. { $count ->
+        [0] Chưa có kỳ thủ nào.
+       *[other] { $count } kỳ thủ: { $players }
+    }
 tournament-pairings = Vòng { $round } / { $rounds }: bảng xếp cặp. Mỗi ván được chơi ở đây như mọi ván; tin nhắn riêng cho bạn biết bạn cầm quân nào.
 tournament-board = Bàn { $board }: { $first } (đỏ) – { $second } (đen), ván { $game }
 tournament-bye-point = { $player } được miễn đấu (1 điểm).

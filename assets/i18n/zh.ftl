@@ -567,7 +567,10 @@ tournament-status = 比赛 { $id }：{ $format }，{ $variant }，{ $time }。{ 
         [running] 第 { $round } 轮（共 { $rounds } 轮）
         [finished] 已结束
        *[other] 已取消
-    }。{ $count } 名棋手：{ $players }
+    }。{ $count ->
+        [0] 还没有棋手。
+       *[other] { $count } 名棋手：{ $players }
+    }
 tournament-pairings = 第 { $round } 轮（共 { $rounds } 轮）对阵。每盘棋都在这里像普通对局一样下；私信会告诉你执哪一方。
 tournament-board = 第 { $board } 台：{ $first }（红）– { $second }（黑），对局 { $game }
 tournament-bye-point = { $player } 轮空（得 1 分）。

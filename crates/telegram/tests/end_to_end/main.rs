@@ -16,3 +16,4 @@ mod play_on_board;
 mod receiving;
 mod record;
 mod tournament;
+mod tournament_support;

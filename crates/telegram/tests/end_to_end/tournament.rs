@@ -11,23 +11,7 @@ use std::collections::HashMap;
 
 use crate::fake_bot_api::Post;
 use crate::harness::{GROUP, Harness, STEP};
-
-const PUBLIC_URL: &str = "https://jieqi.example";
-
-/// The hostile player's first name (no username, so the bot calls them by it).
-const HOSTILE: &str = "<b>Eve</b> *bold* _it_ [x](https://evil.example) \u{202e}reversed\u{202c} & a name far too long to print whole";
-
-/// The hostile name as the service keeps it: the override characters dropped, cut to 64
-/// characters with an ellipsis.
-fn hostile_shown() -> String {
-    let kept: String = HOSTILE
-        .chars()
-        .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}'))
-        .collect();
-    let mut shown: String = kept.chars().take(64).collect();
-    shown.push('…');
-    shown
-}
+use crate::tournament_support::{HOSTILE, PUBLIC_URL, hostile_shown, id_of, png_size, posts_with};
 
 /// One board of a round, as its pairings post reads.
 #[derive(Clone, Debug)]
@@ -72,14 +56,6 @@ fn players() -> Vec<(i64, String)> {
         .collect();
     players.push((108, hostile_shown()));
     players
-}
-
-fn id_of(players: &[(i64, String)], name: &str) -> i64 {
-    players
-        .iter()
-        .find(|(_, n)| n == name)
-        .unwrap_or_else(|| panic!("no player called {name:?}"))
-        .0
 }
 
 fn photos_of(h: &Harness, game: &str) -> Vec<Post> {
@@ -166,22 +142,6 @@ async fn play_round(h: &Harness, players: &[(i64, String)], boards: &[Board]) ->
         game_over(h, game).await;
     }
     red_points
-}
-
-/// Decodes a PNG, returning its width and height.
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().expect("a PNG header");
-    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
-    let frame = reader.next_frame(&mut pixels).expect("a PNG that decodes");
-    (frame.width, frame.height)
-}
-
-fn posts_with(h: &Harness, needle: &str) -> Vec<Post> {
-    h.posts(GROUP)
-        .into_iter()
-        .filter(|p| p.text.contains(needle))
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

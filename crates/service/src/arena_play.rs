@@ -110,7 +110,7 @@ pub(crate) async fn start(ctx: &mut Ctx<'_>, mut record: TournamentRecord) -> St
             .arg("minutes", u64::from(minutes(&record)))
             .arg(
                 "end",
-                crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), settings.zone),
+                crate::tournament_standings::arena_end_text(&record, settings.zone),
             ),
     );
     post(ctx, &record, text, Vec::new()).await?;

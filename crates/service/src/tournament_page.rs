@@ -132,7 +132,7 @@ fn build(
         .arg("state", state)
         .arg(
             "end",
-            crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), zone),
+            crate::tournament_standings::arena_end_text(record, zone),
         )
         .arg("round", u64::from(record.round))
         .arg("rounds", u64::from(planned_rounds(record)))

@@ -569,16 +569,9 @@ pub(crate) async fn finish(
     // picture.
     if !stopped_early && !record.is_arena() {
         text.push('\n');
-        text.push_str(
-            &ctx.say_in(
-                lang,
-                &Sentence::new("tournament-standings-after")
-                    .arg("round", u64::from(record.round))
-                    .arg("rounds", u64::from(planned_rounds(&record))),
-            ),
-        );
-        text.push('\n');
-        text.push_str(&crate::tournament_standings::standings_text(&record, 3));
+        text.push_str(&crate::tournament_standings::standings_after_text(
+            ctx, &record, lang,
+        ));
     }
     let image = crate::tournament_standings::standings_image(ctx, &record, None, settings);
     ctx.post(

@@ -185,10 +185,7 @@ pub(crate) fn standings_image(
                         "running"
                     },
                 )
-                .arg(
-                    "end",
-                    crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), settings.zone),
-                ),
+                .arg("end", arena_end_text(record, settings.zone)),
         )
     } else {
         ctx.say_in(
@@ -232,14 +229,12 @@ pub(crate) fn standings_text(record: &TournamentRecord, most: usize) -> String {
         .join("\n")
 }
 
-/// Posts the standings after a round (`asker`'s row highlighted when one asked).
-pub(crate) async fn post_standings(
-    ctx: &mut Ctx<'_>,
+/// "Standings after round r of n:" and the top three, in `lang`.
+pub(crate) fn standings_after_text(
+    ctx: &Ctx<'_>,
     record: &TournamentRecord,
-    asker: Option<&UserId>,
-) -> Step {
-    let settings = ctx.chat_record(&record.chat).await?.settings;
-    let lang = settings.language;
+    lang: crate::i18n::Language,
+) -> String {
     let mut text = ctx.say_in(
         lang,
         &Sentence::new("tournament-standings-after")
@@ -248,6 +243,25 @@ pub(crate) async fn post_standings(
     );
     text.push('\n');
     text.push_str(&standings_text(record, 3));
+    text
+}
+
+/// An arena's end on the clocks of `zone` (its chat's): "2023-11-15 20:45 UTC+8".
+pub(crate) fn arena_end_text(
+    record: &TournamentRecord,
+    zone: crate::settings::UtcOffset,
+) -> String {
+    crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), zone)
+}
+
+/// Posts the standings after a round (`asker`'s row highlighted when one asked).
+pub(crate) async fn post_standings(
+    ctx: &mut Ctx<'_>,
+    record: &TournamentRecord,
+    asker: Option<&UserId>,
+) -> Step {
+    let settings = ctx.chat_record(&record.chat).await?.settings;
+    let text = standings_after_text(ctx, record, settings.language);
     let image = standings_image(ctx, record, asker, settings);
     ctx.post(
         Message::text(

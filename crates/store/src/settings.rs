@@ -1,8 +1,9 @@
 //! A chat's presentation choices (`/settings`): language, piece style, board orientation,
 //! move notation, whether each move gets a new board message or one message is edited, who
 //! may create a tournament there, and the chat's time zone (what a start time typed there
-//! means, and how its events' moments are written). Only the chat's admins change them. A person's own choices for the pictures only they see
-//! ([`PersonalSettings`]) are theirs, kept on their player record.
+//! means, and how its events' moments are written). Only the chat's admins change them. A
+//! person's own choices for the pictures only they see ([`PersonalSettings`]) are theirs,
+//! kept on their player record.
 
 use std::fmt;
 use std::str::FromStr;

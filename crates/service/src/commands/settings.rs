@@ -106,19 +106,6 @@ impl Settings {
             }
             Settings::Show => {}
             _ if !ctx.req()?.is_admin => return refuse(Sentence::new("refuse-settings-admins")),
-            // An older release beside this one could not read the chat back (the codec's
-            // `since::CHAT_TOURNAMENT_SETTINGS`): the defaults are what it knows.
-            Settings::Tournaments(creators)
-                if creators != TournamentCreators::Admins
-                    && !fleet_reads_chat_tournament_settings(ctx) =>
-            {
-                return refuse(Sentence::new("refuse-setting-not-yet"));
-            }
-            Settings::Zone(zone)
-                if zone != UtcOffset::UTC && !fleet_reads_chat_tournament_settings(ctx) =>
-            {
-                return refuse(Sentence::new("refuse-setting-not-yet"));
-            }
             _ => {}
         }
         let chat_id = ctx.chat_id()?.clone();
@@ -138,6 +125,14 @@ impl Settings {
         }
         let s = *settings;
         let changed = !matches!(self, Settings::Show);
+        // An older release beside this one could not read the chat back (the codec's
+        // `since::CHAT_TOURNAMENT_SETTINGS`): it knows only settings that fit schema 8.
+        if changed
+            && !s.fit_schema_8()
+            && ctx.inner.store.fleet() < crate::store::fleet::since::CHAT_TOURNAMENT_SETTINGS
+        {
+            return refuse(Sentence::new("refuse-setting-not-yet"));
+        }
         if changed {
             ctx.save_chat(chat);
         }
@@ -163,11 +158,6 @@ impl Settings {
         ));
         Ok(())
     }
-}
-
-/// Whether every process sharing the store reads a chat's tournament settings.
-fn fleet_reads_chat_tournament_settings(ctx: &Ctx<'_>) -> bool {
-    ctx.inner.store.fleet() >= crate::store::fleet::since::CHAT_TOURNAMENT_SETTINGS
 }
 
 /// Changes the caller's own picture choices and says what they are now.

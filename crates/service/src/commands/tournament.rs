@@ -664,7 +664,7 @@ fn status_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
 
 /// An arena's end on the chat's clocks: "2023-11-15 20:45 UTC+8".
 fn end_text(ctx: &Ctx<'_>, record: &TournamentRecord) -> String {
-    crate::announce::zoned_clock_text(record.ends_at.unwrap_or(0), ctx.settings().zone)
+    crate::tournament_standings::arena_end_text(record, ctx.settings().zone)
 }
 
 /// "It starts by itself at 2023-11-15 20:00 UTC+8 (in 21 hours); rated." or "... by hand

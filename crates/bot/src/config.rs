@@ -35,6 +35,7 @@ pub const KEYS: &[&str] = &[
     "DATA_DIR",
     "DATABASE_URL",
     "DATABASE_SCHEMA",
+    "DATABASE_CONNECTIONS",
     "DISCORD_API_URL",
     "TELEGRAM_API_URL",
     "DISCORD_GUILD_ID",
@@ -91,6 +92,8 @@ pub struct Config {
     pub database_url: Option<Token>,
     /// `DATABASE_SCHEMA`: the PostgreSQL schema of the bot's tables.
     pub database_schema: String,
+    /// `DATABASE_CONNECTIONS`: PostgreSQL connections this process keeps for its calls.
+    pub database_connections: usize,
     pub discord_api_url: Option<Url>,
     pub telegram_api_url: Option<Url>,
     pub discord_guild_id: Option<NonZeroU64>,
@@ -173,6 +176,7 @@ struct RawConfig {
     data_dir: Option<Text>,
     database_url: Option<Text>,
     database_schema: Option<Text>,
+    database_connections: Option<Text>,
     discord_api_url: Option<Text>,
     telegram_api_url: Option<Text>,
     discord_guild_id: Option<Text>,
@@ -327,6 +331,7 @@ impl Checker<'_> {
             },
             database_url: token(raw.database_url),
             database_schema: self.schema(raw.database_schema)?,
+            database_connections: self.connections(raw.database_connections)?,
             discord_api_url: self.url("DISCORD_API_URL", raw.discord_api_url, false)?,
             telegram_api_url: self.url("TELEGRAM_API_URL", raw.telegram_api_url, false)?,
             discord_guild_id: self.guild_id(raw.discord_guild_id)?,
@@ -465,6 +470,22 @@ impl Checker<'_> {
                     name.chars().take(64).collect::<String>()
                 ),
             ))
+        }
+    }
+
+    fn connections(&self, raw: Option<Text>) -> Result<usize, ConfigError> {
+        let Some(text) = present(raw) else {
+            return Ok(jieqi_store_pg::DEFAULT_CONNECTIONS);
+        };
+        match text.parse::<usize>() {
+            Ok(n) if (1..=1000).contains(&n) => Ok(n),
+            _ => Err(self.invalid(
+                "DATABASE_CONNECTIONS",
+                format!(
+                    "`{}`, not a number of connections from 1 to 1000, e.g. 16",
+                    text.chars().take(64).collect::<String>()
+                ),
+            )),
         }
     }
 

@@ -302,15 +302,19 @@ pub(crate) async fn start_web(
 pub(crate) async fn open_store(config: &Config) -> anyhow::Result<Arc<dyn GameStore>> {
     match &config.database_url {
         Some(url) => {
-            let store = PgStore::connect_in_schema(url.expose(), &config.database_schema)
-                .await
-                .map_err(|error| match error {
-                    StoreError::Backend(reason) => anyhow::anyhow!(
-                        "cannot use the PostgreSQL database: {reason}. Check DATABASE_URL \
+            let store = PgStore::connect_with(
+                url.expose(),
+                Some(&config.database_schema),
+                config.database_connections,
+            )
+            .await
+            .map_err(|error| match error {
+                StoreError::Backend(reason) => anyhow::anyhow!(
+                    "cannot use the PostgreSQL database: {reason}. Check DATABASE_URL \
                          (postgres://user:password@host:5432/database) and that the server runs"
-                    ),
-                    other => anyhow::anyhow!("cannot use the PostgreSQL database: {other}"),
-                })?;
+                ),
+                other => anyhow::anyhow!("cannot use the PostgreSQL database: {other}"),
+            })?;
             Ok(Arc::new(store))
         }
         None => {

@@ -24,8 +24,12 @@ const PER_CHANNEL: u32 = 5;
 const CHANNEL_WINDOW: Duration = Duration::from_millis(5_500);
 /// Requests of the whole bot in any second: Discord's fifty, less a margin.
 const BOT_PER_SECOND: u32 = 45;
-/// How long a turn taken ahead of its post (`Sender::ready`) waits for it.
-const RESERVED_FOR: Duration = Duration::from_secs(3);
+/// How long a turn taken ahead of its post (`Sender::ready`) stands for it. The channel's
+/// window counts from the turn, so a post sent much later (a board drawn slowly on a busy
+/// machine) would arrive closer to the channel's next posts than Discord's window allows;
+/// such a post takes a turn of its own instead (the early one is spent for nothing, only
+/// when the machine is slow). Well within the window's margin.
+const RESERVED_FOR: Duration = Duration::from_millis(300);
 
 /// What a request to Discord counts against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -213,5 +217,30 @@ mod tests {
             !pace.spare(Counted::Edit(1)).await,
             "an edit took the last room"
         );
+    }
+
+    #[tokio::test]
+    async fn a_post_long_after_its_turn_takes_a_turn_of_its_own() {
+        let pace = Pace::default();
+        for _ in 0..3 {
+            pace.take(Counted::Post(1)).await;
+        }
+        // A turn, used at once: the fifth post of the window goes without waiting.
+        pace.reserve(Counted::Post(1)).await;
+        let on_time = tokio::time::timeout(Duration::from_millis(100), pace.take(Counted::Post(1)));
+        assert!(
+            on_time.await.is_ok(),
+            "a post on time waited for a second turn"
+        );
+        // The window is full now; a turn taken and left while a board is drawn slowly does
+        // not stand for the post: it waits for room of its own.
+        let pace = Pace::default();
+        for _ in 0..4 {
+            pace.take(Counted::Post(2)).await;
+        }
+        pace.reserve(Counted::Post(2)).await;
+        tokio::time::sleep(RESERVED_FOR + Duration::from_millis(50)).await;
+        let late = tokio::time::timeout(Duration::from_millis(300), pace.take(Counted::Post(2)));
+        assert!(late.await.is_err(), "a late post used its early turn");
     }
 }

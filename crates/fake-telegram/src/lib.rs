@@ -30,7 +30,7 @@ use url::Url;
 mod limits;
 mod wire;
 
-pub use limits::{Bucket, Limits, Throttled, Window};
+pub use limits::{Bucket, Limits, Throttled, Window, counts as counts_against_limits};
 
 /// The header in which Telegram repeats a webhook's secret token.
 pub const SECRET_HEADER: &str = "X-Telegram-Bot-Api-Secret-Token";

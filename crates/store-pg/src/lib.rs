@@ -66,8 +66,9 @@ use tokio_postgres::{Config, NoTls};
 use commit::*;
 pub use migrate::SCHEMA_VERSION;
 
-/// Connections kept per process.
-const POOL_SIZE: usize = 16;
+/// Connections a process keeps for its calls unless told otherwise
+/// ([`PgStore::connect_with`]); besides them, one renews claims and one listens for changes.
+pub const DEFAULT_CONNECTIONS: usize = 16;
 /// How long opening a connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a call waits for a free connection.
@@ -117,16 +118,31 @@ impl PgStore {
     /// `key=value` pairs), applying schema migrations. The tables go in the connection's
     /// current schema (normally `public`).
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
-        PgStore::open(url, None).await
+        PgStore::connect_with(url, None, DEFAULT_CONNECTIONS).await
     }
 
     /// Like [`PgStore::connect`], with the tables in `schema` (letters, digits and `_`),
     /// created if missing: several stores in one database, or tests side by side.
     pub async fn connect_in_schema(url: &str, schema: &str) -> Result<PgStore, StoreError> {
-        PgStore::open(url, Some(schema)).await
+        PgStore::connect_with(url, Some(schema), DEFAULT_CONNECTIONS).await
     }
 
-    async fn open(url: &str, schema: Option<&str>) -> Result<PgStore, StoreError> {
+    /// Like [`PgStore::connect_in_schema`] (the connection's current schema if `None`),
+    /// keeping at most `connections` connections for its calls (at least one): a server's
+    /// connections are shared by every process on it (PostgreSQL allows 100 by default).
+    pub async fn connect_with(
+        url: &str,
+        schema: Option<&str>,
+        connections: usize,
+    ) -> Result<PgStore, StoreError> {
+        PgStore::open(url, schema, connections.max(1)).await
+    }
+
+    async fn open(
+        url: &str,
+        schema: Option<&str>,
+        connections: usize,
+    ) -> Result<PgStore, StoreError> {
         let mut config: Config = url.parse().map_err(|e| {
             StoreError::Backend(format!(
                 "DATABASE_URL is not a PostgreSQL connection string ({}); write it as \
@@ -181,7 +197,7 @@ impl PgStore {
                 .build()
                 .map_err(|e| StoreError::Backend(format!("cannot set up the connection pool: {e}")))
         };
-        let pool = pool_of(POOL_SIZE)?;
+        let pool = pool_of(connections)?;
         let renewals = pool_of(1)?;
         let mut client = pool.get().await.map_err(|e| match e {
             PoolError::Backend(e) => cannot_connect(e),

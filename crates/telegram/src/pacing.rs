@@ -10,11 +10,14 @@
 //! never spaced out), and only a chat at its limit waits, alone: nothing here holds another
 //! chat back. A 429 goes back to the caller as that message's own `SendError::Retry`.
 //!
-//! The delivery loop takes its chat's turn before it chooses what to send
-//! ([`Pacer::reserve`], through `Sender::ready`): the boards queued while it waited go out as
-//! one. The send that follows uses that turn instead of waiting for another. An edit that
-//! may wait (greying out an old board's buttons) goes only with room to spare
-//! ([`Pacer::spare`]): half of the group's minute left free for boards.
+//! The delivery loop takes its chat's turn in the group's minute before it chooses what to
+//! send ([`Pacer::reserve`], through `Sender::ready`): the boards queued while it waited go
+//! out as one. The send that follows uses that turn instead of waiting for another, and
+//! spends from the chat's second and the bot's only then, just before its request: those
+//! budgets are too short to be spent seconds ahead (the turn is taken before the picture is
+//! drawn), where a post counted early but arriving late would let the next ones arrive closer
+//! than a second apart. An edit that may wait (greying out an old board's buttons) goes only
+//! with room to spare ([`Pacer::spare`]): half of the group's minute left free for boards.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -37,10 +40,13 @@ const CHAT_BURST: u32 = 3;
 /// A group's posts that go at once when it has had none for a while: a game's start (the
 /// challenge, its answer, the first board) and the boards of two quick moves.
 const GROUP_BURST: u32 = 5;
-/// Added to a chat's interval and a group's window: a post is counted when its turn is
-/// taken and arrives a moment later (an upload), so two posts counted that far apart here
-/// must not arrive closer.
+/// Added to a group's window: a post is counted when its turn is taken and arrives a moment
+/// later (an upload), so two posts counted that far apart here must not arrive closer.
 const ARRIVAL_MARGIN: Duration = Duration::from_millis(100);
+/// Added to a chat's one-a-second interval, for the same reason: a second is short, and on a
+/// busy machine one request may take a few hundred milliseconds longer to arrive than the
+/// next, so four posts counted 1.25 s apart still arrive a second apart.
+const CHAT_ARRIVAL_MARGIN: Duration = Duration::from_millis(250);
 
 /// The budgets every post spends from.
 pub(crate) struct Pacer {
@@ -49,8 +55,9 @@ pub(crate) struct Pacer {
     shared: OnceLock<SendBudgets>,
     local: SendBudgets,
     /// Turns taken ahead of their sends ([`Pacer::reserve`], [`Pacer::spare`]), by chat,
-    /// with when (a board's lane and the chat's stale-button lane may each hold one).
-    reserved: Mutex<HashMap<i64, Vec<Instant>>>,
+    /// with when and what they spent (a board's lane and the chat's stale-button lane may
+    /// each hold one).
+    reserved: Mutex<HashMap<i64, Vec<(Instant, Spent)>>>,
     /// Chats Telegram answered 429: nothing goes there before this.
     held: Mutex<HashMap<i64, Instant>>,
     /// One request in flight a chat: a post waits for the answer to the one before, so that a
@@ -66,6 +73,15 @@ impl fmt::Debug for Pacer {
             .field("shared", &self.shared.get().is_some())
             .finish_non_exhaustive()
     }
+}
+
+/// What a turn taken ahead of its send has spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spent {
+    /// The group's minute and beat ([`Pacer::reserve`]): the send spends the rest.
+    Ahead,
+    /// Every budget ([`Pacer::spare`], whose edit follows at once).
+    Whole,
 }
 
 /// Supergroup and channel ids are `-100` followed by the chat's number.
@@ -125,22 +141,37 @@ impl Pacer {
         self.shared.get().unwrap_or(&self.local)
     }
 
-    /// The budgets a post to `chat` counts against: the chat's, its group's minute, the
-    /// bot's second.
+    /// The budgets a post to `chat` counts against: the chat's, the bot's second, its
+    /// group's minute.
     fn allowances(&self, chat: ChatId) -> Vec<Allowance> {
+        let mut allowances = self.at_send(chat);
+        allowances.extend(self.ahead(chat));
+        allowances
+    }
+
+    /// The budgets spent just before a request: the chat's second and the bot's, whose
+    /// margin for a post arriving after it was counted is an upload's, not a drawing's.
+    fn at_send(&self, chat: ChatId) -> Vec<Allowance> {
         let limits = &self.limits;
-        let mut allowances = vec![
+        vec![
             Allowance::rate(
                 format!("tg:chat:{}", chat.0),
                 CHAT_BURST,
-                (Duration::from_secs(1) + ARRIVAL_MARGIN) / limits.per_chat_per_second.max(1),
+                (Duration::from_secs(1) + CHAT_ARRIVAL_MARGIN) / limits.per_chat_per_second.max(1),
             ),
             Allowance::new(
                 "tg:bot",
                 limits.overall_per_second.max(1),
                 Duration::from_secs(1),
             ),
-        ];
+        ]
+    }
+
+    /// The budgets a turn may spend ahead of its send: a group's minute and beat, widened by
+    /// how late a turn may be used. None for a private chat.
+    fn ahead(&self, chat: ChatId) -> Vec<Allowance> {
+        let limits = &self.limits;
+        let mut allowances = Vec::new();
         let per_minute = if is_supergroup(chat) {
             Some(limits.per_group_per_minute)
         } else {
@@ -190,39 +221,44 @@ impl Pacer {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             let turns = reserved.entry(chat.0).or_default();
-            turns.retain(|at| at.elapsed() < RESERVED_FOR);
+            turns.retain(|(at, _)| at.elapsed() < RESERVED_FOR);
             let turn = turns.pop();
             if turns.is_empty() {
                 reserved.remove(&chat.0);
             }
             turn
         };
-        if reserved.is_some() {
-            self.after_hold(chat).await;
-            return;
-        }
         self.after_hold(chat).await;
-        self.budgets().take(&self.allowances(chat)).await;
+        let owed = match reserved {
+            Some((_, Spent::Whole)) => return,
+            Some((_, Spent::Ahead)) => self.at_send(chat),
+            None => self.allowances(chat),
+        };
+        self.budgets().take(&owed).await;
     }
 
-    /// Waits for `chat`'s turn now, for a message about to be chosen and sent: the next
-    /// [`Pacer::wait`] for `chat`, if it comes within [`RESERVED_FOR`], goes at once.
+    /// Waits for `chat`'s turn in its group's minute now, for a message about to be chosen
+    /// and sent: the next [`Pacer::wait`] for `chat`, if it comes within [`RESERVED_FOR`],
+    /// waits only for the chat's second (and the bot's).
     pub(crate) async fn reserve(&self, chat: ChatId) {
         self.after_hold(chat).await;
-        self.budgets().take(&self.allowances(chat)).await;
-        self.reserved_turn(chat);
+        self.budgets().take(&self.ahead(chat)).await;
+        self.reserved_turn(chat, Spent::Ahead);
     }
 
-    fn reserved_turn(&self, chat: ChatId) {
+    fn reserved_turn(&self, chat: ChatId, spent: Spent) {
         let mut reserved = self
             .reserved
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         reserved.retain(|_, turns| {
-            turns.retain(|at| at.elapsed() < RESERVED_FOR);
+            turns.retain(|(at, _)| at.elapsed() < RESERVED_FOR);
             !turns.is_empty()
         });
-        reserved.entry(chat.0).or_default().push(Instant::now());
+        reserved
+            .entry(chat.0)
+            .or_default()
+            .push((Instant::now(), spent));
     }
 
     /// Takes a turn for `chat` if it has room to spare (half of a group's minute, two of its
@@ -250,7 +286,7 @@ impl Pacer {
         if self.budgets().spend(&allowances).await != Spend::Spent {
             return false;
         }
-        self.reserved_turn(chat);
+        self.reserved_turn(chat, Spent::Whole);
         true
     }
 }
@@ -322,22 +358,47 @@ mod tests {
 
     #[tokio::test]
     async fn a_reserved_turn_is_used_by_the_next_wait_and_only_soon() {
-        let pacer = Pacer::new(telegram());
-        let chat = ChatId(77);
-        for _ in 0..2 {
-            drop(pacer.wait(chat).await);
+        let pacer = Pacer::new(SendLimits {
+            per_chat_per_second: 100,
+            ..telegram()
+        });
+        let group = ChatId(-1_001_234_567_890);
+        for _ in 0..GROUP_BURST - 1 {
+            drop(pacer.wait(group).await);
         }
-        pacer.reserve(chat).await;
-        // The send that follows goes at once: its turn was taken.
-        let at_once = tokio::time::timeout(Duration::from_millis(300), pacer.wait(chat))
+        pacer.reserve(group).await;
+        // The send that follows goes at once: its turn in the group's minute was taken.
+        let at_once = tokio::time::timeout(Duration::from_millis(300), pacer.wait(group))
             .await
             .map(drop);
         assert!(at_once.is_ok(), "the reserved turn was not used");
-        // The next one waits for a turn of its own (the chat's burst is spent).
-        let next = tokio::time::timeout(Duration::from_millis(300), pacer.wait(chat))
+        // The next one waits for a turn of its own (the group's burst is spent).
+        let next = tokio::time::timeout(Duration::from_millis(300), pacer.wait(group))
             .await
             .map(drop);
         assert!(next.is_err(), "the next send did not wait");
+    }
+
+    #[tokio::test]
+    async fn a_turn_reserved_before_a_slow_drawing_still_spaces_the_chats_posts_by_their_sends() {
+        let pacer = Pacer::new(telegram());
+        let group = ChatId(-1_001_234_567_890);
+        // The delivery loop's turn, then the board drawn slowly: its post goes 600 ms later.
+        pacer.reserve(group).await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let first = Instant::now();
+        drop(pacer.wait(group).await);
+        // Three more posts to the chat at once (its burst is three): the last of the four
+        // goes a second or more after the first went, as Telegram counts them on arrival,
+        // not a second after the turn was taken.
+        for _ in 0..3 {
+            drop(pacer.wait(group).await);
+        }
+        assert!(
+            first.elapsed() >= Duration::from_secs(1),
+            "four posts to one chat within {:?}",
+            first.elapsed()
+        );
     }
 
     #[tokio::test]

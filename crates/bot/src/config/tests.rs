@@ -90,6 +90,32 @@ fn a_bad_address_error_names_the_variable_and_the_fix() {
 }
 
 #[test]
+fn database_connections_default_to_sixteen_and_a_bad_count_is_refused_naming_the_range() {
+    Jail::expect_with(|jail| {
+        jail.clear_env();
+        let config = Config::load(&ConfigFile::Default).map_err(|e| e.to_string())?;
+        assert_eq!(config.database_connections, 16);
+        jail.set_env("DATABASE_CONNECTIONS", "6");
+        let config = Config::load(&ConfigFile::Default).map_err(|e| e.to_string())?;
+        assert_eq!(config.database_connections, 6);
+        for bad in ["0", "1001", "many", "-3"] {
+            jail.set_env("DATABASE_CONNECTIONS", bad);
+            let error = Config::load(&ConfigFile::Default)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                error.contains("environment variable DATABASE_CONNECTIONS"),
+                "{error}"
+            );
+            assert!(error.contains(&format!("`{bad}`")), "{error}");
+            assert!(error.contains("from 1 to 1000"), "{error}");
+        }
+        Ok(())
+    });
+}
+
+#[test]
 fn a_bad_value_in_the_file_names_the_file() {
     Jail::expect_with(|jail| {
         jail.clear_env();

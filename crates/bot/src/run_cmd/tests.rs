@@ -156,6 +156,7 @@ fn test_config() -> Config {
         data_dir: PathBuf::from("./data"),
         database_url: None,
         database_schema: "public".to_owned(),
+        database_connections: jieqi_store_pg::DEFAULT_CONNECTIONS,
         discord_api_url: None,
         telegram_api_url: None,
         discord_guild_id: None,

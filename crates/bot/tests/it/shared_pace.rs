@@ -4,7 +4,7 @@
 //! in any minute, a chat's short burst then one a second; 429 with `retry_after` past them).
 //! Whichever process posts to the group spends from the group's one budget in the store, so
 //! together they keep within its limit: no 429, the group's board at most 10 s behind the
-//! game, at most one call to the group per move. The same with the group's lane moving
+//! game (12 s while processes are killed), at most one call to the group per move. The same with the group's lane moving
 //! between the processes (each killed in turn and started again), and the same game on one
 //! process for comparison. Figures are printed (`--no-capture`).
 //!
@@ -25,6 +25,11 @@ use crate::multi_process::{TgGame, Webhooks, runtime, start_on_telegram};
 
 /// How far behind the game the group's newest board may be.
 const MOST_BEHIND: Duration = Duration::from_secs(10);
+/// The same while processes are killed: a board the killed process had claimed waits until
+/// its claim lapses (the delivery lease, 6 s, from the last renewal) on top of the group's
+/// beat (a board every 4.5 s). A kill just as such a board was due measured 9.8 s, under
+/// 10 s only by when the claim had last been renewed.
+const MOST_BEHIND_WITH_KILLS: Duration = Duration::from_secs(12);
 /// Moves in the game: a minute at one a second.
 const PLIES: usize = 60;
 
@@ -78,6 +83,36 @@ fn boards(fake: &FakeBotApi, group: i64) -> Vec<(Instant, String)> {
         .filter(|c| c.method == "sendPhoto" && c.chat() == Some(group) && c.status == 200)
         .map(|c| (c.at, c.str("caption").unwrap_or_default().to_owned()))
         .collect()
+}
+
+/// Every post to the group and every move, by time from the first move (negative before it):
+/// what a refusal is read against.
+fn timeline(fake: &FakeBotApi, group: i64, started: Instant) -> String {
+    let at = |when: Instant| {
+        if when >= started {
+            format!("+{:>6} ms", when.duration_since(started).as_millis())
+        } else {
+            format!("-{:>6} ms", started.duration_since(when).as_millis())
+        }
+    };
+    let mut lines =
+        vec!["the group's posts (arrival, method, status, caption's start):".to_owned()];
+    for call in fake.calls() {
+        if call.chat() == Some(group) && jieqi_fake_telegram::counts_against_limits(&call.method) {
+            let text = call
+                .str("caption")
+                .or_else(|| call.str("text"))
+                .unwrap_or("");
+            let start: String = text.chars().take(60).collect();
+            lines.push(format!(
+                "  {} {} {} {start:?}",
+                at(call.at),
+                call.method,
+                call.status
+            ));
+        }
+    }
+    lines.join("\n")
 }
 
 fn percentile(sorted: &[Duration], p: usize) -> Duration {
@@ -193,13 +228,19 @@ async fn fast_game(processes: usize, kills: Kills, label: &str) -> bool {
     }
     assert!(
         telegram.throttled().is_empty(),
-        "{label}: Telegram refused posts: {:?}",
-        telegram.throttled()
+        "{label}: Telegram refused posts: {:?}\n{}",
+        telegram.throttled(),
+        timeline(&telegram, game.group, started.into_std())
     );
     let broken = telegram.limits_broken();
     assert!(broken.is_empty(), "{label}: {broken:#?}");
+    let most_behind = if kills.at.is_empty() {
+        MOST_BEHIND
+    } else {
+        MOST_BEHIND_WITH_KILLS
+    };
     assert!(
-        sorted[sorted.len() - 1] <= MOST_BEHIND,
+        sorted[sorted.len() - 1] <= most_behind,
         "{label}: a board came {:?} after its move (lags by ply: {lags:?})",
         sorted[sorted.len() - 1]
     );

@@ -15,6 +15,7 @@ pub const KEYS: &[&str] = &[
     "DATA_DIR",
     "DATABASE_URL",
     "DATABASE_SCHEMA",
+    "DATABASE_CONNECTIONS",
     "DISCORD_API_URL",
     "TELEGRAM_API_URL",
     "DISCORD_GUILD_ID",
@@ -34,7 +35,14 @@ pub const KEYS: &[&str] = &[
     "CHALLENGE_EXPIRY",
     "DEFAULT_MOVE_TIME",
     "DEFAULT_LANGUAGE",
+    "LIVE_BOARD_INTERVAL",
 ];
+
+/// PostgreSQL connections each test process keeps (`DATABASE_CONNECTIONS`) unless its test
+/// says otherwise. Tests of several processes run beside each other and beside the scenario
+/// tests on one server of 100 connections; at the default 16 a CI run reached the limit,
+/// and a process refused a connection answered a move "busy" and sent a board unpaced.
+const TEST_CONNECTIONS: &str = "6";
 
 /// A free port of 127.0.0.1 (free when asked; the process binds it soon after).
 ///
@@ -68,6 +76,7 @@ pub fn run_command_of(binary: &Path, dir: &Path, env: &[(String, String)]) -> Co
     for key in KEYS {
         command.env_remove(key);
     }
+    command.env("DATABASE_CONNECTIONS", TEST_CONNECTIONS);
     command.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     command
 }

@@ -241,18 +241,27 @@ pub(crate) async fn open_host(
     let host = fake.activity_host(&format!("{base}/activity"), who, instance, platform);
     client.goto(&host).await.expect("the host page");
     client.enter_frame(0).await.expect("the Activity's frame");
-    assert!(
-        until(
+    let signed_in = until(
+        client,
+        "const a = document.getElementById('activity'); return (!!a && a.dataset.state === 'lobby') || !!document.getElementById('game')",
+        // Three Chromiums at once on a loaded 2-core machine took over 30 s once.
+        Duration::from_secs(60),
+    )
+    .await;
+    if !signed_in {
+        // Where the sign-in stopped: the page's text, and the host's side of the handshake
+        // (whether it answered READY, the commands it was asked, what it refused).
+        let page = js(
             client,
-            "const a = document.getElementById('activity'); return (!!a && a.dataset.state === 'lobby') || !!document.getElementById('game')",
-            // Three Chromiums at once on a loaded 2-core machine took over 30 s once.
-            Duration::from_secs(60)
+            "return document.body ? document.body.innerText : ''",
         )
-        .await,
-        "{} signs in: {}",
-        who.name,
-        js(client, "return document.body ? document.body.innerText : ''").await
-    );
+        .await;
+        panic!(
+            "{} signs in: {page}; the host saw {}",
+            who.name,
+            host_record(client).await
+        );
+    }
 }
 
 /// What the host page saw (its `window.host`): read from the top document.

@@ -95,15 +95,10 @@ fn timeline(fake: &FakeBotApi, group: i64, started: Instant) -> String {
             format!("-{:>6} ms", started.duration_since(when).as_millis())
         }
     };
-    let mut lines =
-        vec!["the group's posts (arrival, method, status, caption's start):".to_owned()];
+    let mut lines = vec!["the group's posts (arrival, method, status, text's start):".to_owned()];
     for call in fake.calls() {
         if call.chat() == Some(group) && jieqi_fake_telegram::counts_against_limits(&call.method) {
-            let text = call
-                .str("caption")
-                .or_else(|| call.str("text"))
-                .unwrap_or("");
-            let start: String = text.chars().take(60).collect();
+            let start: String = call.visible_text().chars().take(60).collect();
             lines.push(format!(
                 "  {} {} {} {start:?}",
                 at(call.at),

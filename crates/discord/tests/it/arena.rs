@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 
 use crate::harness::*;
-use crate::tournament::{kept_name, post_with, posts_with, unescaped};
+use crate::tournament::{game_line, kept_name, member_in, post_with, posts_with, unescaped};
 use jieqi_fake_discord::{Member, Seen};
 use serde_json::json;
 
@@ -52,13 +52,7 @@ fn pairings_of(text: &str) -> Vec<Pairing> {
     unescaped(text)
         .lines()
         .filter_map(|line| {
-            let (names, game) = line.rsplit_once(", game ")?;
-            let (red, black) = names.split_once(" (red) – ")?;
-            let black = black.strip_suffix(" (black)")?;
-            let (game, link) = match game.split_once(" · ") {
-                Some((game, link)) => (game, Some(link.to_owned())),
-                None => (game, None),
-            };
+            let (red, black, game, link) = game_line(line)?;
             Some(Pairing {
                 red: red.trim_end_matches(" 🔥").to_owned(),
                 black: black.trim_end_matches(" 🔥").to_owned(),
@@ -70,10 +64,7 @@ fn pairings_of(text: &str) -> Vec<Pairing> {
 }
 
 fn member(name: &str) -> Member {
-    *PLAYERS
-        .iter()
-        .find(|m| kept_name(m.name) == name)
-        .unwrap_or_else(|| panic!("no player called {name:?}"))
+    member_in(&PLAYERS, name)
 }
 
 /// Every pairing posted so far, oldest first.

@@ -138,6 +138,18 @@ struct Board {
     link: Option<String>,
 }
 
+/// One game of a pairings post, `<red> (red) – <black> (black), game <id>[ · <link>]`, as
+/// a reader sees it (escapes taken out): red's and black's names, the game, its link.
+pub(crate) fn game_line(line: &str) -> Option<(&str, &str, &str, Option<String>)> {
+    let (names, game) = line.rsplit_once(", game ")?;
+    let (red, black) = names.split_once(" (red) – ")?;
+    let black = black.strip_suffix(" (black)")?;
+    Some(match game.split_once(" · ") {
+        Some((game, link)) => (red, black, game, Some(link.to_owned())),
+        None => (red, black, game, None),
+    })
+}
+
 /// The boards of a pairings post as a reader sees it.
 fn boards_of(text: &str) -> Vec<Board> {
     unescaped(text)
@@ -145,13 +157,7 @@ fn boards_of(text: &str) -> Vec<Board> {
         .filter_map(|line| {
             let rest = line.split_once("Board ")?.1;
             let (number, rest) = rest.split_once(": ")?;
-            let (names, game) = rest.rsplit_once(", game ")?;
-            let (red, black) = names.split_once(" (red) – ")?;
-            let black = black.strip_suffix(" (black)")?;
-            let (game, link) = match game.split_once(" · ") {
-                Some((game, link)) => (game, Some(link.to_owned())),
-                None => (game, None),
-            };
+            let (red, black, game, link) = game_line(rest)?;
             Some(Board {
                 number: number.parse().ok()?,
                 red: red.to_owned(),
@@ -163,11 +169,16 @@ fn boards_of(text: &str) -> Vec<Board> {
         .collect()
 }
 
-fn member(name: &str) -> Member {
-    *PLAYERS
+/// The one of `players` whose name the bot shows as `name`.
+pub(crate) fn member_in(players: &[Member], name: &str) -> Member {
+    *players
         .iter()
         .find(|m| kept_name(m.name) == name)
         .unwrap_or_else(|| panic!("no player called {name:?}"))
+}
+
+fn member(name: &str) -> Member {
+    member_in(&PLAYERS, name)
 }
 
 async fn command(bot: &Bot, who: Member, name: &str, options: Value) {

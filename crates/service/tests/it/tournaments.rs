@@ -419,13 +419,7 @@ async fn an_announcement_says_once_who_starts_the_event() {
         (group("arena-club"), "/tournament arena 10"),
     ] {
         let answer = h.say(&ann, &chat, line).await;
-        assert!(
-            answer
-                .replies
-                .iter()
-                .all(|r| r.kind != MessageKind::Refusal),
-            "{answer:#?}"
-        );
+        not_refused(&answer);
         h.deliver().await;
         let announcement = to_chat(&h.delivered, &chat)
             .into_iter()

@@ -15,7 +15,9 @@ use std::time::{Duration, SystemTime};
 
 use crate::fake_bot_api::Post;
 use crate::harness::{GROUP, Harness, STEP};
-use crate::tournament_support::{HOSTILE, PUBLIC_URL, hostile_shown, id_of, png_size, posts_with};
+use crate::tournament_support::{
+    PUBLIC_URL, hostile_shown, id_of, introduce, png_size, posts_with,
+};
 
 /// The six players: Telegram id and the name the bot calls them by.
 fn players() -> Vec<(i64, String)> {
@@ -326,15 +328,7 @@ async fn a_ten_minute_arena_runs_in_a_group_on_the_ticking_clock_through_buttons
     })
     .await;
     let players = players();
-    for (id, name) in &players {
-        match name.strip_prefix('@') {
-            Some(username) => h.fake.add_user(*id, username, Some(username)),
-            None => h.fake.add_user(*id, HOSTILE, None),
-        }
-        // Each has talked to the bot privately, so their notices can reach them.
-        h.fake.say(*id, *id, "/start");
-        h.post_containing(*id, "Hello").await;
-    }
+    introduce(&h, &players).await;
     let name = |i: usize| players[i].1.clone();
     let (ann, ben, cy, dot, eli, eve) = (
         players[0].0,

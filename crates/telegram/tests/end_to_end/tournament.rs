@@ -11,7 +11,9 @@ use std::collections::HashMap;
 
 use crate::fake_bot_api::Post;
 use crate::harness::{GROUP, Harness, STEP};
-use crate::tournament_support::{HOSTILE, PUBLIC_URL, hostile_shown, id_of, png_size, posts_with};
+use crate::tournament_support::{
+    PUBLIC_URL, hostile_shown, id_of, introduce, png_size, posts_with,
+};
 
 /// One board of a round, as its pairings post reads.
 #[derive(Clone, Debug)]
@@ -151,15 +153,7 @@ async fn an_eight_player_swiss_runs_in_a_group_through_buttons_and_commands() {
     })
     .await;
     let players = players();
-    for (id, name) in &players {
-        match name.strip_prefix('@') {
-            Some(username) => h.fake.add_user(*id, username, Some(username)),
-            None => h.fake.add_user(*id, HOSTILE, None),
-        }
-        // Each has talked to the bot privately, so their notices can reach them.
-        h.fake.say(*id, *id, "/start");
-        h.post_containing(*id, "Hello").await;
-    }
+    introduce(&h, &players).await;
     let admin = players[0].0;
     h.fake.make_admin(GROUP, admin);
 

@@ -21,6 +21,20 @@ pub fn hostile_shown() -> String {
     shown
 }
 
+/// Makes `players` (id, name; `@name` has that username, any other name is [`HOSTILE`]'s)
+/// known to the fake, each having said `/start` to the bot privately, so that their private
+/// notices can reach them.
+pub async fn introduce(h: &Harness, players: &[(i64, String)]) {
+    for (id, name) in players {
+        match name.strip_prefix('@') {
+            Some(username) => h.fake.add_user(*id, username, Some(username)),
+            None => h.fake.add_user(*id, HOSTILE, None),
+        }
+        h.fake.say(*id, *id, "/start");
+        h.post_containing(*id, "Hello").await;
+    }
+}
+
 /// The Telegram id of the player called `name`.
 pub fn id_of(players: &[(i64, String)], name: &str) -> i64 {
     players

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use jieqi_service::{IdempotencyKey, Input, Request, User};
+use jieqi_service::{Answer, IdempotencyKey, Input, Request, User};
 use serde_json::{Value, json};
 
 use crate::browser::{browser, console_problems, js, until};
@@ -18,10 +18,10 @@ const HOSTILE: &str = "<img src=x onerror=alert(1)>**Eve**";
 /// machine with a debug build.
 const FOLLOWS_WITHIN: Duration = Duration::from_secs(60);
 
-/// `who` says `text` in the table's chat as an admin; refused answers fail the test.
-async fn say(table: &Table, key: &mut u64, who: &User, text: &str) {
+/// `who` says `text` in the table's chat as an admin: the service's answer.
+async fn send(table: &Table, key: &mut u64, who: &User, text: &str) -> Answer {
     *key += 1;
-    let answer = table
+    table
         .service
         .handle(Request {
             key: IdempotencyKey(format!("tb{key}")),
@@ -33,7 +33,12 @@ async fn say(table: &Table, key: &mut u64, who: &User, text: &str) {
             input: Input::Text(text.to_owned()),
             received_at: std::time::SystemTime::now(),
         })
-        .await;
+        .await
+}
+
+/// [`send`], where any answer (a refusal) fails the test.
+async fn say(table: &Table, key: &mut u64, who: &User, text: &str) {
+    let answer = send(table, key, who, text).await;
     assert!(answer.replies.is_empty(), "{text}: {answer:#?}");
 }
 
@@ -55,20 +60,7 @@ async fn started(table: &Table, key: &mut u64, create: &str) -> Vec<User> {
 /// `who` resigns `game`: asked, then confirmed (the question is an answer, not a refusal).
 async fn resign(table: &Table, key: &mut u64, who: &User, game: &str) {
     for _ in 0..2 {
-        *key += 1;
-        table
-            .service
-            .handle(Request {
-                key: IdempotencyKey(format!("tb{key}")),
-                chat: table.chat.clone(),
-                is_private_chat: false,
-                is_admin: true,
-                user: who.clone(),
-                mentioned: Vec::new(),
-                input: Input::Text(format!("/resign {game}")),
-                received_at: std::time::SystemTime::now(),
-            })
-            .await;
+        send(table, key, who, &format!("/resign {game}")).await;
     }
 }
 
@@ -81,23 +73,16 @@ async fn a_running_tournaments_page_shows_pairings_and_standings_and_follows_a_r
     let table = Table::new(vec![], ["ann", "bob"], |_| {}).await;
     let mut key = 0;
     let players = started(&table, &mut key, "/tournament swiss 2 xiangqi 1d").await;
-    let record = table
-        .store
-        .chat_tournaments(&table.chat)
-        .await
-        .expect("reads")
-        .pop()
-        .expect("the tournament");
+    let record = stored(&table).await;
     let id = record.id.to_string();
 
     client
         .goto(&table.url(&format!("/t/{id}")))
         .await
         .expect("the page opens");
-    let rows = |selector: &str| format!("return document.querySelectorAll('{selector}').length");
-    assert_eq!(js(client, &rows("#standings tbody tr")).await, json!(4));
-    assert_eq!(js(client, &rows("#round-1 tbody tr")).await, json!(2));
-    assert_eq!(js(client, &rows("#round-1 a.playing")).await, json!(2));
+    assert_eq!(js(client, &count("#standings tbody tr")).await, json!(4));
+    assert_eq!(js(client, &count("#round-1 tbody tr")).await, json!(2));
+    assert_eq!(js(client, &count("#round-1 a.playing")).await, json!(2));
     let pairings = js(
         client,
         "return [...document.querySelectorAll('#round-1 tbody tr')].map(r => [...r.cells].slice(1, 3).map(c => c.textContent))",
@@ -177,6 +162,11 @@ async fn a_running_tournaments_page_shows_pairings_and_standings_and_follows_a_r
     assert!(problems.is_empty(), "{problems:?}");
 }
 
+/// A script counting the page's elements `selector` matches.
+fn count(selector: &str) -> String {
+    format!("return document.querySelectorAll('{selector}').length")
+}
+
 /// The chat's latest event as stored.
 async fn stored(table: &Table) -> jieqi_service::store::TournamentRecord {
     table
@@ -205,7 +195,6 @@ async fn an_arenas_page_shows_each_result_and_each_new_pairing_by_itself() {
         .goto(&table.url(&format!("/t/{id}")))
         .await
         .expect("the page opens");
-    let count = |selector: &str| format!("return document.querySelectorAll('{selector}').length");
     assert_eq!(js(client, &count("#standings tbody tr")).await, json!(4));
     assert_eq!(js(client, &count("#round-0 tbody tr")).await, json!(2));
     assert_eq!(js(client, &count("#round-0 a.playing")).await, json!(2));

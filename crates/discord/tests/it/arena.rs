@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 
 use crate::harness::*;
-use crate::tournament::{game_line, kept_name, member_in, post_with, posts_with, unescaped};
+use crate::tournament::{
+    game_line, join_button, kept_name, member_in, post_with, posts_with, unescaped,
+};
 use jieqi_fake_discord::{Member, Seen};
 use serde_json::json;
 
@@ -154,15 +156,7 @@ async fn a_ten_minute_arena_runs_in_a_channel_on_the_ticking_clock_through_butto
     let (announcement, text) = post_with(&bot, "arena of 10 minutes").await;
     assert!(text.contains("Xiangqi, 1 day per move"), "{text}");
     let announcement = message_id(&announcement);
-    let join = bot
-        .fake
-        .message(announcement)
-        .map(|m| buttons(&m))
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(b, _)| b)
-        .find(|b| b.starts_with("tjn_"))
-        .expect("a Join button");
+    let join = join_button(&bot, announcement);
     let id = join.trim_start_matches("tjn_").to_owned();
     for (count, player) in PLAYERS.iter().enumerate() {
         bot.send(&bot.fake.button(*player, &join, announcement))

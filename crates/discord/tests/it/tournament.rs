@@ -169,6 +169,18 @@ fn boards_of(text: &str) -> Vec<Board> {
         .collect()
 }
 
+/// The Join button's custom id on the announcement `announcement`.
+pub(crate) fn join_button(bot: &Bot, announcement: u64) -> String {
+    bot.fake
+        .message(announcement)
+        .map(|m| buttons(&m))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(b, _)| b)
+        .find(|b| b.starts_with("tjn_"))
+        .expect("a Join button")
+}
+
 /// The one of `players` whose name the bot shows as `name`.
 pub(crate) fn member_in(players: &[Member], name: &str) -> Member {
     *players
@@ -313,15 +325,7 @@ async fn an_eight_player_swiss_runs_in_a_channel_through_buttons_and_commands() 
     .await;
     let (announcement, _) = post_with(&bot, "Swiss, 3 rounds").await;
     let announcement = message_id(&announcement);
-    let join = bot
-        .fake
-        .message(announcement)
-        .map(|m| buttons(&m))
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(b, _)| b)
-        .find(|b| b.starts_with("tjn_"))
-        .expect("a Join button");
+    let join = join_button(&bot, announcement);
     let id = join.trim_start_matches("tjn_").to_owned();
     for (count, player) in PLAYERS.iter().enumerate() {
         let press = bot.fake.button(*player, &join, announcement);

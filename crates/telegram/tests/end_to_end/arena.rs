@@ -16,7 +16,8 @@ use std::time::{Duration, SystemTime};
 use crate::fake_bot_api::Post;
 use crate::harness::{GROUP, Harness, STEP};
 use crate::tournament_support::{
-    PUBLIC_URL, hostile_shown, id_of, introduce, png_size, posts_with,
+    PUBLIC_URL, assert_hostile_name_is_plain_text, hostile_shown, id_of, introduce, png_size,
+    posts_with,
 };
 
 /// The six players: Telegram id and the name the bot calls them by.
@@ -542,21 +543,6 @@ async fn a_ten_minute_arena_runs_in_a_group_on_the_ticking_clock_through_buttons
         assert_eq!(posts_with(&h, needle).len(), 1, "{needle}: once");
     }
     assert!(h.fake.duplicates().is_empty(), "{:#?}", h.fake.duplicates());
-    assert!(
-        h.fake
-            .calls()
-            .iter()
-            .all(|c| !c.params.contains_key("parse_mode")),
-        "plain text only"
-    );
-    let group_texts = h.texts_to(GROUP);
-    assert!(
-        group_texts.iter().any(|t| t.contains("<b>Eve</b> *bold*")),
-        "the name shown as typed"
-    );
-    assert!(
-        group_texts.iter().all(|t| !t.contains('\u{202e}')),
-        "no right-to-left override"
-    );
+    assert_hostile_name_is_plain_text(&h);
     print_transcript(&h, &players);
 }

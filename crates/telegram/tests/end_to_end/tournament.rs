@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use crate::fake_bot_api::Post;
 use crate::harness::{GROUP, Harness, STEP};
 use crate::tournament_support::{
-    PUBLIC_URL, hostile_shown, id_of, introduce, png_size, posts_with,
+    PUBLIC_URL, assert_hostile_name_is_plain_text, hostile_shown, id_of, introduce, png_size,
+    posts_with,
 };
 
 /// One board of a round, as its pairings post reads.
@@ -326,18 +327,5 @@ async fn an_eight_player_swiss_runs_in_a_group_through_buttons_and_commands() {
 
     // The hostile name went out as plain text everywhere: no call asked Telegram to read
     // markup, and no override character reached the group.
-    let calls = h.fake.calls();
-    assert!(
-        calls.iter().all(|c| !c.params.contains_key("parse_mode")),
-        "plain text only"
-    );
-    let group_texts = h.texts_to(GROUP);
-    assert!(
-        group_texts.iter().any(|t| t.contains("<b>Eve</b> *bold*")),
-        "the name shown as typed"
-    );
-    assert!(
-        group_texts.iter().all(|t| !t.contains('\u{202e}')),
-        "no right-to-left override"
-    );
+    assert_hostile_name_is_plain_text(&h);
 }

@@ -35,6 +35,27 @@ pub async fn introduce(h: &Harness, players: &[(i64, String)]) {
     }
 }
 
+/// Nothing went out with markup: the hostile name reached the group as typed (no `<b>`
+/// taken for bold), without its right-to-left override.
+pub fn assert_hostile_name_is_plain_text(h: &Harness) {
+    assert!(
+        h.fake
+            .calls()
+            .iter()
+            .all(|c| !c.params.contains_key("parse_mode")),
+        "plain text only"
+    );
+    let group_texts = h.texts_to(GROUP);
+    assert!(
+        group_texts.iter().any(|t| t.contains("<b>Eve</b> *bold*")),
+        "the name shown as typed"
+    );
+    assert!(
+        group_texts.iter().all(|t| !t.contains('\u{202e}')),
+        "no right-to-left override"
+    );
+}
+
 /// The Telegram id of the player called `name`.
 pub fn id_of(players: &[(i64, String)], name: &str) -> i64 {
     players
